@@ -1,0 +1,12 @@
+/**
+ * Serves the corpus from its own process (so the server does not share the benchmark's event loop) and
+ * prints the base URL on stdout once it listens. Stops when its parent closes stdin.
+ */
+import { loadCorpus, serveCorpus } from "../test/helpers/corpus.js";
+
+const server = await serveCorpus(loadCorpus());
+process.stdout.write(`${server.url}\n`);
+process.stdin.resume();
+process.stdin.on("end", () => {
+  void server.close().then(() => process.exit(0));
+});

@@ -1,0 +1,187 @@
+/**
+ * Accounts and their API keys: create a user, issue (and revoke) keys, and find the user a key belongs to.
+ * Shared by the `pagegrade user|key` commands, the API's authentication and, later, the web pages.
+ */
+import { randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { Store } from "../store/database.js";
+import type { Database } from "../store/schema.js";
+import { timestamp } from "../timestamps.js";
+import { digestOf, generateApiKey, looksLikeApiKey, maskedKey } from "./api-keys.js";
+import { hashPassword, verifyPassword } from "./passwords.js";
+
+export interface Account {
+  id: number;
+  email: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export class AccountError extends Error {
+  override readonly name = "AccountError";
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const minimumPasswordLength = 8;
+
+let decoy: Promise<string> | null = null;
+/** A real hash to verify against when the e-mail is unknown, so the answer takes the same time. */
+function timingDecoy(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(16).toString("hex"));
+  return decoy;
+}
+
+export class AccountService {
+  constructor(private readonly store: Store) {}
+
+  /** Creates a user and its first API key; returns the key in full (the only time it is shown). */
+  async createUser(email: string, password: string | null): Promise<{ account: Account; key: string }> {
+    const normalised = normaliseEmail(email);
+    if (password !== null && password.length < minimumPasswordLength) {
+      throw new AccountError(`the password must have at least ${minimumPasswordLength} characters`);
+    }
+    if (password !== null && password.length > 256)
+      throw new AccountError("the password may not be longer than 256 characters");
+    const passwordHash = password === null ? null : await hashPassword(password);
+    const now = timestamp();
+    return this.store.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom("users")
+        .select("id")
+        .where("email", "=", normalised)
+        .executeTakeFirst();
+      if (existing) throw new AccountError(`a user with the e-mail ${normalised} already exists`);
+      const user = await trx
+        .insertInto("users")
+        .values({ email: normalised, password_hash: passwordHash, created_at: now, updated_at: now })
+        .returning(["id", "email", "created_at", "updated_at"])
+        .executeTakeFirstOrThrow();
+      return { account: user, key: await insertKey(trx, user.id, now) };
+    });
+  }
+
+  /** Issues a new key for an existing user, revoking the others unless keepOld. */
+  async issueKey(email: string, keepOld = false): Promise<{ account: Account; key: string }> {
+    const normalised = normaliseEmail(email);
+    const now = timestamp();
+    return this.store.db.transaction().execute(async (trx) => {
+      const user = await trx
+        .selectFrom("users")
+        .select(["id", "email", "created_at", "updated_at"])
+        .where("email", "=", normalised)
+        .executeTakeFirst();
+      if (!user) throw new AccountError(`no user has the e-mail ${normalised}`);
+      if (!keepOld) {
+        await trx
+          .updateTable("api_keys")
+          .set({ revoked_at: now })
+          .where("user_id", "=", user.id)
+          .where("revoked_at", "is", null)
+          .execute();
+      }
+      return { account: user, key: await insertKey(trx, user.id, now) };
+    });
+  }
+
+  /** The account a live key belongs to (and the key's id), or null for a malformed, unknown or revoked key. */
+  async authenticate(key: string): Promise<{ account: Account; keyId: number } | null> {
+    if (!looksLikeApiKey(key)) return null;
+    const row = await this.store.db
+      .selectFrom("api_keys")
+      .innerJoin("users", "users.id", "api_keys.user_id")
+      .select(["users.id", "users.email", "users.created_at", "users.updated_at", "api_keys.id as key_id"])
+      .where("api_keys.digest", "=", digestOf(key))
+      .where("api_keys.revoked_at", "is", null)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { key_id, ...account } = row;
+    return { account, keyId: key_id };
+  }
+
+  /** The account for an e-mail and password, or null. Unknown e-mails cost as much time as wrong passwords. */
+  async verifyLogin(email: string, password: string): Promise<Account | null> {
+    const row = await this.store.db
+      .selectFrom("users")
+      .select(["id", "email", "created_at", "updated_at", "password_hash"])
+      .where("email", "=", email.trim().toLowerCase())
+      .executeTakeFirst();
+    const valid = await verifyPassword(password, row?.password_hash ?? (await timingDecoy()));
+    if (!row?.password_hash || !valid) return null;
+    const { password_hash: _hash, ...account } = row;
+    return account;
+  }
+
+  /** Changes the password after checking the current one; throws AccountError with a message for the form. */
+  async changePassword(userId: number, current: string, next: string): Promise<void> {
+    const row = await this.store.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
+    if (!row.password_hash || !(await verifyPassword(current, row.password_hash))) {
+      throw new AccountError("The current password is not correct.");
+    }
+    if (next.length < minimumPasswordLength)
+      throw new AccountError(`The new password must have at least ${minimumPasswordLength} characters.`);
+    if (next.length > 256) throw new AccountError("The new password may not be longer than 256 characters.");
+    await this.store.db
+      .updateTable("users")
+      .set({ password_hash: await hashPassword(next), updated_at: timestamp() })
+      .where("id", "=", userId)
+      .execute();
+  }
+
+  /** Revokes the user's keys and issues a new one; returns it in full (shown once). */
+  async regenerateKey(userId: number): Promise<string> {
+    const now = timestamp();
+    return this.store.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("api_keys")
+        .set({ revoked_at: now })
+        .where("user_id", "=", userId)
+        .where("revoked_at", "is", null)
+        .execute();
+      return insertKey(trx, userId, now);
+    });
+  }
+
+  /** The user's live keys as they may be shown: masked. */
+  async listKeys(userId: number): Promise<Array<{ id: number; key: string; created_at: string }>> {
+    const rows = await this.store.db
+      .selectFrom("api_keys")
+      .select(["id", "prefix", "last_four", "created_at"])
+      .where("user_id", "=", userId)
+      .where("revoked_at", "is", null)
+      .orderBy("id")
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      key: maskedKey(row.prefix, row.last_four),
+      created_at: row.created_at,
+    }));
+  }
+}
+
+/** Stores a new key's digest for the user; returns the key itself, which is not kept anywhere. */
+async function insertKey(trx: Transaction<Database>, userId: number, now: string): Promise<string> {
+  const issued = generateApiKey();
+  await trx
+    .insertInto("api_keys")
+    .values({
+      user_id: userId,
+      digest: issued.digest,
+      prefix: issued.prefix,
+      last_four: issued.lastFour,
+      created_at: now,
+      revoked_at: null,
+    })
+    .execute();
+  return issued.key;
+}
+
+function normaliseEmail(email: string): string {
+  const normalised = email.trim().toLowerCase();
+  if (!emailPattern.test(normalised) || normalised.length > 254)
+    throw new AccountError(`"${email}" is not an e-mail address`);
+  return normalised;
+}

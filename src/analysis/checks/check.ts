@@ -1,0 +1,67 @@
+/**
+ * The contract of a check: a pure function of the PageSnapshot (and the operator's thresholds) that returns
+ * a status, the measured value, one specific sentence and the evidence. Its catalogue entry (title,
+ * description, how to fix) lives beside it so the API can serve texts without hard-coding them.
+ */
+import type { Thresholds } from "../scoring-config.js";
+import type { PageSnapshot } from "../snapshot.js";
+
+export type Category = "seo" | "performance" | "security" | "miscellaneous";
+export type CheckImportance = "high" | "medium" | "low" | "info";
+export type CheckStatus = "pass" | "warn" | "fail" | "na" | "info" | "error";
+
+/** One piece of evidence: the offending element, URL or header, as plain values. */
+export type EvidenceItem = Record<string, string | number | boolean | null>;
+
+export interface CheckOutcome {
+  status: CheckStatus;
+  value: unknown;
+  message: string;
+  items?: EvidenceItem[];
+}
+
+export interface CheckDefinition {
+  /** Stable id, a kebab-case noun; also the file name. */
+  id: string;
+  category: Category;
+  importance: CheckImportance;
+  title: string;
+  description: string;
+  howToFix: string;
+  run(page: PageSnapshot, thresholds: Thresholds): CheckOutcome;
+}
+
+function make(status: CheckStatus) {
+  return (message: string, value: unknown = null, items?: EvidenceItem[]): CheckOutcome =>
+    items ? { status, value, message, items } : { status, value, message };
+}
+
+export const outcome = {
+  pass: make("pass"),
+  warn: make("warn"),
+  fail: make("fail"),
+  na: make("na"),
+  info: make("info"),
+  error: (message: string): CheckOutcome => ({ status: "error", value: null, message }),
+};
+
+/** "1 image" / "3 images". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** The verb form that agrees with a count: verb(1, "has", "have") → "has". */
+export function verb(count: number, one: string, many: string): string {
+  return count === 1 ? one : many;
+}
+
+/** "All 3 images" / "The only image", for messages about every item of a list. */
+export function every(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return count === 1 ? `The only ${singular}` : `All ${count} ${pluralForm}`;
+}
+
+/** Quotes page text for a message, shortened. */
+export function quote(text: string, max = 80): string {
+  const shown = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return `"${shown}"`;
+}

@@ -1,0 +1,29 @@
+/** image-alt: every image carries an alt attribute (empty for decorative ones). */
+import { type CheckDefinition, every, outcome, plural, verb } from "./check.js";
+
+export const imageAlt: CheckDefinition = {
+  id: "image-alt",
+  category: "seo",
+  importance: "high",
+  title: "Image alternative text",
+  description:
+    "Every <img> has an alt attribute: search engines and screen readers rely on it to know what an image shows.",
+  howToFix:
+    'Describe each meaningful image in its alt attribute; give purely decorative images alt="" so they are skipped.',
+  run(page) {
+    const images = page.document.images;
+    if (images.length === 0) return outcome.na("The page has no images.", 0);
+    const missing = images.filter((image) => image.alt === null && !image.decorative);
+    if (missing.length > 0) {
+      return outcome.fail(
+        `${missing.length} of ${plural(images.length, "image")} ${verb(missing.length, "has", "have")} no alt attribute.`,
+        missing.length,
+        missing.map((image) => ({ src: image.src, html: image.html })),
+      );
+    }
+    return outcome.pass(
+      `${every(images.length, "image")} ${verb(images.length, "has", "have")} an alt attribute.`,
+      0,
+    );
+  },
+};

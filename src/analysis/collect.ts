@@ -1,0 +1,248 @@
+/**
+ * Collect: all the I/O of an analysis. Fetches the page through the guard, runs the host probes concurrently
+ * (cached per host), decodes and parses the document once, and returns the PageSnapshot the checks judge.
+ */
+import { randomBytes } from "node:crypto";
+import type { AnalysisConfig } from "../config.js";
+import { decodeDocument } from "./charset.js";
+import { AddressPolicy } from "./fetch/address-policy.js";
+import { ConnectionGuard } from "./fetch/connection-guard.js";
+import { acceptedEncodings } from "./fetch/content-decoding.js";
+import { FetchFailure, failures } from "./fetch/fetch-failure.js";
+import { GuardedAgent } from "./fetch/guarded-agent.js";
+import { type GetOptions, type GetResponse, guardedGet } from "./fetch/guarded-get.js";
+import { dnsServerResolver, systemResolver } from "./fetch/host-resolver.js";
+import { ProbeCache } from "./fetch/probe-cache.js";
+import { parseDocument } from "./parse.js";
+import { parseRobotsTxt } from "./robots/robots-txt.js";
+import type { HostProbes, PageSnapshot, ProbeResponse, ProbeResult } from "./snapshot.js";
+
+const htmlMediaTypes = new Set(["text/html", "application/xhtml+xml"]);
+const documentAccept = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
+
+export class PageCollector {
+  private readonly guard: ConnectionGuard;
+  private readonly probeAgent: GuardedAgent;
+  private readonly probeCache: ProbeCache;
+
+  constructor(private readonly config: AnalysisConfig) {
+    const policy = new AddressPolicy({
+      allowPrivateNetworks: config.allowPrivateNetworks,
+      allowedRanges: config.allowedAddressRanges,
+    });
+    const resolver = config.dnsServers.length > 0 ? dnsServerResolver(config.dnsServers) : systemResolver;
+    this.guard = new ConnectionGuard(policy, resolver);
+    this.probeAgent = this.newAgent();
+    this.probeCache = new ProbeCache({ ttlMs: config.probeCacheSeconds * 1000 });
+  }
+
+  /**
+   * Fetches and parses the page; throws FetchFailure when it cannot be analysed. `parseMs` is the time spent
+   * decoding and parsing (synchronous work, so it is CPU time, free of network waits).
+   */
+  async collect(url: URL): Promise<{ snapshot: PageSnapshot; parseMs: number }> {
+    const early = this.startProbes(url);
+    const agent = this.newAgent();
+    let page: GetResponse;
+    let protocol: string;
+    let connectMs: number | null;
+    try {
+      page = await guardedGet(agent, url, {
+        ...this.getOptions(documentAccept, this.config.fetchTimeoutMs, this.config.maxBodyBytes),
+        maxRedirects: this.config.maxRedirects,
+        overLimit: "fail",
+        inspect: (status, headers) => {
+          if (status < 200 || status > 299) throw failures.httpStatus(status);
+          const type = mediaTypeOf(headers["content-type"]);
+          if (type && !htmlMediaTypes.has(type)) throw failures.notHtml(type);
+        },
+      });
+      const facts = agent.connectionFacts(new URL(page.url));
+      protocol = facts?.protocol ?? "http/1.1";
+      connectMs = facts ? Math.round(facts.connectMs) : null;
+    } finally {
+      void agent.close();
+    }
+    const finalUrl = new URL(page.url);
+    const mediaType = mediaTypeOf(page.headers["content-type"]);
+    if (!mediaType && !looksLikeHtml(page.body)) throw failures.notHtml("");
+
+    const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl);
+    const parseStarted = performance.now();
+    const { html, charset } = decodeDocument(page.body, page.headers["content-type"]);
+    const document = parseDocument(html, finalUrl.href);
+    const parseMs = performance.now() - parseStarted;
+    const declaresIcon = document.links.some(
+      (link) => link.rel.includes("icon") || link.rel.includes("apple-touch-icon"),
+    );
+
+    const probes = await this.finishProbes(finalUrl, probesStarted, declaresIcon);
+    const snapshot: PageSnapshot = {
+      requestedUrl: url.href,
+      finalUrl: finalUrl.href,
+      response: {
+        status: page.status,
+        protocol,
+        headers: page.headers,
+        redirects: page.redirects,
+        connectMs,
+        ttfbMs: Math.round(page.ttfbMs),
+        totalMs: Math.round(page.totalMs),
+        transferBytes: page.transferBytes,
+        htmlBytes: page.body.length,
+        contentEncoding: (page.headers["content-encoding"] ?? "")
+          .split(",")
+          .map((coding) => coding.trim().toLowerCase())
+          .filter((coding) => coding && coding !== "identity"),
+        mediaType: mediaType || "text/html",
+      },
+      charset,
+      document,
+      probes,
+    };
+    return { snapshot, parseMs };
+  }
+
+  async close(): Promise<void> {
+    await this.probeAgent.close();
+  }
+
+  private newAgent(): GuardedAgent {
+    return new GuardedAgent(this.guard, {
+      connectTimeoutMs: this.config.connectTimeoutMs,
+      headersTimeoutMs: this.config.headersTimeoutMs,
+      bodyTimeoutMs: this.config.headersTimeoutMs,
+      extraCaCertificates: this.config.extraCaCertificates,
+    });
+  }
+
+  private getOptions(accept: string, timeoutMs: number, maxBodyBytes: number) {
+    return {
+      accept,
+      acceptEncoding: acceptedEncodings,
+      userAgent: this.config.userAgent,
+      timeoutMs,
+      maxBodyBytes,
+      readBody: true,
+    };
+  }
+
+  /** The probes that depend only on the origin (and, for the http variant, the path). */
+  private startProbes(url: URL) {
+    const origin = url.origin;
+    const robotsTxt = this.probe(`robots ${origin}`, new URL("/robots.txt", url), {
+      maxBodyBytes: 500 * 1024,
+    });
+    return {
+      robotsTxt,
+      notFound: this.probe(
+        `404 ${origin}`,
+        new URL(`/pagegrade-missing-${randomBytes(8).toString("hex")}`, url),
+        { readBody: false },
+      ),
+      httpVariant:
+        url.protocol === "https:"
+          ? this.probe(`http ${origin}${url.pathname}`, httpVariantOf(url), { readBody: false })
+          : null,
+      llmsTxt: this.probe(`llms ${origin}`, new URL("/llms.txt", url), { maxBodyBytes: 100 * 1024 }),
+    };
+  }
+
+  private async finishProbes(
+    url: URL,
+    started: ReturnType<PageCollector["startProbes"]>,
+    declaresIcon: boolean,
+  ): Promise<HostProbes> {
+    const favicon = declaresIcon
+      ? null
+      : this.probe(`favicon ${url.origin}`, new URL("/favicon.ico", url), { readBody: false });
+    const robots = await started.robotsTxt;
+    const robotsTxt: HostProbes["robotsTxt"] = robots.ok
+      ? {
+          ok: true,
+          value: {
+            ...robots.value,
+            parsed: parseRobotsTxt(
+              robots.value.status < 300 && robots.value.status >= 200 ? robots.value.text : "",
+            ),
+          },
+        }
+      : robots;
+    const declaresSitemap =
+      robotsTxt.ok && robotsTxt.value.status < 300 && robotsTxt.value.parsed.sitemaps.length > 0;
+    const sitemap = declaresSitemap
+      ? null
+      : this.probe(`sitemap ${url.origin}`, new URL("/sitemap.xml", url), { maxBodyBytes: 4 * 1024 });
+    return {
+      robotsTxt,
+      notFound: await started.notFound,
+      httpVariant: await started.httpVariant,
+      favicon: await favicon,
+      sitemap: await sitemap,
+      llmsTxt: await started.llmsTxt,
+    };
+  }
+
+  private probe(
+    cacheKey: string,
+    url: URL,
+    options: { readBody?: boolean; maxBodyBytes?: number },
+  ): Promise<ProbeResult<ProbeResponse>> {
+    return this.probeCache.get(
+      cacheKey,
+      async () => {
+        const getOptions: GetOptions = {
+          ...this.getOptions("*/*", this.config.probeTimeoutMs, options.maxBodyBytes ?? 64 * 1024),
+          readBody: options.readBody ?? true,
+          maxRedirects: this.config.maxRedirects,
+          overLimit: "truncate",
+        };
+        try {
+          const response = await guardedGet(this.probeAgent, url, getOptions);
+          return {
+            ok: true as const,
+            value: {
+              status: response.status,
+              mediaType: mediaTypeOf(response.headers["content-type"]),
+              url: response.url,
+              redirects: response.redirects,
+              text: response.body.toString("utf8"),
+            },
+          };
+        } catch (error) {
+          const reason = error instanceof FetchFailure ? error.message : "The request failed.";
+          return { ok: false as const, reason };
+        }
+      },
+      describeProbe,
+    );
+  }
+}
+
+/** How much a probe result holds, and whether it is a passing problem (not the site's lasting answer). */
+function describeProbe(result: ProbeResult<ProbeResponse>): { bytes: number; failed: boolean } {
+  if (!result.ok) return { bytes: result.reason.length, failed: true };
+  const { status, text, url } = result.value;
+  return {
+    bytes: text.length + url.length + 200,
+    failed: status >= 500 || status === 429 || status === 403 || status === 401,
+  };
+}
+
+/** The lower-cased media type of a Content-Type header, or "" when absent or malformed. */
+export function mediaTypeOf(contentType: string | undefined): string {
+  const essence = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence) ? essence : "";
+}
+
+function looksLikeHtml(body: Buffer): boolean {
+  const start = body.subarray(0, 512).toString("latin1").trimStart().toLowerCase();
+  return start.startsWith("<!doctype html") || start.startsWith("<html") || start.startsWith("<head");
+}
+
+function httpVariantOf(url: URL): URL {
+  const variant = new URL(url.href);
+  variant.protocol = "http:";
+  variant.port = "";
+  return variant;
+}

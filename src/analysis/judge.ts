@@ -1,0 +1,64 @@
+/**
+ * Judge: runs every check on the snapshot, each in isolation, so one check that throws becomes an "error"
+ * result for that check alone and never sinks the report. Evidence is capped at 50 items per check.
+ */
+import type {
+  Category,
+  CheckDefinition,
+  CheckImportance,
+  CheckStatus,
+  EvidenceItem,
+} from "./checks/check.js";
+import type { Thresholds } from "./scoring-config.js";
+import type { PageSnapshot } from "./snapshot.js";
+
+export const maxEvidenceItems = 50;
+
+export interface CheckResult {
+  category: Category;
+  importance: CheckImportance;
+  status: CheckStatus;
+  /** true for pass, false for warn and fail, null otherwise. */
+  passed: boolean | null;
+  value: unknown;
+  message: string;
+  details?: { items: EvidenceItem[]; truncated: number };
+}
+
+export type CheckResults = Record<string, CheckResult>;
+
+export function judge(
+  page: PageSnapshot,
+  checks: readonly CheckDefinition[],
+  thresholds: Thresholds,
+): CheckResults {
+  const results: CheckResults = {};
+  for (const check of checks) {
+    let status: CheckStatus;
+    let value: unknown = null;
+    let message: string;
+    let items: EvidenceItem[] | undefined;
+    try {
+      ({ status, value, message, items } = check.run(page, thresholds));
+    } catch {
+      status = "error";
+      message = "This check could not be completed.";
+    }
+    const result: CheckResult = {
+      category: check.category,
+      importance: check.importance,
+      status,
+      passed: status === "pass" ? true : status === "warn" || status === "fail" ? false : null,
+      value: value ?? null,
+      message,
+    };
+    if (items && items.length > 0) {
+      result.details = {
+        items: items.slice(0, maxEvidenceItems),
+        truncated: Math.max(0, items.length - maxEvidenceItems),
+      };
+    }
+    results[check.id] = result;
+  }
+  return results;
+}

@@ -1,0 +1,174 @@
+/**
+ * Builds the HTTP application (fastify): request ids, logging with secrets redacted, body parsing and limits,
+ * the OpenAPI document generated from the route schemas, /healthz, and the /api/v1 scope. Built by a function
+ * so tests drive it with inject() and the server start-up lives elsewhere (main.ts).
+ */
+import { randomUUID } from "node:crypto";
+import cookie from "@fastify/cookie";
+import formbody from "@fastify/formbody";
+import swagger from "@fastify/swagger";
+import Fastify, { type FastifyInstance } from "fastify";
+import { AccountService } from "./accounts/account-service.js";
+import { SessionService } from "./accounts/session-service.js";
+import type { Analyzer } from "./analysis/analyse.js";
+import type { ServiceConfig } from "./config.js";
+import { Problem } from "./http/api/v1/common-schema.js";
+import { apiV1 } from "./http/api/v1/plugin.js";
+import { Project } from "./http/api/v1/projects/schema.js";
+import { reportSchemas } from "./http/api/v1/reports/schema.js";
+import { frameworkError, installErrorHandling, installNotFound } from "./http/error-handling.js";
+import { RateLimiter } from "./http/rate-limiter.js";
+import { installSecurityHeaders } from "./http/security-headers.js";
+import { ProjectService } from "./projects/project-service.js";
+import { AnalysisCapacity } from "./reports/analysis-capacity.js";
+import { ReportAccess } from "./reports/report-access.js";
+import { ReportService } from "./reports/report-service.js";
+import type { Store } from "./store/database.js";
+import { ReportStore } from "./store/report-store.js";
+import { sharedSecret } from "./store/secrets.js";
+import { webPages } from "./web/plugin.js";
+
+export const bodyLimit = 16 * 1024;
+const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface AppDependencies {
+  store: Store;
+  analyzer: Analyzer;
+  config: ServiceConfig;
+  /** false silences logs (tests). */
+  logger?: boolean;
+  /** Where logs go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp({
+  store,
+  analyzer,
+  config,
+  logger = true,
+  logStream,
+}: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger
+      ? {
+          level: config.logLevel,
+          redact: { paths: ["req.headers.authorization", "req.headers.cookie"], censor: "[redacted]" },
+          ...(logStream ? { stream: logStream } : {}),
+        }
+      : false,
+    bodyLimit,
+    trustProxy: config.trustProxy,
+    genReqId: (request) => {
+      const sent = request.headers["x-request-id"];
+      return typeof sent === "string" && saneRequestId.test(sent) ? sent : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
+    routerOptions: { maxParamLength: 2048 },
+    frameworkErrors: frameworkError,
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  // While shutting down, responses ask clients to close their connection, so keep-alive sockets do not hold
+  // the server open once the in-flight requests are answered.
+  let shuttingDown = false;
+  app.addHook("preClose", async () => {
+    shuttingDown = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (shuttingDown) reply.header("connection", "close");
+  });
+  installSecurityHeaders(app);
+  installNotFound(app);
+  installErrorHandling(app, bodyLimit);
+  // Only form and JSON bodies are accepted: fastify's built-in text/plain parser would let anything through.
+  app.removeContentTypeParser("text/plain");
+  await app.register(formbody, { bodyLimit });
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "pagegrade API",
+        version: "1.0.0",
+        description: "Grade web pages: reports with a result (good, decent, bad), grouped by project.",
+      },
+      servers: [{ url: "/", description: "This pagegrade service" }],
+      components: {
+        securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "Your API key" } },
+      },
+      security: [{ bearer: [] }],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
+    },
+  });
+  for (const schema of [Problem, ...reportSchemas, Project]) app.addSchema(schema);
+
+  await app.register(cookie);
+  const reportStore = new ReportStore(store);
+  const accounts = new AccountService(store);
+  const reports = new ReportService(
+    reportStore,
+    analyzer,
+    new AnalysisCapacity(config.maxConcurrentAnalyses),
+  );
+  const projects = new ProjectService(reportStore, analyzer.scoring);
+  const sessions = new SessionService(store);
+  const limiter = (name: string, limit: number) => (limit > 0 ? new RateLimiter(store, name, limit) : null);
+  const requestLimiter = limiter("requests", config.rateLimit);
+  const analysisLimiter = limiter("analyses", config.analysisRateLimit);
+  const authFailureLimiter = limiter("auth-failures", config.authFailureLimit);
+  // Wrong report passwords: 5 per report and client address in 15 minutes. Failed log-ins: 10 per address
+  // and per e-mail in 15 minutes. Always on: they protect secrets, not capacity.
+  const reportPasswordFailures = new RateLimiter(store, "report-passwords", 5, 15 * 60);
+  const loginFailures = new RateLimiter(store, "login-failures", 10, 15 * 60);
+  const sweepers = [
+    requestLimiter,
+    analysisLimiter,
+    authFailureLimiter,
+    reportPasswordFailures,
+    loginFailures,
+  ].filter((candidate): candidate is RateLimiter => candidate !== null);
+  const timer = setInterval(() => {
+    const warn = (error: unknown) => app.log.warn({ err: error }, "periodic sweep failed");
+    for (const sweeper of sweepers) sweeper.sweep().catch(warn);
+    sessions.sweep().catch(warn);
+  }, 60_000);
+  timer.unref();
+  app.addHook("onClose", async () => clearInterval(timer));
+
+  await app.register(apiV1, {
+    prefix: "/api/v1",
+    reports,
+    projects,
+    accounts,
+    requestLimiter,
+    analysisLimiter,
+    authFailureLimiter,
+  });
+
+  await app.register(webPages, {
+    accounts,
+    sessions,
+    reports,
+    projects,
+    access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
+    loginFailures,
+  });
+
+  app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_request, reply) =>
+    reply.type("application/json; charset=utf-8").send(JSON.stringify(app.swagger())),
+  );
+
+  app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await store.db.selectFrom("users").select("id").limit(1).execute();
+      return { status: "ok" };
+    } catch {
+      return reply.code(503).send({ status: "unavailable" });
+    }
+  });
+
+  return app;
+}

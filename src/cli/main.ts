@@ -1,0 +1,54 @@
+/**
+ * Entry of the `pagegrade` command: picks the sub-command and turns every failure into a one-line message on
+ * stderr with a non-zero exit code (2 for usage and configuration errors), never a stack trace.
+ */
+import { ConfigError } from "../config.js";
+import { runKey, runUser } from "./account-commands.js";
+import { runAnalyze } from "./analyze-command.js";
+import { UsageError } from "./usage.js";
+
+const usage = `Usage:
+  pagegrade analyze <url> [--json]
+  pagegrade analyze --file <urls.txt> [--concurrency N] [--json-lines <out.jsonl|->]
+  pagegrade user create --email <e> [--password <p>]
+  pagegrade key create --email <e> [--keep-old]
+  pagegrade help
+
+Environment: see the README (PAGEGRADE_* settings).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "analyze":
+    case "analyse":
+      return runAnalyze(rest);
+    case "user":
+      return runUser(rest);
+    case "key":
+      return runKey(rest);
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(`${usage}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`pagegrade: ${error.message}\n\n${usage}\n`);
+    } else if (error instanceof ConfigError) {
+      process.stderr.write(`pagegrade: configuration: ${error.message}\n`);
+    } else {
+      process.stderr.write(`pagegrade: unexpected error: ${(error as Error)?.message ?? String(error)}\n`);
+    }
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,17 @@
+/** What the API's routes are given: the services, and the rate-limit hooks for calls that fetch a page. */
+import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { AccountService } from "../../../accounts/account-service.js";
+import type { ProjectService } from "../../../projects/project-service.js";
+import type { ReportService } from "../../../reports/report-service.js";
+
+export interface ApiContext {
+  reports: ReportService;
+  projects: ProjectService;
+  accounts: AccountService;
+  limits: {
+    /** Counts the call against the caller's analysis budget. */
+    analysis: preHandlerAsyncHookHandler;
+    /** Counts the call only when the predicate holds (an update with results=1). */
+    analysisWhen(predicate: (request: FastifyRequest) => boolean): preHandlerAsyncHookHandler;
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The /api/v1 scope: authentication and the per-key request limit on every call, request normalisation,
+ * and the resource routes.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AccountService } from "../../../accounts/account-service.js";
+import type { ProjectService } from "../../../projects/project-service.js";
+import type { ReportService } from "../../../reports/report-service.js";
+import { authenticate } from "../../authentication.js";
+import { problems, sendProblem } from "../../problem.js";
+import { type RateLimiter, rateLimitHeaders } from "../../rate-limiter.js";
+import { normaliseRequest } from "../../request-normalisation.js";
+import type { ApiContext } from "./context.js";
+import { metaRoutes } from "./meta/routes.js";
+import { projectRoutes } from "./projects/routes.js";
+import { reportRoutes } from "./reports/routes.js";
+
+export interface ApiOptions {
+  reports: ReportService;
+  projects: ProjectService;
+  accounts: AccountService;
+  /** null when the limit is off. */
+  requestLimiter: RateLimiter | null;
+  analysisLimiter: RateLimiter | null;
+  authFailureLimiter: RateLimiter | null;
+}
+
+export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
+  const { requestLimiter, analysisLimiter } = options;
+  app.addHook("onRequest", authenticate(options.accounts, options.authFailureLimiter));
+  if (requestLimiter) {
+    app.addHook("onRequest", async (request, reply) => {
+      if (!request.account) return;
+      const verdict = await requestLimiter.hit(String(request.apiKeyId));
+      reply.headers(rateLimitHeaders(verdict, "requests"));
+      if (!verdict.allowed) {
+        reply.header("retry-after", String(verdict.retryAfterSeconds));
+        return sendProblem(request, reply, problems.tooManyRequests());
+      }
+    });
+  }
+  app.addHook("preValidation", normaliseRequest);
+
+  const countAnalysis = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!analysisLimiter) return;
+    const verdict = await analysisLimiter.hit(String(request.apiKeyId));
+    if (!verdict.allowed) {
+      reply.headers(rateLimitHeaders(verdict, "analyses"));
+      reply.header("retry-after", String(verdict.retryAfterSeconds));
+      return sendProblem(request, reply, problems.tooManyRequests());
+    }
+  };
+  const context: ApiContext = {
+    reports: options.reports,
+    projects: options.projects,
+    accounts: options.accounts,
+    limits: {
+      analysis: countAnalysis,
+      analysisWhen: (predicate) => async (request, reply) => {
+        if (predicate(request)) return countAnalysis(request, reply);
+      },
+    },
+  };
+  await reportRoutes(app, context);
+  await projectRoutes(app, context);
+  await metaRoutes(app, context);
+}

@@ -1,0 +1,55 @@
+/** /api/v1/projects: list and delete. */
+import type { FastifyInstance } from "fastify";
+import { sendPage } from "../../../pagination.js";
+import { problems, sendProblem } from "../../../problem.js";
+import type { ApiContext } from "../context.js";
+import { deleteProject, listProjects } from "./schema.js";
+
+interface ListQuery {
+  search?: string;
+  search_by?: string;
+  sort_by?: "created_at" | "project";
+  sort?: "asc" | "desc";
+  per_page?: number;
+  page?: number;
+}
+
+export async function projectRoutes(app: FastifyInstance, { projects }: ApiContext): Promise<void> {
+  app.get<{ Querystring: ListQuery }>("/projects", { schema: listProjects }, async (request, reply) => {
+    const query = request.query;
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 10;
+    const sortBy = query.sort_by ?? "created_at";
+    const direction = query.sort ?? "desc";
+    const { rows, total } = await projects.list(request.account.id, {
+      ...(query.search !== undefined ? { search: query.search } : {}),
+      sortBy,
+      direction,
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
+    const params: Array<[string, string]> = [];
+    if (query.search !== undefined)
+      params.push(["search", query.search], ["search_by", query.search_by ?? "project"]);
+    params.push(["sort_by", sortBy], ["sort", direction], ["per_page", String(perPage)]);
+    const items = rows.map((row) => JSON.stringify({ object: "project", ...row }));
+    return sendPage(request, reply, { page, perPage, params }, items, total);
+  });
+
+  app.delete<{ Params: { project: string } }>(
+    "/projects/:project",
+    { schema: deleteProject },
+    async (request, reply) => {
+      const project = request.params.project;
+      const deleted = await projects.delete(request.account.id, project);
+      if (deleted === 0) return sendProblem(request, reply, problems.notFound());
+      return reply.send({
+        id: project,
+        object: "project",
+        deleted: true,
+        deleted_reports: deleted,
+        status: 200,
+      });
+    },
+  );
+}

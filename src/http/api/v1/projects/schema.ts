@@ -1,0 +1,44 @@
+/** Request and response schemas of /api/v1/projects. */
+import { Type } from "@sinclair/typebox";
+import { errorResponses, PageQuery, paginated, stringEnum, Timestamp } from "../common-schema.js";
+
+export const Project = Type.Object(
+  {
+    object: Type.Literal("project"),
+    project: Type.String(),
+    reports: Type.Integer({ minimum: 1 }),
+    score: Type.Integer({ minimum: 0, maximum: 100, description: "Rounded mean of the reports' scores" }),
+    result: stringEnum(["good", "decent", "bad"]),
+    created_at: Timestamp,
+    last_generated_at: Timestamp,
+  },
+  { $id: "Project", title: "Project" },
+);
+
+export const listProjects = {
+  summary: "List projects",
+  tags: ["projects"],
+  querystring: Type.Object({
+    search: Type.Optional(Type.String({ maxLength: 255 })),
+    search_by: Type.Optional(stringEnum(["project"], "Field searched (default project)")),
+    sort_by: Type.Optional(stringEnum(["created_at", "project"], "Sort key (default created_at)")),
+    ...PageQuery,
+  }),
+  response: { 200: paginated(Type.Ref(Project), "ProjectPage"), ...errorResponses(422) },
+};
+
+export const deleteProject = {
+  summary: "Delete a project and all of its reports",
+  tags: ["projects"],
+  params: Type.Object({ project: Type.String({ minLength: 1, maxLength: 255 }) }),
+  response: {
+    200: Type.Object({
+      id: Type.String(),
+      object: Type.Literal("project"),
+      deleted: Type.Literal(true),
+      deleted_reports: Type.Integer({ minimum: 1 }),
+      status: Type.Literal(200),
+    }),
+    ...errorResponses(404),
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * A stored report as the API shows it. The analysis documents are stored as JSON text and spliced in as they
+ * are — as bytes when read for display — so listing 100 reports parses, decodes and re-encodes nothing.
+ * Internal columns (user id, password hash) never appear.
+ */
+import type { DisplayRow, ReportRow } from "../../../../store/report-store.js";
+
+/** The report object as UTF-8 JSON. */
+export function reportJson(row: ReportRow | DisplayRow): Buffer {
+  const head = JSON.stringify({
+    id: row.id,
+    object: "report",
+    url: row.url,
+    final_url: row.final_url,
+    project: row.project,
+    result: row.result,
+    score: row.score,
+    privacy: row.privacy,
+    password: row.password_hash !== null,
+  });
+  const tail = JSON.stringify({
+    generated_at: row.generated_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  });
+  return Buffer.concat([
+    Buffer.from(`${head.slice(0, -1)},"summary":`),
+    bytes(row.summary),
+    Buffer.from(',"categories":'),
+    bytes(row.categories),
+    Buffer.from(',"results":'),
+    bytes(row.results),
+    Buffer.from(`,${tail.slice(1)}`),
+  ]);
+}
+
+/** Wraps a report in the show/store/update envelope: {"data": …, "status": …}. */
+export function reportEnvelope(row: ReportRow | DisplayRow, status: number): Buffer {
+  return Buffer.concat([Buffer.from('{"data":'), reportJson(row), Buffer.from(`,"status":${status}}`)]);
+}
+
+function bytes(document: string | Buffer): Buffer {
+  return typeof document === "string" ? Buffer.from(document) : document;
+}

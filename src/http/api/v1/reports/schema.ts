@@ -1,0 +1,139 @@
+/** Request and response schemas of /api/v1/reports. */
+import { Type } from "@sinclair/typebox";
+import {
+  errorResponses,
+  integerEnum,
+  PageQuery,
+  paginated,
+  stringEnum,
+  Timestamp,
+} from "../common-schema.js";
+
+export const reportSortKeys = ["id", "generated_at", "url", "result"] as const;
+export const resultValues = ["good", "decent", "bad"] as const;
+
+const CheckResult = Type.Object(
+  {
+    category: stringEnum(["seo", "performance", "security", "miscellaneous"]),
+    importance: stringEnum(["high", "medium", "low", "info"]),
+    status: stringEnum(["pass", "warn", "fail", "na", "info", "error"]),
+    passed: Type.Union([Type.Boolean(), Type.Null()]),
+    value: Type.Unknown({ description: "The measured fact" }),
+    message: Type.String(),
+    details: Type.Optional(
+      Type.Object({
+        items: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 50 }),
+        truncated: Type.Integer({ minimum: 0 }),
+      }),
+    ),
+  },
+  { $id: "CheckResult", title: "CheckResult" },
+);
+
+const nullableScore = Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()]);
+
+export const Report = Type.Object(
+  {
+    id: Type.Integer(),
+    object: Type.Literal("report"),
+    url: Type.String(),
+    final_url: Type.String(),
+    project: Type.String(),
+    result: stringEnum(resultValues),
+    score: Type.Integer({ minimum: 0, maximum: 100 }),
+    privacy: integerEnum([0, 1, 2], "0 public, 1 private, 2 password"),
+    password: Type.Boolean({ description: "Whether a password is set" }),
+    summary: Type.Object({
+      checks: Type.Integer(),
+      passed: Type.Integer(),
+      warnings: Type.Integer(),
+      failed: Type.Integer(),
+      issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
+    }),
+    categories: Type.Object({
+      seo: nullableScore,
+      performance: nullableScore,
+      security: nullableScore,
+      miscellaneous: nullableScore,
+    }),
+    results: Type.Record(Type.String(), Type.Ref(CheckResult)),
+    generated_at: Timestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: "Report", title: "Report" },
+);
+
+export const reportSchemas = [CheckResult, Report];
+
+const ReportRef = Type.Ref(Report);
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export const listReports = {
+  summary: "List reports",
+  tags: ["reports"],
+  querystring: Type.Object({
+    search: Type.Optional(
+      Type.String({ maxLength: 255, description: "Case-insensitive substring of the searched field" }),
+    ),
+    search_by: Type.Optional(stringEnum(["url"], "Field searched (default url)")),
+    project: Type.Optional(Type.String({ maxLength: 255, description: "Exact project name" })),
+    result: Type.Optional(stringEnum(resultValues)),
+    sort_by: Type.Optional(stringEnum(reportSortKeys, "Sort key (default id); result sorts by score")),
+    ...PageQuery,
+  }),
+  response: { 200: paginated(ReportRef, "ReportPage"), ...errorResponses(422) },
+};
+
+export const showReport = {
+  summary: "Show a report",
+  tags: ["reports"],
+  params: IdParams,
+  response: { 200: Type.Object({ data: ReportRef, status: Type.Literal(200) }), ...errorResponses(404) },
+};
+
+export const storeReport = {
+  summary: "Analyse a URL and store the report",
+  tags: ["reports"],
+  body: Type.Object({
+    url: Type.String({ maxLength: 2048, description: "Absolute http(s) URL" }),
+    privacy: Type.Optional(integerEnum([0, 1, 2], "0 public, 1 private (default), 2 password")),
+    password: Type.Optional(
+      Type.String({ maxLength: 128, description: "Only has effect when privacy is 2" }),
+    ),
+  }),
+  response: {
+    201: Type.Object({ data: ReportRef, status: Type.Literal(201) }),
+    ...errorResponses(400, 413, 415, 422, 503),
+  },
+};
+
+export const updateReport = {
+  summary: "Update a report's privacy or password, or re-run its analysis",
+  tags: ["reports"],
+  params: IdParams,
+  body: Type.Object({
+    privacy: Type.Optional(integerEnum([0, 1, 2])),
+    password: Type.Optional(Type.String({ maxLength: 128 })),
+    results: Type.Optional(integerEnum([0, 1], "1 re-runs the analysis")),
+  }),
+  response: {
+    200: Type.Object({ data: ReportRef, status: Type.Literal(200) }),
+    ...errorResponses(400, 404, 413, 415, 422, 503),
+  },
+};
+
+export const deleteReport = {
+  summary: "Delete a report",
+  tags: ["reports"],
+  params: IdParams,
+  response: {
+    200: Type.Object({
+      id: Type.Integer(),
+      object: Type.Literal("report"),
+      deleted: Type.Literal(true),
+      status: Type.Literal(200),
+    }),
+    ...errorResponses(404),
+  },
+};

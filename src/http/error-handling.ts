@@ -1,0 +1,127 @@
+/**
+ * Maps every error to its problem response: schema findings and domain rule breaks to 422, a page that cannot
+ * be analysed to 422 on url with its reason, full analysis capacity to 503, body problems to 400/413/415, and
+ * anything unexpected to a 500 whose detail goes to the log under the request id, never to the client.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
+import { notFoundPage, sendHtml } from "../web/render.js";
+import { errorBody } from "../web/views/site.js";
+import { problems, sendProblem } from "./problem.js";
+import { type SchemaError, validationMessages } from "./validation-messages.js";
+
+export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (!isApi(request)) return webError(request, reply, error);
+    if (error.validation) {
+      // A path parameter of the wrong shape (/reports/abc) names no resource.
+      if (error.validationContext === "params") return sendProblem(request, reply, problems.notFound());
+      return sendProblem(
+        request,
+        reply,
+        problems.validation(validationMessages(error.validation as SchemaError[])),
+      );
+    }
+    if (error instanceof ValidationFailed)
+      return sendProblem(request, reply, problems.validation(error.errors));
+    if (error instanceof AnalysisFailed) {
+      return sendProblem(
+        request,
+        reply,
+        problems.validation({ url: [error.failure.message] }, { reason: error.failure.reason }),
+      );
+    }
+    if (error instanceof CapacityExceeded) {
+      reply.header("retry-after", String(error.retryAfterSeconds));
+      return sendProblem(request, reply, problems.unavailable());
+    }
+    switch (error.code) {
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        return sendProblem(request, reply, problems.tooLarge(bodyLimit));
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        return sendProblem(request, reply, problems.unsupportedMediaType());
+      case "FST_ERR_CTP_INVALID_JSON_BODY":
+      case "FST_ERR_CTP_EMPTY_JSON_BODY":
+        return sendProblem(request, reply, problems.badRequest("The request body is not valid JSON."));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendProblem(request, reply, { ...problems.badRequest("The request is malformed."), status });
+    }
+    request.log.error({ err: error }, "unexpected error");
+    return sendProblem(request, reply, problems.internal());
+  });
+}
+
+/**
+ * Errors the router raises before any route runs: a path that is not valid percent-encoding (400) or a path
+ * parameter longer than the router accepts (404: no resource has such a name).
+ */
+export function frameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const status = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 404 : 400;
+  if (!isApi(request)) {
+    return notFoundPage(request, reply, status);
+  }
+  return sendProblem(
+    request,
+    reply,
+    status === 404 ? problems.notFound() : problems.badRequest("The request path is malformed."),
+  );
+}
+
+/** 404 for unknown paths (405 with Allow when the path exists under another method). */
+export function installNotFound(app: FastifyInstance): void {
+  const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
+  app.addHook("onRoute", (route) => {
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, "[^/]+")}/?$`);
+    let entry = routes.find((existing) => existing.pattern.source === pattern.source);
+    if (!entry) {
+      entry = { pattern, methods: new Set() };
+      routes.push(entry);
+    }
+    for (const method of [route.method].flat()) entry.methods.add(method);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    if (!isApi(request)) {
+      return notFoundPage(request, reply, 404);
+    }
+    const match = routes.find((route) => route.pattern.test(path));
+    if (match && !match.methods.has(request.method)) {
+      reply.header("allow", [...match.methods].sort().join(", "));
+      return sendProblem(request, reply, problems.methodNotAllowed());
+    }
+    return sendProblem(request, reply, problems.notFound());
+  });
+}
+
+function isApi(request: FastifyRequest): boolean {
+  return request.url === "/api" || request.url.startsWith("/api/");
+}
+
+/** Errors on web pages get a page, never JSON and never exception text. */
+function webError(request: FastifyRequest, reply: FastifyReply, error: FastifyError): FastifyReply {
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const message = status === 413 ? "The form sent too much data." : "The request could not be understood.";
+    return sendHtml(
+      request,
+      reply,
+      "Bad request",
+      errorBody("Something is wrong with this request", message),
+      status,
+    );
+  }
+  request.log.error({ err: error }, "unexpected error");
+  return sendHtml(
+    request,
+    reply,
+    "Error",
+    errorBody("Something went wrong", "An unexpected error has occurred. Try again in a moment."),
+    500,
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * Error responses: RFC 9457 problem objects that also carry the `message` key Laravel clients read, sent as
+ * application/problem+json with the request id. Messages are ours; a 5xx never carries exception text.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+export interface Problem {
+  status: number;
+  type: string;
+  title: string;
+  detail: string;
+  errors?: Record<string, string[]>;
+  /** Extra members (a failure reason, …). */
+  extra?: Record<string, unknown>;
+}
+
+export const problems = {
+  unauthenticated: (): Problem => ({
+    status: 401,
+    type: "/problems/unauthenticated",
+    title: "Unauthenticated",
+    detail: "Unauthenticated.",
+  }),
+  notFound: (): Problem => ({
+    status: 404,
+    type: "/problems/not-found",
+    title: "Not found",
+    detail: "Resource not found.",
+  }),
+  methodNotAllowed: (): Problem => ({
+    status: 405,
+    type: "/problems/method-not-allowed",
+    title: "Method not allowed",
+    detail: "The method is not allowed for this resource.",
+  }),
+  badRequest: (detail: string): Problem => ({
+    status: 400,
+    type: "/problems/bad-request",
+    title: "Bad request",
+    detail,
+  }),
+  tooLarge: (limit: number): Problem => ({
+    status: 413,
+    type: "/problems/payload-too-large",
+    title: "Payload too large",
+    detail: `The request body may not be larger than ${limit / 1024} KiB.`,
+  }),
+  unsupportedMediaType: (): Problem => ({
+    status: 415,
+    type: "/problems/unsupported-media-type",
+    title: "Unsupported media type",
+    detail: "Send the body as application/x-www-form-urlencoded or application/json.",
+  }),
+  validation: (errors: Record<string, string[]>, extra?: Record<string, unknown>): Problem => ({
+    status: 422,
+    type: "/problems/validation",
+    title: "Validation failed",
+    detail: Object.values(errors)[0]?.[0] ?? "The given data was invalid.",
+    errors,
+    ...(extra ? { extra } : {}),
+  }),
+  tooManyRequests: (): Problem => ({
+    status: 429,
+    type: "/problems/too-many-requests",
+    title: "Too many requests",
+    detail: "Too Many Attempts.",
+  }),
+  internal: (): Problem => ({
+    status: 500,
+    type: "/problems/internal",
+    title: "Internal server error",
+    detail: "An unexpected error has occurred.",
+  }),
+  unavailable: (): Problem => ({
+    status: 503,
+    type: "/problems/unavailable",
+    title: "Service unavailable",
+    detail: "Analysis capacity is full; try again shortly.",
+  }),
+};
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Problem): FastifyReply {
+  const body = {
+    type: problem.type,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    message: problem.detail,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...problem.extra,
+    instance: request.url.split("?")[0],
+    request_id: request.id,
+  };
+  return reply
+    .code(problem.status)
+    .type("application/problem+json; charset=utf-8")
+    .send(JSON.stringify(body));
+}

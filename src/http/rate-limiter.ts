@@ -1,0 +1,101 @@
+/**
+ * Fixed-window rate limits whose counters live in the database (one upsert per hit), so several instances
+ * behind a load balancer share them. Windows are a minute unless said otherwise; ended windows are swept
+ * periodically.
+ */
+import { sql } from "kysely";
+import type { Store } from "../store/database.js";
+
+export interface RateVerdict {
+  windowSeconds: number;
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+  retryAfterSeconds: number;
+}
+
+export class RateLimiter {
+  /**
+   * `name` prefixes this limiter's buckets ("requests", "login", …), so sweeping one limiter's ended windows
+   * leaves the others' alone.
+   */
+  constructor(
+    private readonly store: Store,
+    readonly name: string,
+    readonly limit: number,
+    readonly windowSeconds = 60,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  /** Counts one hit for the key ("17", an address, …) in the current window; says whether it is within the limit. */
+  async hit(key: string): Promise<RateVerdict> {
+    const bucket = `${this.name}:${key}`;
+    const windowSeconds = this.windowSeconds;
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const windowStart = nowSeconds - (nowSeconds % windowSeconds);
+    const row = await this.store.db
+      .insertInto("rate_limits")
+      .values({ bucket, window_start: windowStart, count: 1 })
+      .onConflict((conflict) =>
+        conflict.columns(["bucket", "window_start"]).doUpdateSet({ count: sql`rate_limits.count + 1` }),
+      )
+      .returning("count")
+      .executeTakeFirstOrThrow();
+    const count = Number(row.count);
+    const resetSeconds = windowStart + windowSeconds - nowSeconds;
+    return {
+      windowSeconds,
+      allowed: count <= this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - count),
+      resetSeconds,
+      retryAfterSeconds: Math.max(1, resetSeconds),
+    };
+  }
+
+  /** Whether the key is already at its limit in the current window, without counting a hit. */
+  async exhausted(key: string): Promise<RateVerdict | null> {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const windowStart = nowSeconds - (nowSeconds % this.windowSeconds);
+    const row = await this.store.db
+      .selectFrom("rate_limits")
+      .select("count")
+      .where("bucket", "=", `${this.name}:${key}`)
+      .where("window_start", "=", windowStart)
+      .executeTakeFirst();
+    if (!row || Number(row.count) < this.limit) return null;
+    const resetSeconds = windowStart + this.windowSeconds - nowSeconds;
+    return {
+      windowSeconds: this.windowSeconds,
+      allowed: false,
+      limit: this.limit,
+      remaining: 0,
+      resetSeconds,
+      retryAfterSeconds: Math.max(1, resetSeconds),
+    };
+  }
+
+  /** Deletes windows that have ended. */
+  async sweep(): Promise<void> {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    await this.store.db
+      .deleteFrom("rate_limits")
+      .where("bucket", "like", `${this.name}:%`)
+      .where("window_start", "<", nowSeconds - 2 * this.windowSeconds)
+      .execute();
+  }
+}
+
+/** The rate-limit response headers: the X-RateLimit-* trio and the IETF RateLimit-Policy / RateLimit fields. */
+export function rateLimitHeaders(verdict: RateVerdict, policy: string): Record<string, string> {
+  const resetAt = Math.floor(Date.now() / 1000) + verdict.resetSeconds;
+  return {
+    "x-ratelimit-limit": String(verdict.limit),
+    "x-ratelimit-remaining": String(verdict.remaining),
+    "x-ratelimit-reset": String(resetAt),
+    "ratelimit-policy": `"${policy}";q=${verdict.limit};w=${verdict.windowSeconds}`,
+    ratelimit: `"${policy}";r=${verdict.remaining};t=${verdict.resetSeconds}`,
+  };
+}

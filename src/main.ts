@@ -1,0 +1,38 @@
+/**
+ * Starts the service: configuration from the environment, the store (created and migrated on first start),
+ * the analysis engine, the HTTP server. SIGTERM/SIGINT close it gracefully: the server stops accepting,
+ * in-flight requests finish, then the database closes.
+ */
+import { Analyzer } from "./analysis/analyse.js";
+import { buildApp } from "./app.js";
+import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "./config.js";
+import { openStore } from "./store/database.js";
+
+async function start(): Promise<void> {
+  const config = loadServiceConfig();
+  const analyzer = new Analyzer(loadAnalysisConfig());
+  const store = await openStore(config.databaseUrl);
+  const app = await buildApp({ store, analyzer, config });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down");
+    await app.close();
+    await analyzer.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  await app.listen({ host: config.host, port: config.port });
+}
+
+start().catch((error: unknown) => {
+  const message =
+    error instanceof ConfigError
+      ? `configuration: ${error.message}`
+      : ((error as Error)?.message ?? String(error));
+  process.stderr.write(`pagegrade: cannot start: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+/** The domain errors the services raise; the HTTP layer and the web pages turn them into responses. */
+import type { FetchFailure } from "../analysis/fetch/fetch-failure.js";
+
+/** Input that breaks a rule; messages per field, written for people. */
+export class ValidationFailed extends Error {
+  override readonly name = "ValidationFailed";
+
+  constructor(readonly errors: Record<string, string[]>) {
+    super(Object.values(errors)[0]?.[0] ?? "The given data was invalid.");
+  }
+
+  static of(field: string, message: string): ValidationFailed {
+    return new ValidationFailed({ [field]: [message] });
+  }
+}
+
+/** The page at the URL could not be analysed; nothing was stored or changed. */
+export class AnalysisFailed extends Error {
+  override readonly name = "AnalysisFailed";
+
+  constructor(readonly failure: FetchFailure) {
+    super(failure.message);
+  }
+}
+
+/** Every analysis slot of this process is busy; try again after `retryAfterSeconds`. */
+export class CapacityExceeded extends Error {
+  override readonly name = "CapacityExceeded";
+
+  constructor(readonly retryAfterSeconds: number) {
+    super("Analysis capacity is full; try again shortly.");
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Opens the store named by DATABASE_URL: SQLite (better-sqlite3, WAL, the embedded default) or PostgreSQL
+ * (pg). Everything above this file speaks Kysely and does not know which one it has, except where SQL truly
+ * differs (see `dialect`).
+ */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { migrate } from "./migrations.js";
+import type { Database } from "./schema.js";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL schema to use (tests isolate themselves this way); created when missing. */
+  schema?: string;
+}
+
+/** Opens and migrates the database. */
+export async function openStore(databaseUrl: string, options: OpenOptions = {}): Promise<Store> {
+  const store = databaseUrl.startsWith("sqlite:")
+    ? openSqlite(databaseUrl.slice("sqlite:".length))
+    : await openPostgres(databaseUrl, options);
+  try {
+    await migrate(store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+function openSqlite(path: string): Store {
+  const file = path === ":memory:" ? path : resolve(path);
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma("journal_mode = WAL");
+  // WAL with synchronous=NORMAL is durable across process crashes (the case that matters for a service);
+  // only a power cut can lose the last transactions.
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const close = async () => {
+    // Lets SQLite refresh the statistics its query planner uses, as its documentation advises on close.
+    database.pragma("optimize");
+    await db.destroy();
+  };
+  return { db, dialect: "sqlite", close };
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Store> {
+  // int8 counts arrive as strings by default; ours stay far below 2^53.
+  pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+  const schema = options.schema;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema},public` } : {}),
+  });
+  if (schema) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+    await pool.query(`create schema if not exists ${schema}`);
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: "postgres", close: () => db.destroy() };
+}

@@ -1,0 +1,78 @@
+/**
+ * The tables as Kysely sees them. Timestamps are ISO-8601 UTC text with microseconds
+ * ("2026-11-20T10:15:30.000000Z") in both dialects: they sort as text, and the API returns them as they are.
+ * JSON documents (a report's summary, categories and results) are stored as text and sent back verbatim.
+ */
+import type { Generated } from "kysely";
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  /** Argon2id/scrypt hash for web log-in; null for accounts made only for API use. */
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  digest: string;
+  /** The visible start of the key ("pgk_" and a few characters) and its last 4, for display. */
+  prefix: string;
+  last_four: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  final_url: string;
+  project: string;
+  result: string;
+  score: number;
+  privacy: number;
+  password_hash: string | null;
+  summary: string;
+  categories: string;
+  results: string;
+  generated_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RateLimitsTable {
+  /** What is counted: "requests:<key id>", "auth-failures:<address>", … */
+  bucket: string;
+  /** Start of the fixed window, in whole seconds since the epoch. */
+  window_start: number;
+  count: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session token; the token itself lives only in the browser's cookie. */
+  digest: string;
+  user_id: number;
+  /** A one-time message for the next page (a new API key shown once, a confirmation). */
+  flash: string | null;
+  created_at: string;
+  /** Seconds since the epoch. */
+  expires_at: number;
+}
+
+export interface SecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  sessions: SessionsTable;
+  secrets: SecretsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  reports: ReportsTable;
+  rate_limits: RateLimitsTable;
+}

@@ -1,0 +1,167 @@
+/** /register, /login, /logout and /account. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AccountError, type AccountService, minimumPasswordLength } from "../accounts/account-service.js";
+import { type SessionService, sessionLifetimeSeconds } from "../accounts/session-service.js";
+import type { RateLimiter } from "../http/rate-limiter.js";
+import { seeOther, sendHtml } from "./render.js";
+import { accountBody, type FormState, loginBody, registerBody } from "./views/account.js";
+import { errorBody } from "./views/site.js";
+import { cookieOptions, csrfValid, sessionCookie } from "./web-context.js";
+
+type Form = Record<string, string | undefined>;
+
+export interface AccountRouteOptions {
+  accounts: AccountService;
+  sessions: SessionService;
+  loginFailures: RateLimiter;
+}
+
+export async function accountRoutes(
+  app: FastifyInstance,
+  { accounts, sessions, loginFailures }: AccountRouteOptions,
+): Promise<void> {
+  const startSession = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+    flash: string | null = null,
+  ) => {
+    const token = await sessions.create(userId, flash);
+    reply.setCookie(sessionCookie, token, cookieOptions(request, sessionLifetimeSeconds));
+  };
+
+  app.get("/register", async (request, reply) =>
+    request.session
+      ? seeOther(reply, "/reports")
+      : sendHtml(request, reply, "Sign up", registerBody(request.csrfToken)),
+  );
+
+  app.post<{ Body: Form }>("/register", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const email = (request.body.email ?? "").trim();
+    const password = request.body.password ?? "";
+    const errors: Record<string, string> = {};
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = "Enter a valid e-mail address.";
+    if (password.length < minimumPasswordLength)
+      errors.password = `The password needs at least ${minimumPasswordLength} characters.`;
+    if (password.length > 256) errors.password = "The password may not be longer than 256 characters.";
+    if (Object.keys(errors).length === 0) {
+      try {
+        const { account, key } = await accounts.createUser(email, password);
+        await startSession(request, reply, account.id, `new-key:${key}`);
+        return seeOther(reply, "/account");
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        errors.email = "An account with this e-mail already exists.";
+      }
+    }
+    return sendHtml(
+      request,
+      reply,
+      "Sign up",
+      registerBody(request.csrfToken, { values: { email }, errors }),
+      422,
+    );
+  });
+
+  app.get("/login", async (request, reply) =>
+    request.session
+      ? seeOther(reply, "/reports")
+      : sendHtml(request, reply, "Log in", loginBody(request.csrfToken)),
+  );
+
+  app.post<{ Body: Form }>("/login", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const email = (request.body.email ?? "").trim().toLowerCase();
+    const state: FormState = { values: { email } };
+    // Failed log-ins count per address and per e-mail, so neither guessing many passwords for one account nor
+    // spraying many accounts from one address gets far. Past the limit even a right password waits.
+    const [byAddress, byEmail] = await Promise.all([
+      loginFailures.exhausted(request.ip),
+      loginFailures.exhausted(email),
+    ]);
+    if (byAddress || byEmail) {
+      const wait = Math.max(byAddress?.retryAfterSeconds ?? 0, byEmail?.retryAfterSeconds ?? 0);
+      reply.header("retry-after", String(wait));
+      state.message = `Too many failed log-ins. Try again in ${Math.ceil(wait / 60)} minutes.`;
+      return sendHtml(request, reply, "Log in", loginBody(request.csrfToken, state), 429);
+    }
+    const account = await accounts.verifyLogin(email, request.body.password ?? "");
+    if (account) {
+      await startSession(request, reply, account.id);
+      return seeOther(reply, "/reports");
+    }
+    await Promise.all([loginFailures.hit(request.ip), loginFailures.hit(email)]);
+    state.message = "The e-mail or the password is not correct.";
+    return sendHtml(request, reply, "Log in", loginBody(request.csrfToken, state), 401);
+  });
+
+  app.post("/logout", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    if (request.session) await sessions.destroy(request.session.token);
+    reply.clearCookie(sessionCookie, cookieOptions(request));
+    return seeOther(reply, "/");
+  });
+
+  const showAccount = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status = 200,
+    passwordState: FormState = {},
+  ) => {
+    const session = request.session;
+    if (!session) return seeOther(reply, "/login");
+    const flash = await sessions.takeFlash(session.token);
+    const newKey = flash?.startsWith("new-key:") ? flash.slice("new-key:".length) : null;
+    const keys = await accounts.listKeys(session.account.id);
+    const view = {
+      email: session.account.email,
+      keys,
+      newKey,
+      origin: `${request.protocol}://${request.host}`,
+      flash: newKey ? null : flash,
+    };
+    return sendHtml(request, reply, "Account", accountBody(request.csrfToken, view, passwordState), status);
+  };
+
+  app.get("/account", async (request, reply) => showAccount(request, reply));
+
+  app.post("/account/key", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    if (!request.session) return seeOther(reply, "/login");
+    const key = await accounts.regenerateKey(request.session.account.id);
+    await sessions.setFlash(request.session.token, `new-key:${key}`);
+    return seeOther(reply, "/account");
+  });
+
+  app.post<{ Body: Form }>("/account/password", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const session = request.session;
+    if (!session) return seeOther(reply, "/login");
+    try {
+      await accounts.changePassword(
+        session.account.id,
+        request.body.current_password ?? "",
+        request.body.new_password ?? "",
+      );
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      const field = error.message.startsWith("The current") ? "current_password" : "new_password";
+      return showAccount(request, reply, 422, { errors: { [field]: error.message } });
+    }
+    await sessions.destroyOthers(session.account.id, session.token);
+    await sessions.setFlash(session.token, "Your password was changed; other sessions were logged out.");
+    return seeOther(reply, "/account");
+  });
+}
+
+/** A form whose CSRF token does not match: refused, with a way forward. */
+export function expired(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendHtml(
+    request,
+    reply,
+    "Form expired",
+    errorBody("This form has expired", "Reload the page and submit the form again."),
+    403,
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * The page shell every web page shares: head, navigation for signed-in users, footer with the API docs link.
+ * Styles come from /assets/app.css; the Content-Security-Policy allows no inline script or style.
+ */
+import { type HtmlValue, html, type SafeHtml } from "./html.js";
+
+export interface LayoutOptions {
+  title: string;
+  /** The signed-in user's e-mail, or null. */
+  user: string | null;
+  csrfToken?: string;
+  body: HtmlValue;
+  /** Extra <head> content (our own markup only). */
+  head?: SafeHtml;
+}
+
+export function layout({ title, user, csrfToken, body, head }: LayoutOptions): SafeHtml {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · pagegrade</title>
+<link rel="stylesheet" href="/assets/app.css">
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+${head}
+</head>
+<body>
+<header class="site-header">
+  <a class="brand" href="/">pagegrade</a>
+  <nav aria-label="Main">
+    ${
+      user
+        ? html`<a href="/reports">Reports</a> <a href="/projects">Projects</a> <a href="/account">Account</a>
+    <form method="post" action="/logout" class="inline-form"><input type="hidden" name="_csrf" value="${csrfToken ?? ""}"><button type="submit" class="link-button">Log out</button></form>`
+        : html`<a href="/login">Log in</a> <a href="/register" class="button">Sign up</a>`
+    }
+  </nav>
+</header>
+<main id="main">
+${body}
+</main>
+<footer class="site-footer"><a href="/docs">API documentation</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>
+</body>
+</html>`;
+}

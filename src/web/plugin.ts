@@ -1,0 +1,32 @@
+/** The web pages: session and CSRF context for every page, then the page routes. */
+import type { FastifyInstance } from "fastify";
+import type { AccountService } from "../accounts/account-service.js";
+import type { SessionService } from "../accounts/session-service.js";
+import type { RateLimiter } from "../http/rate-limiter.js";
+import type { ProjectService } from "../projects/project-service.js";
+import type { ReportAccess } from "../reports/report-access.js";
+import type { ReportService } from "../reports/report-service.js";
+import { accountRoutes } from "./account-routes.js";
+import { reportRoutes } from "./report-routes.js";
+import { siteRoutes } from "./site-routes.js";
+import { loadWebContext } from "./web-context.js";
+
+export interface WebOptions {
+  accounts: AccountService;
+  sessions: SessionService;
+  reports: ReportService;
+  projects: ProjectService;
+  access: ReportAccess;
+  loginFailures: RateLimiter;
+}
+
+export async function webPages(app: FastifyInstance, options: WebOptions): Promise<void> {
+  // Pages are not part of the API: keep them out of the OpenAPI document.
+  app.addHook("onRoute", (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  app.addHook("preHandler", loadWebContext(options.sessions));
+  await siteRoutes(app, options);
+  await accountRoutes(app, options);
+  await reportRoutes(app, options);
+}

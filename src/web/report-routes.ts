@@ -1,0 +1,320 @@
+/**
+ * The dashboard (/reports), analysing a page from a form, managing one report (re-run, privacy, delete with
+ * confirmation) and the public report page with its privacy rules. All rules come from the same services the
+ * API uses.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CheckResults } from "../analysis/judge.js";
+import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
+import type { ReportAccess } from "../reports/report-access.js";
+import type { ReportService } from "../reports/report-service.js";
+import type { DisplayRow, ReportSortKey } from "../store/report-store.js";
+import { expired } from "./account-routes.js";
+import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { reportBody } from "./views/report-page.js";
+import { confirmBody, dashboardBody, type ListState, manageBody, passwordFormBody } from "./views/reports.js";
+import { cookieOptions, csrfValid } from "./web-context.js";
+
+type Form = Record<string, string | undefined>;
+
+const allowed = {
+  result: ["good", "decent", "bad"],
+  sort_by: ["id", "generated_at", "url", "result"],
+  sort: ["desc", "asc"],
+  per_page: ["10", "25", "50", "100"],
+};
+
+export interface ReportRouteOptions {
+  reports: ReportService;
+  access: ReportAccess;
+}
+
+export async function reportRoutes(
+  app: FastifyInstance,
+  { reports, access }: ReportRouteOptions,
+): Promise<void> {
+  const requireUser = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.session) {
+      void seeOther(reply, "/login");
+      return null;
+    }
+    return request.session.account;
+  };
+
+  const showDashboard = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: { values: Record<string, string>; error: string | null },
+    status = 200,
+  ) => {
+    const user = request.session?.account;
+    if (!user) return seeOther(reply, "/login");
+    const { state, ignored } = listState(request.query as Form);
+    const { rows, total } = await reports.list(user.id, {
+      ...(state.search ? { search: state.search } : {}),
+      ...(state.project ? { project: state.project } : {}),
+      ...(state.result ? { result: state.result } : {}),
+      sortBy: (state.sort_by === "result" ? "score" : state.sort_by) as ReportSortKey,
+      direction: state.sort as "asc" | "desc",
+      limit: state.per_page,
+      offset: (state.page - 1) * state.per_page,
+    });
+    return sendHtml(
+      request,
+      reply,
+      "Reports",
+      dashboardBody(request.csrfToken, { items: rows, total, state, ignored, form }),
+      status,
+    );
+  };
+
+  app.get("/reports", async (request, reply) => showDashboard(request, reply, { values: {}, error: null }));
+
+  app.post<{ Body: Form }>("/reports", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const user = requireUser(request, reply);
+    if (!user) return reply;
+    const values = { url: (request.body.url ?? "").trim(), privacy: request.body.privacy ?? "1" };
+    const privacy = Number(values.privacy);
+    if (![0, 1, 2].includes(privacy) || !/^[012]$/.test(values.privacy)) {
+      return showDashboard(request, reply, { values, error: "Choose who can see the report page." }, 422);
+    }
+    const password = request.body.password || undefined;
+    try {
+      const row = await reports.create(user.id, {
+        url: values.url,
+        privacy,
+        ...(password !== undefined ? { password } : {}),
+      });
+      return seeOther(reply, `/reports/${row.id}`);
+    } catch (error) {
+      const message = failureMessage(error);
+      if (message === null) throw error;
+      return showDashboard(
+        request,
+        reply,
+        { values, error: message },
+        error instanceof CapacityExceeded ? 503 : 422,
+      );
+    }
+  });
+
+  app.get<{ Params: { id: string } }>("/reports/:id", async (request, reply) => {
+    const id = idOf(request.params.id);
+    if (id === null) return notFoundPage(request, reply);
+    const view = await access.view(
+      id,
+      request.session?.account.id ?? null,
+      request.cookies[accessCookie(id)],
+    );
+    if (view.kind === "missing") return notFoundPage(request, reply);
+    if (view.kind === "password") {
+      reply.header("x-robots-tag", "noindex");
+      return sendHtml(request, reply, "Protected report", passwordFormBody(request.csrfToken, id, null));
+    }
+    if (view.row.privacy !== 0) reply.header("x-robots-tag", "noindex");
+    return sendHtml(
+      request,
+      reply,
+      `Report for ${view.row.url}`,
+      reportBody(reportView(view.row), view.owner),
+    );
+  });
+
+  app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/unlock", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const id = idOf(request.params.id);
+    if (id === null) return notFoundPage(request, reply);
+    reply.header("x-robots-tag", "noindex");
+    const outcome = await access.unlock(id, request.body.password ?? "", request.ip);
+    switch (outcome.kind) {
+      case "missing":
+        return notFoundPage(request, reply);
+      case "locked":
+        reply.header("retry-after", String(outcome.retryAfterSeconds));
+        return sendHtml(
+          request,
+          reply,
+          "Protected report",
+          passwordFormBody(
+            request.csrfToken,
+            id,
+            `Too many wrong passwords. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes.`,
+          ),
+          429,
+        );
+      case "wrong":
+        return sendHtml(
+          request,
+          reply,
+          "Protected report",
+          passwordFormBody(request.csrfToken, id, "The password is not correct."),
+          401,
+        );
+      case "unlocked":
+        reply.setCookie(accessCookie(id), outcome.token, {
+          ...cookieOptions(request, 7 * 24 * 3600),
+          path: `/reports/${id}`,
+        });
+        return seeOther(reply, `/reports/${id}`);
+    }
+  });
+
+  const owned = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const user = requireUser(request, reply);
+    if (!user) return null;
+    const id = idOf(request.params.id);
+    const row = id === null ? undefined : await reports.show(user.id, id);
+    if (!row) {
+      await notFoundPage(request, reply);
+      return null;
+    }
+    return { user, row };
+  };
+
+  const showManage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    row: DisplayRow,
+    message: { error?: string; notice?: string } = {},
+    status = 200,
+  ) =>
+    sendHtml(
+      request,
+      reply,
+      "Manage report",
+      manageBody(request.csrfToken, { ...row, password: row.password_hash !== null }, message),
+      status,
+    );
+
+  app.get<{ Params: { id: string } }>("/reports/:id/manage", async (request, reply) => {
+    const found = await owned(request, reply);
+    return found ? showManage(request, reply, found.row) : reply;
+  });
+
+  app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/rerun", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    try {
+      await reports.update(found.user.id, found.row.id, { results: 1 });
+    } catch (error) {
+      const message = failureMessage(error);
+      if (message === null) throw error;
+      return showManage(
+        request,
+        reply,
+        found.row,
+        { error: `The analysis could not run again: ${message}` },
+        422,
+      );
+    }
+    return seeOther(reply, `/reports/${found.row.id}`);
+  });
+
+  app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/privacy", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const privacy = Number(request.body.privacy);
+    if (!/^[012]$/.test(request.body.privacy ?? ""))
+      return showManage(request, reply, found.row, { error: "Choose who can see the report page." }, 422);
+    const password = request.body.password || undefined;
+    try {
+      await reports.update(found.user.id, found.row.id, {
+        privacy,
+        ...(password !== undefined ? { password } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      return showManage(request, reply, found.row, { error: error.message }, 422);
+    }
+    const updated = await reports.show(found.user.id, found.row.id);
+    return showManage(request, reply, updated ?? found.row, { notice: "Privacy saved." });
+  });
+
+  app.get<{ Params: { id: string } }>("/reports/:id/delete", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    return sendHtml(
+      request,
+      reply,
+      "Delete report",
+      confirmBody(
+        request.csrfToken,
+        `Delete the report for ${found.row.url}?`,
+        `/reports/${found.row.id}/delete`,
+        `/reports/${found.row.id}/manage`,
+      ),
+    );
+  });
+
+  app.post<{ Params: { id: string } }>("/reports/:id/delete", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    await reports.delete(found.user.id, found.row.id);
+    return seeOther(reply, "/reports");
+  });
+}
+
+/** The cookie that holds a report's access token, scoped to that report's path. */
+function accessCookie(id: number): string {
+  return `pg_report_${id}`;
+}
+
+function idOf(raw: string): number | null {
+  return /^[1-9][0-9]{0,14}$/.test(raw) ? Number(raw) : null;
+}
+
+function failureMessage(error: unknown): string | null {
+  if (error instanceof ValidationFailed || error instanceof AnalysisFailed) return error.message;
+  if (error instanceof CapacityExceeded)
+    return "Too many analyses are running right now; try again in a few seconds.";
+  return null;
+}
+
+function listState(query: Form): { state: ListState; ignored: string[] } {
+  const ignored: string[] = [];
+  const pick = (name: keyof typeof allowed, fallback: string) => {
+    const value = query[name]?.trim();
+    if (!value) return fallback;
+    if (allowed[name].includes(value)) return value;
+    ignored.push(name);
+    return fallback;
+  };
+  const rawPage = query.page?.trim();
+  let page = 1;
+  if (rawPage) {
+    if (/^[1-9][0-9]{0,8}$/.test(rawPage)) page = Number(rawPage);
+    else ignored.push("page");
+  }
+  return {
+    state: {
+      search: (query.search ?? "").trim().slice(0, 255),
+      project: (query.project ?? "").trim().slice(0, 255),
+      result: pick("result", ""),
+      sort_by: pick("sort_by", "id"),
+      sort: pick("sort", "desc"),
+      per_page: Number(pick("per_page", "10")),
+      page,
+    },
+    ignored,
+  };
+}
+
+function reportView(row: DisplayRow) {
+  const parse = (document: string | Buffer) =>
+    JSON.parse(typeof document === "string" ? document : document.toString("utf8"));
+  return {
+    id: row.id,
+    url: row.url,
+    final_url: row.final_url,
+    project: row.project,
+    result: row.result,
+    score: row.score,
+    generated_at: row.generated_at,
+    categories: parse(row.categories) as Record<string, number | null>,
+    results: parse(row.results) as CheckResults,
+  };
+}

@@ -1,0 +1,80 @@
+/** The landing page, /projects, the API docs page and the static assets (styles, icon, docs script). */
+import { readFileSync } from "node:fs";
+import type { FastifyInstance } from "fastify";
+import type { ProjectService } from "../projects/project-service.js";
+import { expired } from "./account-routes.js";
+import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { projectsBody } from "./views/projects.js";
+import { confirmBody } from "./views/reports.js";
+import { docsBody, landingBody } from "./views/site.js";
+import { csrfValid } from "./web-context.js";
+
+const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntries(
+  [
+    ["app.css", "text/css; charset=utf-8"],
+    ["icon.svg", "image/svg+xml"],
+    ["docs.js", "text/javascript; charset=utf-8"],
+  ].map(([name, type]) => [
+    name,
+    { type: type as string, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) },
+  ]),
+);
+
+export async function siteRoutes(
+  app: FastifyInstance,
+  { projects }: { projects: ProjectService },
+): Promise<void> {
+  app.get("/", async (request, reply) =>
+    sendHtml(request, reply, "Grade your web pages", landingBody(request.session !== null)),
+  );
+
+  app.get("/docs", async (request, reply) => sendHtml(request, reply, "API documentation", docsBody()));
+
+  app.get<{ Params: { name: string } }>("/assets/:name", async (request, reply) => {
+    const asset = assets[request.params.name];
+    if (!asset) return notFoundPage(request, reply);
+    return reply
+      .type(asset.type)
+      .header("cache-control", "public, max-age=3600")
+      .header("x-content-type-options", "nosniff")
+      .send(asset.body);
+  });
+
+  app.get("/projects", async (request, reply) => {
+    const user = request.session?.account;
+    if (!user) return seeOther(reply, "/login");
+    const { rows } = await projects.list(user.id, {
+      sortBy: "created_at",
+      direction: "desc",
+      limit: 1000,
+      offset: 0,
+    });
+    return sendHtml(request, reply, "Projects", projectsBody(rows));
+  });
+
+  app.get<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {
+    if (!request.session) return seeOther(reply, "/login");
+    const project = request.params.project;
+    const path = `/projects/${encodeURIComponent(project)}/delete`;
+    return sendHtml(
+      request,
+      reply,
+      "Delete project",
+      confirmBody(
+        request.csrfToken,
+        `Delete the project ${project} and all of its reports?`,
+        path,
+        "/projects",
+      ),
+    );
+  });
+
+  app.post<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const user = request.session?.account;
+    if (!user) return seeOther(reply, "/login");
+    const deleted = await projects.delete(user.id, request.params.project);
+    if (deleted === 0) return notFoundPage(request, reply);
+    return seeOther(reply, "/projects");
+  });
+}

@@ -1,0 +1,83 @@
+/** Sign-up, log-in and account pages. Forms keep what was typed, except passwords. */
+import { html, type SafeHtml } from "../html.js";
+import { alert, csrfField, field, notice } from "./forms.js";
+
+export interface FormState {
+  values?: Record<string, string>;
+  errors?: Record<string, string>;
+  message?: string;
+}
+
+export function registerBody(csrf: string, state: FormState = {}): SafeHtml {
+  return html`<section class="card">
+  <h1>Create an account</h1>
+  ${state.message ? alert(state.message) : ""}
+  <form method="post" action="/register" novalidate>
+    ${csrfField(csrf)}
+    ${field({ name: "email", label: "E-mail", type: "email", value: state.values?.email ?? "", error: state.errors?.email, autocomplete: "email", required: true })}
+    ${field({ name: "password", label: "Password (at least 8 characters)", type: "password", error: state.errors?.password, autocomplete: "new-password", required: true })}
+    <p><button type="submit">Create account</button></p>
+  </form>
+  <p>Already have an account? <a href="/login">Log in</a>.</p>
+</section>`;
+}
+
+export function loginBody(csrf: string, state: FormState = {}): SafeHtml {
+  return html`<section class="card">
+  <h1>Log in</h1>
+  ${state.message ? alert(state.message) : ""}
+  <form method="post" action="/login" novalidate>
+    ${csrfField(csrf)}
+    ${field({ name: "email", label: "E-mail", type: "email", value: state.values?.email ?? "", error: state.errors?.email, autocomplete: "email", required: true })}
+    ${field({ name: "password", label: "Password", type: "password", error: state.errors?.password, autocomplete: "current-password", required: true })}
+    <p><button type="submit">Log in</button></p>
+  </form>
+  <p>No account yet? <a href="/register">Sign up</a>.</p>
+</section>`;
+}
+
+export interface AccountView {
+  email: string;
+  keys: Array<{ key: string; created_at: string }>;
+  /** A key shown in full, once, right after it was made. */
+  newKey: string | null;
+  origin: string;
+  flash: string | null;
+}
+
+export function accountBody(csrf: string, view: AccountView, passwordState: FormState = {}): SafeHtml {
+  const shownKey = view.newKey ?? view.keys[0]?.key ?? "YOUR_API_KEY";
+  return html`<h1>Your account</h1>
+${view.flash ? notice(view.flash) : ""}
+<section class="card">
+  <h2>API key</h2>
+  ${
+    view.newKey
+      ? html`<p class="notice" role="status">Your new API key is shown only this once. Copy it now:</p>
+  <p><code class="key" id="new-api-key">${view.newKey}</code></p>`
+      : html`<p>${view.keys.length > 0 ? html`Your key: <code class="key" id="api-key">${view.keys[0]?.key}</code>` : "You have no API key."}</p>`
+  }
+  <form method="post" action="/account/key">
+    ${csrfField(csrf)}
+    <button type="submit">${view.keys.length > 0 ? "Regenerate the key" : "Generate a key"}</button>
+    ${view.keys.length > 0 ? html`<span class="muted">The current key stops working at once.</span>` : ""}
+  </form>
+  <h3>Calling the API</h3>
+  <pre><code>curl -H "Authorization: Bearer ${shownKey}" \\
+  -d "url=https://example.com/" ${view.origin}/api/v1/reports</code></pre>
+</section>
+<section class="card">
+  <h2>E-mail</h2>
+  <p>${view.email}</p>
+</section>
+<section class="card">
+  <h2>Change password</h2>
+  ${passwordState.message ? alert(passwordState.message) : ""}
+  <form method="post" action="/account/password" novalidate>
+    ${csrfField(csrf)}
+    ${field({ name: "current_password", label: "Current password", type: "password", error: passwordState.errors?.current_password, autocomplete: "current-password", required: true })}
+    ${field({ name: "new_password", label: "New password (at least 8 characters)", type: "password", error: passwordState.errors?.new_password, autocomplete: "new-password", required: true })}
+    <p><button type="submit">Change password</button></p>
+  </form>
+</section>`;
+}

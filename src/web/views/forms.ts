@@ -1,0 +1,42 @@
+/** Small pieces of form markup shared by the pages: the CSRF field, text inputs with their error, notices. */
+import { type HtmlValue, html, type SafeHtml } from "../html.js";
+
+export function csrfField(token: string): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${token}">`;
+}
+
+export interface FieldOptions {
+  name: string;
+  label: string;
+  type?: string;
+  value?: string;
+  error?: string | undefined;
+  autocomplete?: string;
+  required?: boolean;
+  maxlength?: number;
+}
+
+/** A labelled input; the error is tied to it with aria-describedby. */
+export function field({
+  name,
+  label,
+  type = "text",
+  value,
+  error,
+  autocomplete,
+  required,
+  maxlength,
+}: FieldOptions): SafeHtml {
+  const errorId = `${name}-error`;
+  return html`<label for="${name}">${label}</label>
+<input id="${name}" name="${name}" type="${type}"${value !== undefined ? html` value="${value}"` : ""}${autocomplete ? html` autocomplete="${autocomplete}"` : ""}${required ? html` required` : ""}${maxlength ? html` maxlength="${maxlength}"` : ""}${error ? html` aria-invalid="true" aria-describedby="${errorId}"` : ""}>
+${error ? html`<p class="error" id="${errorId}">${error}</p>` : ""}`;
+}
+
+export function notice(message: HtmlValue): SafeHtml {
+  return html`<p class="notice" role="status">${message}</p>`;
+}
+
+export function alert(message: HtmlValue): SafeHtml {
+  return html`<p class="alert" role="alert">${message}</p>`;
+}

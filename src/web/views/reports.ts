@@ -1,0 +1,160 @@
+/** The dashboard of reports, the report management page, confirmations, and the password form. */
+import { html, type SafeHtml } from "../html.js";
+import { alert, csrfField, field, notice } from "./forms.js";
+
+export interface ReportListItem {
+  id: number;
+  url: string;
+  project: string;
+  result: string;
+  score: number;
+  privacy: number;
+  generated_at: string;
+}
+
+export interface ListState {
+  search: string;
+  project: string;
+  result: string;
+  sort_by: string;
+  sort: string;
+  per_page: number;
+  page: number;
+}
+
+export interface DashboardView {
+  items: ReportListItem[];
+  total: number;
+  state: ListState;
+  ignored: string[];
+  form: { values: Record<string, string>; error: string | null };
+}
+
+const privacyNames = ["Public", "Private", "Password"];
+
+function option(value: string, label: string, selected: string): SafeHtml {
+  return html`<option value="${value}"${value === selected ? html` selected` : ""}>${label}</option>`;
+}
+
+export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
+  const { state } = view;
+  const lastPage = Math.max(1, Math.ceil(view.total / state.per_page));
+  const pageLink = (page: number) => {
+    const query = new URLSearchParams({
+      ...Object.fromEntries(Object.entries(state).map(([key, value]) => [key, String(value)])),
+      page: String(page),
+    });
+    for (const key of ["search", "project", "result"]) if (!query.get(key)) query.delete(key);
+    return `/reports?${query.toString()}`;
+  };
+  return html`<h1>Reports</h1>
+<section class="card">
+  <h2>Analyse a page</h2>
+  ${view.form.error ? alert(view.form.error) : ""}
+  <form method="post" action="/reports" novalidate>
+    ${csrfField(csrf)}
+    ${field({ name: "url", label: "Page URL", type: "url", value: view.form.values.url ?? "", required: true, maxlength: 2048 })}
+    <div class="form-row">
+      <div><label for="privacy">Who can see the report page</label>
+      <select id="privacy" name="privacy">${["1", "0", "2"].map((value) => option(value, privacyNames[Number(value)] as string, view.form.values.privacy ?? "1"))}</select></div>
+      <div>${field({ name: "password", label: "Password (for Password privacy)", type: "password", autocomplete: "new-password", maxlength: 128 })}</div>
+    </div>
+    <p><button type="submit">Analyse</button></p>
+  </form>
+</section>
+<section class="card">
+  <h2>Your reports</h2>
+  ${view.ignored.length > 0 ? alert(`Ignored invalid ${view.ignored.join(", ")}.`) : ""}
+  <form method="get" action="/reports" class="form-row" role="search">
+    <div><label for="search">Search URLs</label><input id="search" name="search" value="${state.search}" maxlength="255"></div>
+    <div><label for="project">Project</label><input id="project" name="project" value="${state.project}" maxlength="255"></div>
+    <div><label for="result">Result</label><select id="result" name="result">${[
+      ["", "Any"],
+      ["good", "Good"],
+      ["decent", "Decent"],
+      ["bad", "Bad"],
+    ].map(([value, label]) => option(value as string, label as string, state.result))}</select></div>
+    <div><label for="sort_by">Sort by</label><select id="sort_by" name="sort_by">${[
+      ["id", "Date created"],
+      ["generated_at", "Date generated"],
+      ["url", "URL"],
+      ["result", "Result"],
+    ].map(([value, label]) => option(value as string, label as string, state.sort_by))}</select></div>
+    <div><label for="sort">Order</label><select id="sort" name="sort">${option("desc", "Descending", state.sort)}${option("asc", "Ascending", state.sort)}</select></div>
+    <div><label for="per_page">Per page</label><select id="per_page" name="per_page">${["10", "25", "50", "100"].map((value) => option(value, value, String(state.per_page)))}</select></div>
+    <div><button type="submit">Apply</button></div>
+  </form>
+  ${
+    view.items.length === 0
+      ? html`<p>No reports match.</p>`
+      : html`<table>
+    <thead><tr><th scope="col">URL</th><th scope="col">Result</th><th scope="col">Project</th><th scope="col">Privacy</th><th scope="col">Generated</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
+    <tbody>${view.items.map(
+      (item) => html`<tr>
+      <td><a href="/reports/${item.id}">${item.url}</a></td>
+      <td><span class="result-${item.result}">${item.result} (${item.score})</span></td>
+      <td><a href="/reports?project=${encodeURIComponent(item.project)}">${item.project}</a></td>
+      <td>${privacyNames[item.privacy]}</td>
+      <td>${item.generated_at.slice(0, 16).replace("T", " ")}</td>
+      <td><a href="/reports/${item.id}/manage">Manage</a></td>
+    </tr>`,
+    )}</tbody>
+  </table>`
+  }
+  <nav class="pagination" aria-label="Pages">
+    ${state.page > 1 ? html`<a href="${pageLink(state.page - 1)}" rel="prev">Previous</a>` : ""}
+    <span>Page ${state.page} of ${lastPage} · ${view.total} reports</span>
+    ${state.page < lastPage ? html`<a href="${pageLink(state.page + 1)}" rel="next">Next</a>` : ""}
+  </nav>
+</section>`;
+}
+
+export function manageBody(
+  csrf: string,
+  report: ReportListItem & { password: boolean },
+  message: { error?: string; notice?: string } = {},
+): SafeHtml {
+  return html`<h1>Manage report</h1>
+<p><a href="/reports/${report.id}">${report.url}</a> · <span class="result-${report.result}">${report.result} (${report.score})</span></p>
+${message.notice ? notice(message.notice) : ""}
+${message.error ? alert(message.error) : ""}
+<section class="card">
+  <h2>Run the analysis again</h2>
+  <form method="post" action="/reports/${report.id}/rerun">${csrfField(csrf)}<button type="submit">Re-run</button></form>
+</section>
+<section class="card">
+  <h2>Privacy</h2>
+  <form method="post" action="/reports/${report.id}/privacy" novalidate>
+    ${csrfField(csrf)}
+    <label for="privacy">Who can see the report page</label>
+    <select id="privacy" name="privacy">${["0", "1", "2"].map((value) => option(value, privacyNames[Number(value)] as string, String(report.privacy)))}</select>
+    ${field({ name: "password", label: report.password ? "New password (leave empty to keep the current one)" : "Password (needed for Password privacy)", type: "password", autocomplete: "new-password", maxlength: 128 })}
+    <p><button type="submit">Save</button></p>
+  </form>
+</section>
+<section class="card">
+  <h2>Delete</h2>
+  <p><a href="/reports/${report.id}/delete">Delete this report…</a></p>
+</section>`;
+}
+
+export function confirmBody(csrf: string, question: string, action: string, cancel: string): SafeHtml {
+  return html`<section class="card">
+  <h1>${question}</h1>
+  <p>This cannot be undone.</p>
+  <form method="post" action="${action}">${csrfField(csrf)}<button type="submit" class="danger">Yes, delete</button> <a href="${cancel}">Cancel</a></form>
+</section>`;
+}
+
+export function passwordFormBody(csrf: string, id: number, error: string | null): SafeHtml {
+  return html`<section class="card">
+  <h1>This report is protected</h1>
+  <p>Enter the password you were given to see it.</p>
+  ${error ? alert(error) : ""}
+  <form method="post" action="/reports/${id}/unlock" novalidate>
+    ${csrfField(csrf)}
+    ${field({ name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true })}
+    <p><button type="submit">Open the report</button></p>
+  </form>
+</section>`;
+}

@@ -1,0 +1,35 @@
+/** The landing page, the API docs page and the error pages. */
+import { html, type SafeHtml } from "../html.js";
+
+export function landingBody(signedIn: boolean): SafeHtml {
+  return html`<section class="card">
+  <h1>Grade any web page in seconds</h1>
+  <p>pagegrade fetches a page and runs 53 checks on it — SEO, performance, security and more — then tells you
+  what passes, what fails, the exact elements at fault and how to fix them. Reports are grouped by site, can be
+  shared with a client (publicly, privately or behind a password) and are all available through a REST API.</p>
+  <p>${signedIn ? html`<a class="button" href="/reports">Go to your reports</a>` : html`<a class="button" href="/register">Create a free account</a> or <a href="/login">log in</a>`}</p>
+</section>
+<section class="card">
+  <h2>What it checks</h2>
+  <ul>
+    <li><strong>SEO</strong>: title, description, headings, robots.txt, canonical, hreflang, links, sitemap…</li>
+    <li><strong>Performance</strong>: compression, response time, page size, images, render-blocking scripts, HTTP/2…</li>
+    <li><strong>Security</strong>: HTTPS, HSTS, mixed content, CSP, server versions, insecure forms…</li>
+    <li><strong>Miscellaneous</strong>: structured data, social previews, viewport, charset, llms.txt…</li>
+  </ul>
+</section>`;
+}
+
+export function docsBody(): SafeHtml {
+  return html`<h1>API documentation</h1>
+<div class="card">
+  <p>Every call needs your API key from <a href="/account">your account</a> as <code>Authorization: Bearer &lt;key&gt;</code>.
+  The full machine-readable description is the <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a>.</p>
+  <div id="operations"><p class="muted">Loading the operations…</p></div>
+</div>
+<script src="/assets/docs.js" defer></script>`;
+}
+
+export function errorBody(title: string, message: string): SafeHtml {
+  return html`<section class="card"><h1>${title}</h1><p>${message}</p><p><a href="/">Back to the start page</a></p></section>`;
+}

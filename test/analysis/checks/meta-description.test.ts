@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { metaDescription } from "../../../src/analysis/checks/meta-description.js";
+import { doc, pageFrom, run } from "../../helpers/page.js";
+
+const meta = (content: string) => `<meta name="description" content="${content}">`;
+
+describe("meta-description", () => {
+  it("passes one description of good length", () => {
+    expect(
+      run(
+        metaDescription,
+        pageFrom(doc("", meta("A clear summary of what this page offers visitors who arrive here."))),
+      ).status,
+    ).toBe("pass");
+  });
+  it("warns outside 50–160 characters", () => {
+    expect(run(metaDescription, pageFrom(doc("", meta("Too short.")))).status).toBe("warn");
+    expect(run(metaDescription, pageFrom(doc("", meta("x".repeat(161))))).status).toBe("warn");
+  });
+  it("fails when missing, empty or repeated", () => {
+    expect(run(metaDescription, pageFrom(doc(""))).status).toBe("fail");
+    expect(run(metaDescription, pageFrom(doc("", meta("")))).status).toBe("fail");
+    expect(run(metaDescription, pageFrom(doc("", meta("a".repeat(60)) + meta("b".repeat(60))))).status).toBe(
+      "fail",
+    );
+  });
+  it("matches the name case-insensitively", () => {
+    expect(
+      run(metaDescription, pageFrom(doc("", `<meta name="Description" content="${"c".repeat(60)}">`))).status,
+    ).toBe("pass");
+  });
+});

@@ -1,0 +1,115 @@
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+
+const run = promisify(execFile);
+const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
+const page =
+  '<!doctype html><html lang="en"><title>Bicycle repair at home</title><h1>Bicycle repair</h1><img src="/a.png"></html>';
+
+/** Runs the real `pagegrade` command in a child process; resolves with its exit code and output. */
+async function pagegrade(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      env: { ...process.env, NO_COLOR: "1", PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1", ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("pagegrade analyze", () => {
+  let server: LocalServer;
+
+  beforeAll(async () => {
+    server = await startServer({
+      "/": html(page),
+      "/x.png": (_q, r) => r.writeHead(200, { "content-type": "image/png" }).end("png"),
+    });
+  });
+  afterAll(() => server.close());
+
+  it("prints a readable report with failed checks and their evidence", async () => {
+    const { code, stdout } = await pagegrade(["analyze", `${server.url}/`]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/\n(GOOD|DECENT|BAD) {2}\d+\/100 {3}project 127\.0\.0\.1/,
+    );
+    expect(stdout).toContain("✗ image-alt [high]  1 of 1 image has no alt attribute.");
+    expect(stdout).toContain(`- src: ${server.url}/a.png  html: <img src="/a.png">`);
+  });
+
+  it("prints the report object with --json", async () => {
+    const { code, stdout } = await pagegrade(["analyze", `${server.url}/`, "--json"]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(Object.keys(report).sort()).toEqual(
+      [
+        "categories",
+        "final_url",
+        "generated_at",
+        "project",
+        "result",
+        "results",
+        "score",
+        "summary",
+        "url",
+      ].sort(),
+    );
+    expect(report.results["image-alt"].details.items).toHaveLength(1);
+  });
+
+  it("exits non-zero with a one-line reason when the page cannot be analysed", async () => {
+    const png = await pagegrade(["analyze", `${server.url}/x.png`]);
+    expect(png.code).toBe(1);
+    expect(png.stderr).toBe(
+      `pagegrade: ${server.url}/x.png: The URL is not an HTML page (it is image/png).\n`,
+    );
+    const guarded = await pagegrade(["analyze", `${server.url}/`], { PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "0" });
+    expect(guarded.code).toBe(1);
+    expect(guarded.stderr).toContain("private or reserved network address");
+  });
+
+  it("analyses a file of URLs into JSON Lines", async () => {
+    const list = join(tmpdir(), `pagegrade-urls-${process.pid}.txt`);
+    const out = join(tmpdir(), `pagegrade-out-${process.pid}.jsonl`);
+    writeFileSync(list, `# pages\n${server.url}/\n\n${server.url}/x.png\nnot a url\n`);
+    const { code, stderr } = await pagegrade([
+      "analyze",
+      "--file",
+      list,
+      "--concurrency",
+      "2",
+      "--json-lines",
+      out,
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("1 analysed, 2 failed");
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(3);
+    expect(lines.find((line) => line.url === "not a url")?.error.reason).toBe("invalid-url");
+    expect(lines.find((line) => line.final_url === `${server.url}/`)?.result).toMatch(/good|decent|bad/);
+  });
+
+  it("rejects wrong arguments with usage and exit code 2", async () => {
+    expect((await pagegrade(["analyze"])).code).toBe(2);
+    expect((await pagegrade(["analyze", "--file", "x", "--concurrency", "0"])).stderr).toContain(
+      "--concurrency must be a whole number from 1 to 64",
+    );
+    expect((await pagegrade(["frobnicate"])).stderr).toContain('unknown command "frobnicate"');
+    const badConfig = await pagegrade(["analyze", `${server.url}/`], { PAGEGRADE_FETCH_TIMEOUT_MS: "soon" });
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toBe(
+      'pagegrade: configuration: PAGEGRADE_FETCH_TIMEOUT_MS must be a whole number of at least 1, got "soon"\n',
+    );
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The shared corpus of real web pages (../shared/corpus/pages beside the repository, or PAGEGRADE_CORPUS_DIR),
+ * served from a local HTTP server on 127.0.0.1 for end-to-end tests and benchmarks. Pages are read from
+ * there at run time, never copied into the project.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type LocalServer, startServer } from "./local-server.js";
+
+export const corpusDir = resolve(
+  process.env.PAGEGRADE_CORPUS_DIR ??
+    join(fileURLToPath(new URL("../../..", import.meta.url)), "shared", "corpus", "pages"),
+);
+
+export interface CorpusPage {
+  name: string;
+  html: Buffer;
+}
+
+export function loadCorpus(): CorpusPage[] {
+  if (!existsSync(corpusDir)) throw new Error(`The corpus is not at ${corpusDir}; set PAGEGRADE_CORPUS_DIR.`);
+  return readdirSync(corpusDir)
+    .filter((name) => name.endsWith(".html"))
+    .sort()
+    .map((name) => ({ name, html: readFileSync(join(corpusDir, name)) }));
+}
+
+/** Serves every page at /<file name> as text/html; everything else (robots.txt, …) is a 404. */
+export function serveCorpus(pages: CorpusPage[]): Promise<LocalServer> {
+  const byPath = new Map(pages.map((page) => [`/${page.name}`, page.html]));
+  return startServer(
+    {},
+    {
+      fallback: (request, response) => {
+        const body = byPath.get(new URL(request.url ?? "/", "http://x").pathname);
+        if (!body) {
+          response.statusCode = 404;
+          response.setHeader("content-type", "text/plain");
+          response.end("not found");
+          return;
+        }
+        response.setHeader("content-type", "text/html");
+        response.end(body);
+      },
+    },
+  );
+}

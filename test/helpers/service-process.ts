@@ -1,0 +1,48 @@
+/**
+ * The service as its own process, started the way `npm start` does (`src/main.ts` through tsx), on a free
+ * port, and polled on /healthz until it answers.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { type AddressInfo, createServer } from "node:net";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let errors = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the service exited: ${errors}`);
+    const ready = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return { child, url, exited };
+    if (attempt > 200) throw new Error(`the service did not start: ${errors}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * A minimal client for the web pages over inject(): keeps cookies like a browser and fills in the CSRF field
+ * from the pg_csrf cookie, so page tests read as "get this page, submit that form".
+ */
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+
+export class WebClient {
+  readonly cookies = new Map<string, string>();
+
+  /** `remoteAddress` stands for the client's address (limits count per address). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly remoteAddress = "127.0.0.1",
+  ) {}
+
+  async get(url: string): Promise<LightMyRequestResponse> {
+    return this.send("GET", url);
+  }
+
+  /** Submits a form; the CSRF token is added unless the fields say otherwise. */
+  async post(url: string, fields: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    if (!this.cookies.has("pg_csrf")) await this.get("/");
+    const body = new URLSearchParams({ _csrf: this.cookies.get("pg_csrf") ?? "", ...fields });
+    return this.send("POST", url, body.toString());
+  }
+
+  private async send(method: "GET" | "POST", url: string, payload?: string): Promise<LightMyRequestResponse> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const response = await this.app.inject({
+      method,
+      url,
+      remoteAddress: this.remoteAddress,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(payload !== undefined ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
+      ...(payload !== undefined ? { payload } : {}),
+    });
+    for (const set of response.cookies as Array<{
+      name: string;
+      value: string;
+      maxAge?: number;
+      expires?: Date;
+    }>) {
+      const expired =
+        set.maxAge === 0 ||
+        (set.expires !== undefined && set.expires.getTime() < Date.now()) ||
+        set.value === "";
+      if (expired) this.cookies.delete(set.name);
+      else this.cookies.set(set.name, set.value);
+    }
+    return response;
+  }
+}

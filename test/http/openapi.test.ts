@@ -1,0 +1,51 @@
+import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApi, type TestApi } from "../helpers/api.js";
+
+describe("the OpenAPI document", () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi("sqlite");
+  });
+  afterAll(() => api.close());
+
+  it("is served without a key as OpenAPI 3.1 and documents every operation", async () => {
+    const response = await api.app.inject({ method: "GET", url: "/api/v1/openapi.json" });
+    expect(response.statusCode).toBe(200);
+    const doc = JSON.parse(response.body);
+    expect(doc.openapi).toBe("3.1.0");
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(
+      [
+        "DELETE /api/v1/projects/{project}",
+        "DELETE /api/v1/reports/{id}",
+        "GET /api/v1/account",
+        "GET /api/v1/checks",
+        "GET /api/v1/projects",
+        "GET /api/v1/reports",
+        "GET /api/v1/reports/{id}",
+        "PATCH /api/v1/reports/{id}",
+        "POST /api/v1/reports",
+        "PUT /api/v1/reports/{id}",
+      ].sort(),
+    );
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(["Problem", "Report", "CheckResult", "Project"]),
+    );
+  });
+
+  it("passes a maintained OpenAPI linter without errors", async () => {
+    const source = (await api.app.inject({ method: "GET", url: "/api/v1/openapi.json" })).body;
+    const problems = await lintFromString({
+      source,
+      absoluteRef: "openapi.json",
+      config: await createConfig({ extends: ["recommended"] }),
+    });
+    const errors = problems.filter((problem) => problem.severity === "error");
+    expect(
+      errors.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`),
+    ).toEqual([]);
+  });
+});

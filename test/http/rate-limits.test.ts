@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, startApi, type TestApi } from "../helpers/api.js";
+import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+
+describe("rate limits", () => {
+  let api: TestApi;
+  let site: LocalServer;
+
+  beforeAll(async () => {
+    site = await startServer({ "/": html("<!doctype html><title>A page for limits</title>") });
+    api = await startApi("sqlite", {
+      PAGEGRADE_RATE_LIMIT: "5",
+      PAGEGRADE_ANALYSIS_RATE_LIMIT: "1",
+      PAGEGRADE_AUTH_FAILURE_LIMIT: "3",
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+    await site.close();
+  });
+
+  it("counts requests per key and answers 429 with Retry-After past the limit", async () => {
+    const key = await api.newUser();
+    const otherKey = await api.newUser();
+    const remaining: string[] = [];
+    for (let index = 0; index < 5; index++) {
+      const response = await call(api, "GET", "/api/v1/account", { key });
+      expect(response.statusCode).toBe(200);
+      remaining.push(String(response.headers["x-ratelimit-remaining"]));
+      expect(response.headers["x-ratelimit-limit"]).toBe("5");
+      expect(response.headers["ratelimit-policy"]).toBe('"requests";q=5;w=60');
+      expect(String(response.headers.ratelimit)).toMatch(/^"requests";r=\d;t=\d+$/);
+      expect(Number(response.headers["x-ratelimit-reset"])).toBeGreaterThan(Date.now() / 1000 - 1);
+    }
+    expect(remaining).toEqual(["4", "3", "2", "1", "0"]);
+    const limited = await call(api, "GET", "/api/v1/account", { key });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toBe("Too Many Attempts.");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await call(api, "GET", "/api/v1/account", { key: otherKey })).statusCode).toBe(200);
+  });
+
+  it("has a tighter bucket for calls that fetch a page", async () => {
+    const key = await api.newUser();
+    expect(
+      (await call(api, "POST", "/api/v1/reports", { key, form: { url: `${site.url}/` } })).statusCode,
+    ).toBe(201);
+    const second = await call(api, "POST", "/api/v1/reports", { key, form: { url: `${site.url}/` } });
+    expect(second.statusCode).toBe(429);
+    expect(second.headers["ratelimit-policy"]).toBe('"analyses";q=1;w=60');
+    const id = (await call(api, "GET", "/api/v1/reports", { key })).json().data[0].id;
+    expect(
+      (await call(api, "PATCH", `/api/v1/reports/${id}`, { key, form: { privacy: "0" } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await call(api, "PATCH", `/api/v1/reports/${id}`, { key, form: { results: "1" } })).statusCode,
+    ).toBe(429);
+  });
+
+  it("throttles failed authentication per client address", async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) {
+      statuses.push((await call(api, "GET", "/api/v1/account", { key: `pgk_${"x".repeat(43)}` })).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});

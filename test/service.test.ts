@@ -1,0 +1,74 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { AccountService } from "../src/accounts/account-service.js";
+import { openStore } from "../src/store/database.js";
+import { type LocalServer, slowHtml, startServer } from "./helpers/local-server.js";
+import { startServiceProcess } from "./helpers/service-process.js";
+
+const root = new URL("..", import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), "pagegrade-service-"));
+
+describe("the service process", () => {
+  let slow: LocalServer;
+  afterAll(async () => {
+    await slow?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("creates its SQLite database on first start, serves, and finishes in-flight requests on SIGTERM", {
+    timeout: 60_000,
+  }, async () => {
+    slow = await startServer({
+      "/": slowHtml("<!doctype html><title>Slow but fine</title>", 800),
+    });
+    const databaseFile = join(dir, "nested", "pagegrade.db");
+    const service = await startServiceProcess({
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
+    });
+    expect(existsSync(databaseFile)).toBe(true);
+
+    const health = await fetch(`${service.url}/healthz`);
+    expect(await health.json()).toEqual({ status: "ok" });
+
+    const store = await openStore(`sqlite:${databaseFile}`);
+    const { key } = await new AccountService(store).createUser("service@example.com", null);
+    await store.close();
+
+    const inFlight = fetch(`${service.url}/api/v1/reports`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/x-www-form-urlencoded" },
+      body: `url=${encodeURIComponent(`${slow.url}/`)}`,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    service.child.kill("SIGTERM");
+    const response = await inFlight;
+    expect(response.status).toBe(201);
+    expect(await service.exited).toBe(0);
+
+    const reopened = await openStore(`sqlite:${databaseFile}`);
+    const rows = await reopened.db.selectFrom("reports").select(["url", "project"]).execute();
+    await reopened.close();
+    expect(rows).toEqual([{ url: `${slow.url}/`, project: "127.0.0.1" }]);
+  });
+
+  it("refuses to start with a clear message on a bad setting", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: "mysql://nowhere" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'pagegrade: cannot start: configuration: DATABASE_URL must start with sqlite: or postgres://, got "mysql://nowhere"\n',
+    );
+  });
+});
