@@ -22,12 +22,34 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+export interface HeapUsage {
+  heapUsed: number;
+  external: number;
+  rss: number;
+}
+
+/** The memory a process started with `heapProbe` still holds after a full garbage collection. */
+export function measureHeap(child: ChildProcess): Promise<HeapUsage> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the heap probe did not answer")), 10_000);
+    child.once("message", (usage) => {
+      clearTimeout(timer);
+      resolve(usage as HeapUsage);
+    });
+    child.send("heap");
+  });
+}
+
+export async function startServiceProcess(
+  env: Record<string, string>,
+  options: { heapProbe?: boolean } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const probe = options.heapProbe ? ["--expose-gc", "--import", "./test/helpers/heap-probe.ts"] : [];
+  const child = spawn(process.execPath, ["--import", "tsx", ...probe, "src/main.ts"], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port) },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: options.heapProbe ? ["ignore", "ignore", "pipe", "ipc"] : ["ignore", "ignore", "pipe"],
   });
   let errors = "";
   child.stderr?.on("data", (chunk: Buffer) => {
