@@ -24,6 +24,7 @@ import { AnalysisCapacity } from "./reports/analysis-capacity.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { ReportService } from "./reports/report-service.js";
 import type { Store } from "./store/database.js";
+import { openRateCounters } from "./store/rate-counters.js";
 import { ReportStore } from "./store/report-store.js";
 import { sharedSecret } from "./store/secrets.js";
 import { webPages } from "./web/plugin.js";
@@ -115,14 +116,17 @@ export async function buildApp({
   );
   const projects = new ProjectService(reportStore, analyzer.scoring);
   const sessions = new SessionService(store);
-  const limiter = (name: string, limit: number) => (limit > 0 ? new RateLimiter(store, name, limit) : null);
+  const counters = await openRateCounters(store, config);
+  app.addHook("onClose", async () => counters.close());
+  const limiter = (name: string, limit: number) =>
+    limit > 0 ? new RateLimiter(counters, name, limit) : null;
   const requestLimiter = limiter("requests", config.rateLimit);
   const analysisLimiter = limiter("analyses", config.analysisRateLimit);
   const authFailureLimiter = limiter("auth-failures", config.authFailureLimit);
   // Wrong report passwords: 5 per report and client address in 15 minutes. Failed log-ins: 10 per address
   // and per e-mail in 15 minutes. Always on: they protect secrets, not capacity.
-  const reportPasswordFailures = new RateLimiter(store, "report-passwords", 5, 15 * 60);
-  const loginFailures = new RateLimiter(store, "login-failures", 10, 15 * 60);
+  const reportPasswordFailures = new RateLimiter(counters, "report-passwords", 5, 15 * 60);
+  const loginFailures = new RateLimiter(counters, "login-failures", 10, 15 * 60);
   const sweepers = [
     requestLimiter,
     analysisLimiter,
@@ -164,6 +168,7 @@ export async function buildApp({
   app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
     try {
       await store.db.selectFrom("users").select("id").limit(1).execute();
+      await counters.ping();
       return { status: "ok" };
     } catch {
       return reply.code(503).send({ status: "unavailable" });

@@ -40,6 +40,10 @@ export interface ServiceConfig {
   logLevel: string;
   /** Trust X-Forwarded-For from a proxy in front (for client addresses). */
   trustProxy: boolean;
+  /** "redis://…" or "rediss://…": rate-limit counters in Redis instead of the database; null when unset. */
+  redisUrl: string | null;
+  /** Prefix of every Redis key, so several deployments can share one Redis. */
+  redisKeyPrefix: string;
 }
 
 export const defaultDatabaseUrl = "sqlite:./data/pagegrade.db";
@@ -48,6 +52,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
   const databaseUrl = env.DATABASE_URL?.trim() || defaultDatabaseUrl;
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
+  }
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (redisUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    throw new ConfigError("REDIS_URL must start with redis:// or rediss://");
   }
   const logLevel = env.LOG_LEVEL?.trim() || "info";
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
@@ -65,6 +73,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     maxConcurrentAnalyses: integer(env, "PAGEGRADE_MAX_CONCURRENT_ANALYSES", 8, 1),
     logLevel,
     trustProxy: flag(env, "PAGEGRADE_TRUST_PROXY"),
+    redisUrl,
+    redisKeyPrefix: env.PAGEGRADE_REDIS_KEY_PREFIX?.trim() || "pagegrade:",
   };
 }
 

@@ -55,10 +55,10 @@ describe("the service process", () => {
     expect(rows).toEqual([{ url: `${slow.url}/`, project: "127.0.0.1" }]);
   });
 
-  it("refuses to start with a clear message on a bad setting", async () => {
+  async function failedStart(env: Record<string, string>): Promise<{ code: unknown; stderr: string }> {
     const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: "mysql://nowhere" },
+      env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, "refused.db")}`, PORT: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -66,9 +66,26 @@ describe("the service process", () => {
       stderr += chunk.toString();
     });
     const code = await new Promise((resolve) => child.on("exit", resolve));
+    return { code, stderr };
+  }
+
+  it("refuses to start with a clear message on a bad setting", async () => {
+    expect(await failedStart({ DATABASE_URL: "mysql://nowhere" })).toEqual({
+      code: 1,
+      stderr:
+        'pagegrade: cannot start: configuration: DATABASE_URL must start with sqlite: or postgres://, got "mysql://nowhere"\n',
+    });
+    expect(await failedStart({ REDIS_URL: "localhost:6379" })).toEqual({
+      code: 1,
+      stderr: "pagegrade: cannot start: configuration: REDIS_URL must start with redis:// or rediss://\n",
+    });
+  });
+
+  it("refuses to start when REDIS_URL names a Redis that does not answer", async () => {
+    const { code, stderr } = await failedStart({ REDIS_URL: "redis://127.0.0.1:1" });
     expect(code).toBe(1);
-    expect(stderr).toBe(
-      'pagegrade: cannot start: configuration: DATABASE_URL must start with sqlite: or postgres://, got "mysql://nowhere"\n',
+    expect(stderr).toMatch(
+      /^pagegrade: cannot start: cannot reach Redis at REDIS_URL: connect ECONNREFUSED .*\n$/,
     );
   });
 });

@@ -1,10 +1,9 @@
 /**
- * Fixed-window rate limits whose counters live in the database (one upsert per hit), so several instances
- * behind a load balancer share them. Windows are a minute unless said otherwise; ended windows are swept
- * periodically.
+ * Fixed-window rate limits. The counters live outside the process (the database, or Redis when configured:
+ * see `store/rate-counters.ts`), so several instances behind a load balancer share them. Windows are a minute
+ * unless said otherwise; ended windows are swept periodically.
  */
-import { sql } from "kysely";
-import type { Store } from "../store/database.js";
+import type { RateCounters } from "../store/rate-counters.js";
 
 export interface RateVerdict {
   windowSeconds: number;
@@ -22,7 +21,7 @@ export class RateLimiter {
    * leaves the others' alone.
    */
   constructor(
-    private readonly store: Store,
+    private readonly counters: RateCounters,
     readonly name: string,
     readonly limit: number,
     readonly windowSeconds = 60,
@@ -35,15 +34,7 @@ export class RateLimiter {
     const windowSeconds = this.windowSeconds;
     const nowSeconds = Math.floor(this.now() / 1000);
     const windowStart = nowSeconds - (nowSeconds % windowSeconds);
-    const row = await this.store.db
-      .insertInto("rate_limits")
-      .values({ bucket, window_start: windowStart, count: 1 })
-      .onConflict((conflict) =>
-        conflict.columns(["bucket", "window_start"]).doUpdateSet({ count: sql`rate_limits.count + 1` }),
-      )
-      .returning("count")
-      .executeTakeFirstOrThrow();
-    const count = Number(row.count);
+    const count = await this.counters.increment(bucket, windowStart, windowSeconds);
     const resetSeconds = windowStart + windowSeconds - nowSeconds;
     return {
       windowSeconds,
@@ -59,13 +50,7 @@ export class RateLimiter {
   async exhausted(key: string): Promise<RateVerdict | null> {
     const nowSeconds = Math.floor(this.now() / 1000);
     const windowStart = nowSeconds - (nowSeconds % this.windowSeconds);
-    const row = await this.store.db
-      .selectFrom("rate_limits")
-      .select("count")
-      .where("bucket", "=", `${this.name}:${key}`)
-      .where("window_start", "=", windowStart)
-      .executeTakeFirst();
-    if (!row || Number(row.count) < this.limit) return null;
+    if ((await this.counters.count(`${this.name}:${key}`, windowStart)) < this.limit) return null;
     const resetSeconds = windowStart + this.windowSeconds - nowSeconds;
     return {
       windowSeconds: this.windowSeconds,
@@ -80,11 +65,7 @@ export class RateLimiter {
   /** Deletes windows that have ended. */
   async sweep(): Promise<void> {
     const nowSeconds = Math.floor(this.now() / 1000);
-    await this.store.db
-      .deleteFrom("rate_limits")
-      .where("bucket", "like", `${this.name}:%`)
-      .where("window_start", "<", nowSeconds - 2 * this.windowSeconds)
-      .execute();
+    await this.counters.sweep(`${this.name}:`, nowSeconds - 2 * this.windowSeconds);
   }
 }
 

@@ -1,6 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Analyzer } from "../../src/analysis/analyse.js";
+import { buildApp } from "../../src/app.js";
+import { loadAnalysisConfig, loadServiceConfig } from "../../src/config.js";
 import { call, startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { redisUrl, startOwnRedis } from "../helpers/redis.js";
 
 describe("rate limits", () => {
   let api: TestApi;
@@ -63,5 +68,65 @@ describe("rate limits", () => {
       statuses.push((await call(api, "GET", "/api/v1/account", { key: `pgk_${"x".repeat(43)}` })).statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe("rate limits shared through Redis (REDIS_URL)", () => {
+  const env = {
+    REDIS_URL: redisUrl,
+    PAGEGRADE_REDIS_KEY_PREFIX: `pagegrade-test:${randomBytes(6).toString("hex")}:`,
+    PAGEGRADE_RATE_LIMIT: "4",
+  };
+  let api: TestApi;
+  let secondAnalyzer: Analyzer;
+  let second: TestApi["app"];
+
+  beforeAll(async () => {
+    api = await startApi("sqlite", env);
+    // A second instance of the service on the same database, as behind a load balancer.
+    secondAnalyzer = new Analyzer(loadAnalysisConfig({}));
+    second = await buildApp({
+      store: api.database.store,
+      analyzer: secondAnalyzer,
+      config: loadServiceConfig({
+        DATABASE_URL: api.database.url,
+        PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+        ...env,
+      }),
+      logger: false,
+    });
+    await second.ready();
+  });
+  afterAll(async () => {
+    await second.close();
+    await secondAnalyzer.close();
+    await api.close();
+  });
+
+  it("counts a key's requests across instances, in Redis rather than the database", async () => {
+    const key = await api.newUser();
+    const statuses: number[] = [];
+    for (let index = 0; index < 5; index++) {
+      const instance = index % 2 === 0 ? api : { ...api, app: second };
+      statuses.push((await call(instance, "GET", "/api/v1/account", { key })).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    const rows = await api.database.store.db.selectFrom("rate_limits").selectAll().execute();
+    expect(rows).toEqual([]);
+  });
+
+  it("reports in /healthz whether Redis answers", async () => {
+    const redis = await startOwnRedis();
+    try {
+      const own = await startApi("sqlite", { ...env, REDIS_URL: redis.url });
+      expect((await own.app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+      await redis.kill();
+      const down = await own.app.inject({ method: "GET", url: "/healthz" });
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toEqual({ status: "unavailable" });
+      await own.close();
+    } finally {
+      await redis.kill();
+    }
   });
 });
