@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { buildApp } from "../../src/app.js";
 import { loadAnalysisConfig, loadServiceConfig } from "../../src/config.js";
 import { call, startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { awayFromWindowEdge } from "../helpers/rate-window.js";
 import { redisUrl, startOwnRedis } from "../helpers/redis.js";
 
 describe("rate limits", () => {
+  beforeEach(() => awayFromWindowEdge());
   let api: TestApi;
   let site: LocalServer;
 
@@ -72,6 +74,7 @@ describe("rate limits", () => {
 });
 
 describe("rate limits shared through Redis (REDIS_URL)", () => {
+  beforeEach(() => awayFromWindowEdge());
   const env = {
     REDIS_URL: redisUrl,
     PAGEGRADE_REDIS_KEY_PREFIX: `pagegrade-test:${randomBytes(6).toString("hex")}:`,

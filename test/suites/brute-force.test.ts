@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { awayFromWindowEdge } from "../helpers/rate-window.js";
 import { WebClient } from "../helpers/web-client.js";
 
 /**
@@ -9,6 +10,7 @@ import { WebClient } from "../helpers/web-client.js";
  * 429 with Retry-After.
  */
 describe("brute force", () => {
+  beforeEach(() => awayFromWindowEdge());
   let api: TestApi;
   let site: LocalServer;
   const counts = { report: 0, login: 0, apiKey: 0, refused: 0 };

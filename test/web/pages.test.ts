@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { awayFromWindowEdge } from "../helpers/rate-window.js";
 import { WebClient } from "../helpers/web-client.js";
 
 const hostilePage = `<!doctype html><html lang="en"><head><title><script>alert(1)</script></title></head>
@@ -92,6 +93,7 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
   });
 
   it("logs in and out, and throttles failed log-ins", async () => {
+    await awayFromWindowEdge();
     await signUp("login@example.com");
     const client = new WebClient(api.app);
     const wrong = await client.post("/login", { email: "login@example.com", password: "wrong password" });
@@ -145,6 +147,7 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
   });
 
   it("applies report privacy: private is 404 to others, password needs the password, and a new password revokes access", async () => {
+    await awayFromWindowEdge();
     const owner = await signUp("owner-web@example.com");
     const id = Number(
       ((await owner.post("/reports", { url: `${site.url}/`, privacy: "1" })).headers.location as string)
