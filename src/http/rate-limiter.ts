@@ -30,42 +30,41 @@ export class RateLimiter {
 
   /** Counts one hit for the key ("17", an address, …) in the current window; says whether it is within the limit. */
   async hit(key: string): Promise<RateVerdict> {
-    const bucket = `${this.name}:${key}`;
-    const windowSeconds = this.windowSeconds;
-    const nowSeconds = Math.floor(this.now() / 1000);
-    const windowStart = nowSeconds - (nowSeconds % windowSeconds);
-    const count = await this.counters.increment(bucket, windowStart, windowSeconds);
-    const resetSeconds = windowStart + windowSeconds - nowSeconds;
-    return {
-      windowSeconds,
-      allowed: count <= this.limit,
-      limit: this.limit,
-      remaining: Math.max(0, this.limit - count),
-      resetSeconds,
-      retryAfterSeconds: Math.max(1, resetSeconds),
-    };
+    const window = this.currentWindow();
+    const count = await this.counters.increment(`${this.name}:${key}`, window.start, this.windowSeconds);
+    return this.verdict(count, window);
   }
 
   /** Whether the key is already at its limit in the current window, without counting a hit. */
   async exhausted(key: string): Promise<RateVerdict | null> {
-    const nowSeconds = Math.floor(this.now() / 1000);
-    const windowStart = nowSeconds - (nowSeconds % this.windowSeconds);
-    if ((await this.counters.count(`${this.name}:${key}`, windowStart)) < this.limit) return null;
-    const resetSeconds = windowStart + this.windowSeconds - nowSeconds;
-    return {
-      windowSeconds: this.windowSeconds,
-      allowed: false,
-      limit: this.limit,
-      remaining: 0,
-      resetSeconds,
-      retryAfterSeconds: Math.max(1, resetSeconds),
-    };
+    const window = this.currentWindow();
+    const count = await this.counters.count(`${this.name}:${key}`, window.start);
+    // At the limit, the next hit would be refused.
+    return count < this.limit ? null : { ...this.verdict(count, window), allowed: false };
   }
 
   /** Deletes windows that have ended. */
   async sweep(): Promise<void> {
     const nowSeconds = Math.floor(this.now() / 1000);
     await this.counters.sweep(`${this.name}:`, nowSeconds - 2 * this.windowSeconds);
+  }
+
+  private currentWindow(): { start: number; resetSeconds: number } {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const start = nowSeconds - (nowSeconds % this.windowSeconds);
+    return { start, resetSeconds: start + this.windowSeconds - nowSeconds };
+  }
+
+  /** The verdict once `count` hits are in the window. */
+  private verdict(count: number, window: { resetSeconds: number }): RateVerdict {
+    return {
+      windowSeconds: this.windowSeconds,
+      allowed: count <= this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - count),
+      resetSeconds: window.resetSeconds,
+      retryAfterSeconds: Math.max(1, window.resetSeconds),
+    };
   }
 }
 

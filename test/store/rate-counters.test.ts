@@ -53,6 +53,19 @@ describe.each(backends)("rate limits with counters in %s", (backend) => {
     expect(await limiter.hit("17")).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
   });
 
+  it("says a key is exhausted once it reaches the limit, before any hit is refused", async () => {
+    const limiter = new RateLimiter(counters, "exhaustion", 2, 60, now);
+    clock = Date.UTC(2026, 0, 1, 13, 0, 0);
+    await limiter.hit("a");
+    expect(await limiter.exhausted("a")).toBeNull();
+    await limiter.hit("a");
+    expect(await limiter.exhausted("a")).toMatchObject({
+      allowed: false,
+      remaining: 0,
+      retryAfterSeconds: 60,
+    });
+  });
+
   it("keeps limiters with different names apart", async () => {
     const logins = new RateLimiter(counters, "login-failures", 1, 900, now);
     const passwords = new RateLimiter(counters, "report-passwords", 1, 900, now);
