@@ -118,7 +118,7 @@ describe("rate limits shared through Redis (REDIS_URL)", () => {
     expect(rows).toEqual([]);
   });
 
-  it("reports in /healthz whether Redis answers", async () => {
+  it("reports in /healthz whether Redis answers, and fails closed while it does not", async () => {
     const redis = await startOwnRedis();
     try {
       const own = await startApi("sqlite", { ...env, REDIS_URL: redis.url });
@@ -127,6 +127,10 @@ describe("rate limits shared through Redis (REDIS_URL)", () => {
       const down = await own.app.inject({ method: "GET", url: "/healthz" });
       expect(down.statusCode).toBe(503);
       expect(down.json()).toEqual({ status: "unavailable" });
+      // Counting fails, so the request is refused rather than let through uncounted.
+      const refused = await call(own, "GET", "/api/v1/account", { key: await own.newUser() });
+      expect(refused.statusCode).toBe(500);
+      expect(refused.json().message).toBe("An unexpected error has occurred.");
       await own.close();
     } finally {
       await redis.kill();
