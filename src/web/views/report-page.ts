@@ -36,6 +36,25 @@ const statusNames: Record<string, string> = {
 };
 const texts = new Map(catalogue.map((entry) => [entry.id, entry]));
 
+/** "53 checks: 8 failed, 9 warnings, 29 passed, …", statuses in the page's order, absent ones left out. */
+function tally(statuses: string[]): string {
+  const counts = statusOrder
+    .map((status) => [status, statuses.filter((candidate) => candidate === status).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(
+      ([status, count]) => `${count} ${status === "warn" && count === 1 ? "warning" : tallyNames[status]}`,
+    );
+  return `${statuses.length} checks: ${counts.join(", ")}`;
+}
+const tallyNames: Record<string, string | undefined> = {
+  fail: "failed",
+  warn: "warnings",
+  error: "could not be checked",
+  pass: "passed",
+  info: "for information",
+  na: "not applicable",
+};
+
 export function reportBody(report: ReportView, owner: boolean): SafeHtml {
   const checks = Object.entries(report.results);
   return html`<article class="report">
@@ -45,6 +64,7 @@ export function reportBody(report: ReportView, owner: boolean): SafeHtml {
     ${gauge(report.score, report.result)}
     <div class="bars">${Object.entries(report.categories).map(([category, score]) => bar(categoryNames[category] ?? category, score))}</div>
   </div>
+  <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
   <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
   ${Object.keys(categoryNames).map((category) => {
     const inCategory = checks
