@@ -10,6 +10,7 @@ import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { DisplayRow, ReportSortKey } from "../store/report-store.js";
 import { expired } from "./account-routes.js";
+import { readListQuery } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { reportBody } from "./views/report-page.js";
 import { confirmBody, dashboardBody, type ListState, manageBody, passwordFormBody } from "./views/reports.js";
@@ -17,11 +18,11 @@ import { cookieOptions, csrfValid } from "./web-context.js";
 
 type Form = Record<string, string | undefined>;
 
-const allowed = {
-  result: ["good", "decent", "bad"],
-  sort_by: ["id", "generated_at", "url", "result"],
-  sort: ["desc", "asc"],
-  per_page: ["10", "25", "50", "100"],
+const listChoices = {
+  result: { allowed: ["good", "decent", "bad"], fallback: "" },
+  sort_by: { allowed: ["id", "generated_at", "url", "result"], fallback: "id" },
+  sort: { allowed: ["desc", "asc"], fallback: "desc" },
+  per_page: { allowed: ["10", "25", "50", "100"], fallback: "10" },
 };
 
 export interface ReportRouteOptions {
@@ -275,32 +276,8 @@ function failureMessage(error: unknown): string | null {
 }
 
 function listState(query: Form): { state: ListState; ignored: string[] } {
-  const ignored: string[] = [];
-  const pick = (name: keyof typeof allowed, fallback: string) => {
-    const value = query[name]?.trim();
-    if (!value) return fallback;
-    if (allowed[name].includes(value)) return value;
-    ignored.push(name);
-    return fallback;
-  };
-  const rawPage = query.page?.trim();
-  let page = 1;
-  if (rawPage) {
-    if (/^[1-9][0-9]{0,8}$/.test(rawPage)) page = Number(rawPage);
-    else ignored.push("page");
-  }
-  return {
-    state: {
-      search: (query.search ?? "").trim().slice(0, 255),
-      project: (query.project ?? "").trim().slice(0, 255),
-      result: pick("result", ""),
-      sort_by: pick("sort_by", "id"),
-      sort: pick("sort", "desc"),
-      per_page: Number(pick("per_page", "10")),
-      page,
-    },
-    ignored,
-  };
+  const { values, page, ignored } = readListQuery(query, listChoices, ["search", "project"]);
+  return { state: { ...values, per_page: Number(values.per_page), page }, ignored };
 }
 
 function reportView(row: DisplayRow) {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { ProjectService } from "../projects/project-service.js";
 import { expired } from "./account-routes.js";
+import { readListQuery } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { projectsBody } from "./views/projects.js";
 import { confirmBody } from "./views/reports.js";
@@ -19,6 +20,12 @@ const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntrie
     { type: type as string, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) },
   ]),
 );
+
+const projectListChoices = {
+  sort_by: { allowed: ["created_at", "project"], fallback: "created_at" },
+  sort: { allowed: ["desc", "asc"], fallback: "desc" },
+  per_page: { allowed: ["10", "25", "50", "100"], fallback: "25" },
+};
 
 export async function siteRoutes(
   app: FastifyInstance,
@@ -43,13 +50,20 @@ export async function siteRoutes(
   app.get("/projects", async (request, reply) => {
     const user = request.session?.account;
     if (!user) return seeOther(reply, "/login");
-    const { rows } = await projects.list(user.id, {
-      sortBy: "created_at",
-      direction: "desc",
-      limit: 1000,
-      offset: 0,
+    const { values, page, ignored } = readListQuery(
+      request.query as Record<string, string | undefined>,
+      projectListChoices,
+      ["search"],
+    );
+    const state = { ...values, per_page: Number(values.per_page), page };
+    const { rows, total } = await projects.list(user.id, {
+      ...(state.search ? { search: state.search } : {}),
+      sortBy: state.sort_by as "created_at" | "project",
+      direction: state.sort as "asc" | "desc",
+      limit: state.per_page,
+      offset: (page - 1) * state.per_page,
     });
-    return sendHtml(request, reply, "Projects", projectsBody(rows));
+    return sendHtml(request, reply, "Projects", projectsBody({ items: rows, total, state, ignored }));
   });
 
   app.get<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 import { awayFromWindowEdge } from "../helpers/rate-window.js";
+import { seedRow } from "../helpers/seed.js";
 import { WebClient } from "../helpers/web-client.js";
 
 const hostilePage = `<!doctype html><html lang="en"><head><title><script>alert(1)</script></title></head>
@@ -217,6 +218,44 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
     expect((await client.get("/projects/127.0.0.1/delete")).body).toContain("Delete the project 127.0.0.1");
     expect((await client.post("/projects/127.0.0.1/delete")).headers.location).toBe("/projects");
     expect((await client.get("/projects")).body).toContain("No projects yet");
+  });
+
+  it("searches, sorts and pages the projects, keeping the state in the URL", async () => {
+    const client = await signUp("many-projects@example.com");
+    const owner = await api.accounts.verifyLogin("many-projects@example.com", "correct horse battery");
+    const rows = Array.from({ length: 30 }, (_, index) =>
+      seedRow(owner?.id as number, {
+        url: `https://site-${String(index).padStart(2, "0")}.example/`,
+        score: 60,
+      }),
+    );
+    await api.database.store.db.insertInto("reports").values(rows).execute();
+
+    const first = await client.get("/projects?sort_by=project&sort=asc&per_page=10");
+    const names = (body: string) =>
+      [...body.matchAll(/<td><a href="\/reports\?project=([^"]+)"/g)].map((m) => m[1]);
+    expect(names(first.body)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `site-${String(index).padStart(2, "0")}.example`),
+    );
+    expect(first.body).toContain("Page 1 of 3 · 30 projects");
+    expect(first.body).toContain(
+      'href="/projects?sort_by=project&#38;sort=asc&#38;per_page=10&#38;page=2" rel="next"',
+    );
+
+    const third = await client.get("/projects?sort_by=project&sort=asc&per_page=10&page=3");
+    expect(names(third.body)).toHaveLength(10);
+    expect(third.body).toContain('rel="prev"');
+    expect(third.body).not.toContain('rel="next"');
+
+    const searched = await client.get("/projects?search=SITE-2&sort_by=project&sort=desc");
+    expect(names(searched.body)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `site-${29 - index}.example`),
+    );
+    expect((await client.get("/projects?search=nothing-like-it")).body).toContain("No projects match.");
+
+    const invalid = await client.get("/projects?sort_by=bogus&per_page=7&page=0");
+    expect(invalid.statusCode).toBe(200);
+    expect(invalid.body).toContain("Ignored invalid sort_by, per_page, page.");
   });
 
   it("answers unknown pages with an HTML 404", async () => {

@@ -1,16 +1,45 @@
-/** The projects page: each project with its report count and mean score. */
+/** The projects page: each project with its report count and mean score; search, sorting and paging as in the API. */
 import type { ProjectSummary } from "../../projects/project-service.js";
 import { html, type SafeHtml } from "../html.js";
+import { alert } from "./forms.js";
+import { paginationNav } from "./pagination.js";
+import { option } from "./reports.js";
 
-export function projectsBody(projects: ProjectSummary[]): SafeHtml {
+export interface ProjectListState {
+  search: string;
+  sort_by: string;
+  sort: string;
+  per_page: number;
+  page: number;
+}
+
+export interface ProjectsView {
+  items: ProjectSummary[];
+  total: number;
+  state: ProjectListState;
+  ignored: string[];
+}
+
+export function projectsBody({ items, total, state, ignored }: ProjectsView): SafeHtml {
+  const filtered = state.search !== "";
   return html`<h1>Projects</h1>
 <section class="card">
+  ${ignored.length > 0 ? alert(`Ignored invalid ${ignored.join(", ")}.`) : ""}
+  <form method="get" action="/projects" class="form-row" role="search">
+    <div><label for="search">Search projects</label><input id="search" name="search" value="${state.search}" maxlength="255"></div>
+    <div><label for="sort_by">Sort by</label><select id="sort_by" name="sort_by">${option("created_at", "Date created", state.sort_by)}${option("project", "Name", state.sort_by)}</select></div>
+    <div><label for="sort">Order</label><select id="sort" name="sort">${option("desc", "Descending", state.sort)}${option("asc", "Ascending", state.sort)}</select></div>
+    <div><label for="per_page">Per page</label><select id="per_page" name="per_page">${["10", "25", "50", "100"].map((value) => option(value, value, String(state.per_page)))}</select></div>
+    <div><button type="submit">Apply</button></div>
+  </form>
   ${
-    projects.length === 0
-      ? html`<p>No projects yet: <a href="/reports">analyse a page</a> and its site becomes a project.</p>`
+    items.length === 0
+      ? filtered || total > 0
+        ? html`<p>No projects match.</p>`
+        : html`<p>No projects yet: <a href="/reports">analyse a page</a> and its site becomes a project.</p>`
       : html`<table>
     <thead><tr><th scope="col">Project</th><th scope="col">Reports</th><th scope="col">Average score</th><th scope="col">Last report</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
-    <tbody>${projects.map(
+    <tbody>${items.map(
       (project) => html`<tr>
       <td><a href="/reports?project=${encodeURIComponent(project.project)}">${project.project}</a></td>
       <td>${project.reports}</td>
@@ -21,5 +50,6 @@ export function projectsBody(projects: ProjectSummary[]): SafeHtml {
     )}</tbody>
   </table>`
   }
+  ${paginationNav("/projects", { ...state }, total, total === 1 ? "project" : "projects")}
 </section>`;
 }

@@ -1,6 +1,7 @@
 /** The dashboard of reports, the report management page, confirmations, and the password form. */
 import { html, type SafeHtml } from "../html.js";
 import { alert, csrfField, field, notice } from "./forms.js";
+import { paginationNav } from "./pagination.js";
 
 export interface ReportListItem {
   id: number;
@@ -32,21 +33,12 @@ export interface DashboardView {
 
 const privacyNames = ["Public", "Private", "Password"];
 
-function option(value: string, label: string, selected: string): SafeHtml {
+export function option(value: string, label: string, selected: string): SafeHtml {
   return html`<option value="${value}"${value === selected ? html` selected` : ""}>${label}</option>`;
 }
 
 export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
   const { state } = view;
-  const lastPage = Math.max(1, Math.ceil(view.total / state.per_page));
-  const pageLink = (page: number) => {
-    const query = new URLSearchParams({
-      ...Object.fromEntries(Object.entries(state).map(([key, value]) => [key, String(value)])),
-      page: String(page),
-    });
-    for (const key of ["search", "project", "result"]) if (!query.get(key)) query.delete(key);
-    return `/reports?${query.toString()}`;
-  };
   return html`<h1>Reports</h1>
 <section class="card">
   <h2>Analyse a page</h2>
@@ -101,11 +93,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
     )}</tbody>
   </table>`
   }
-  <nav class="pagination" aria-label="Pages">
-    ${state.page > 1 ? html`<a href="${pageLink(state.page - 1)}" rel="prev">Previous</a>` : ""}
-    <span>Page ${state.page} of ${lastPage} · ${view.total} reports</span>
-    ${state.page < lastPage ? html`<a href="${pageLink(state.page + 1)}" rel="next">Next</a>` : ""}
-  </nav>
+  ${paginationNav("/reports", { ...state }, view.total, "reports")}
 </section>`;
 }
 
