@@ -5,6 +5,10 @@
  */
 type Query = Record<string, string | undefined>;
 
+/** The choices every list shares with the API: the order and the page sizes (the first is the default order). */
+export const sortChoices = { allowed: ["desc", "asc"], fallback: "desc" };
+export const perPageValues = ["10", "25", "50", "100"];
+
 export interface ListQuery<Choice extends string, Text extends string> {
   values: Record<Choice | Text, string>;
   page: number;

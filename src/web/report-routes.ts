@@ -10,7 +10,7 @@ import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { DisplayRow, ReportSortKey } from "../store/report-store.js";
 import { expired } from "./account-routes.js";
-import { readListQuery } from "./list-query.js";
+import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { reportBody } from "./views/report-page.js";
 import { confirmBody, dashboardBody, type ListState, manageBody, passwordFormBody } from "./views/reports.js";
@@ -21,8 +21,8 @@ type Form = Record<string, string | undefined>;
 const listChoices = {
   result: { allowed: ["good", "decent", "bad"], fallback: "" },
   sort_by: { allowed: ["id", "generated_at", "url", "result"], fallback: "id" },
-  sort: { allowed: ["desc", "asc"], fallback: "desc" },
-  per_page: { allowed: ["10", "25", "50", "100"], fallback: "10" },
+  sort: sortChoices,
+  per_page: { allowed: perPageValues, fallback: "10" },
 };
 
 export interface ReportRouteOptions {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { ProjectService } from "../projects/project-service.js";
 import { expired } from "./account-routes.js";
-import { readListQuery } from "./list-query.js";
+import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { projectsBody } from "./views/projects.js";
 import { confirmBody } from "./views/reports.js";
@@ -23,8 +23,8 @@ const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntrie
 
 const projectListChoices = {
   sort_by: { allowed: ["created_at", "project"], fallback: "created_at" },
-  sort: { allowed: ["desc", "asc"], fallback: "desc" },
-  per_page: { allowed: ["10", "25", "50", "100"], fallback: "25" },
+  sort: sortChoices,
+  per_page: { allowed: perPageValues, fallback: "25" },
 };
 
 export async function siteRoutes(

@@ -1,8 +1,13 @@
-/** Small pieces of form markup shared by the pages: the CSRF field, text inputs with their error, notices. */
+/** Small pieces of form markup shared by the pages: the CSRF field, text inputs with their error, options, notices. */
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 
 export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${token}">`;
+}
+
+/** An option of a select, selected when its value is `selected`. */
+export function option(value: string, label: string, selected: string): SafeHtml {
+  return html`<option value="${value}"${value === selected ? html` selected` : ""}>${label}</option>`;
 }
 
 export interface FieldOptions {

@@ -1,9 +1,8 @@
 /** The projects page: each project with its report count and mean score; search, sorting and paging as in the API. */
 import type { ProjectSummary } from "../../projects/project-service.js";
 import { html, type SafeHtml } from "../html.js";
-import { alert } from "./forms.js";
-import { paginationNav } from "./pagination.js";
-import { option } from "./reports.js";
+import { option } from "./forms.js";
+import { ignoredNotice, orderFields, paginationNav } from "./list-controls.js";
 
 export interface ProjectListState {
   search: string;
@@ -24,12 +23,11 @@ export function projectsBody({ items, total, state, ignored }: ProjectsView): Sa
   const filtered = state.search !== "";
   return html`<h1>Projects</h1>
 <section class="card">
-  ${ignored.length > 0 ? alert(`Ignored invalid ${ignored.join(", ")}.`) : ""}
+  ${ignoredNotice(ignored)}
   <form method="get" action="/projects" class="form-row" role="search">
     <div><label for="search">Search projects</label><input id="search" name="search" value="${state.search}" maxlength="255"></div>
     <div><label for="sort_by">Sort by</label><select id="sort_by" name="sort_by">${option("created_at", "Date created", state.sort_by)}${option("project", "Name", state.sort_by)}</select></div>
-    <div><label for="sort">Order</label><select id="sort" name="sort">${option("desc", "Descending", state.sort)}${option("asc", "Ascending", state.sort)}</select></div>
-    <div><label for="per_page">Per page</label><select id="per_page" name="per_page">${["10", "25", "50", "100"].map((value) => option(value, value, String(state.per_page)))}</select></div>
+    ${orderFields(state)}
     <div><button type="submit">Apply</button></div>
   </form>
   ${

@@ -1,7 +1,7 @@
 /** The dashboard of reports, the report management page, confirmations, and the password form. */
 import { html, type SafeHtml } from "../html.js";
-import { alert, csrfField, field, notice } from "./forms.js";
-import { paginationNav } from "./pagination.js";
+import { alert, csrfField, field, notice, option } from "./forms.js";
+import { ignoredNotice, orderFields, paginationNav } from "./list-controls.js";
 
 export interface ReportListItem {
   id: number;
@@ -33,10 +33,6 @@ export interface DashboardView {
 
 const privacyNames = ["Public", "Private", "Password"];
 
-export function option(value: string, label: string, selected: string): SafeHtml {
-  return html`<option value="${value}"${value === selected ? html` selected` : ""}>${label}</option>`;
-}
-
 export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
   const { state } = view;
   return html`<h1>Reports</h1>
@@ -56,7 +52,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
 </section>
 <section class="card">
   <h2>Your reports</h2>
-  ${view.ignored.length > 0 ? alert(`Ignored invalid ${view.ignored.join(", ")}.`) : ""}
+  ${ignoredNotice(view.ignored)}
   <form method="get" action="/reports" class="form-row" role="search">
     <div><label for="search">Search URLs</label><input id="search" name="search" value="${state.search}" maxlength="255"></div>
     <div><label for="project">Project</label><input id="project" name="project" value="${state.project}" maxlength="255"></div>
@@ -72,8 +68,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
       ["url", "URL"],
       ["result", "Result"],
     ].map(([value, label]) => option(value as string, label as string, state.sort_by))}</select></div>
-    <div><label for="sort">Order</label><select id="sort" name="sort">${option("desc", "Descending", state.sort)}${option("asc", "Ascending", state.sort)}</select></div>
-    <div><label for="per_page">Per page</label><select id="per_page" name="per_page">${["10", "25", "50", "100"].map((value) => option(value, value, String(state.per_page)))}</select></div>
+    ${orderFields(state)}
     <div><button type="submit">Apply</button></div>
   </form>
   ${
