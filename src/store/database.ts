@@ -1,15 +1,15 @@
 /**
- * Opens the store named by DATABASE_URL: SQLite (better-sqlite3, WAL, the embedded default) or PostgreSQL
- * (pg). Everything above this file speaks Kysely and does not know which one it has, except where SQL truly
+ * Opens the store named by DATABASE_URL: SQLite (better-sqlite3, chosen for the runtime by sqlite-driver.ts;
+ * WAL, the embedded default) or PostgreSQL (pg). Everything above this file speaks Kysely and does not know which one it has, except where SQL truly
  * differs (see `dialect`).
  */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { migrate } from "./migrations.js";
 import type { Database } from "./schema.js";
+import { SqliteDatabase } from "./sqlite-driver.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -41,7 +41,7 @@ export async function openStore(databaseUrl: string, options: OpenOptions = {}):
 function openSqlite(path: string): Store {
   const file = path === ":memory:" ? path : resolve(path);
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-  const database = new SQLite(file);
+  const database = new SqliteDatabase(file);
   database.pragma("journal_mode = WAL");
   // WAL with synchronous=NORMAL is durable across process crashes (the case that matters for a service);
   // only a power cut can lose the last transactions.

@@ -34,8 +34,11 @@ const decoders: Record<string, Decoder> = {
     : ({} as Record<string, Decoder>)),
 };
 
+/** Whether this runtime's zlib has zstd (Node.js 22.15 and later): only then is zstd asked for and decoded. */
+export const zstdSupported = zstdDecompress !== undefined;
+
 /** The encodings this runtime can undo, for the Accept-Encoding request header. */
-export const acceptedEncodings = ["gzip", "deflate", "br", ...(zstdDecompress ? ["zstd"] : [])].join(", ");
+export const acceptedEncodings = ["gzip", "deflate", "br", ...(zstdSupported ? ["zstd"] : [])].join(", ");
 
 /** Lists the codings of a Content-Encoding header in the order they were applied, ignoring identity. */
 export function parseContentEncoding(header: string | undefined): string[] {
