@@ -2,7 +2,14 @@
  * Schemas shared by the API's operations: enums, the problem object, the paginator envelope. The routes
  * validate with them and the OpenAPI document is generated from them, so the two cannot drift apart.
  */
-import { type TSchema, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "typebox";
+
+/** A `$ref` to a named schema (one with an `$id`), typed as the schema it names. */
+export function refTo<T extends TSchema>(schema: T) {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== "string") throw new Error("refTo needs a schema with an $id");
+  return Type.Unsafe<Static<T>>(Type.Ref(id));
+}
 
 export const stringEnum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: "string", enum: [...values], ...(description ? { description } : {}) });
@@ -33,7 +40,7 @@ export const Problem = Type.Object(
   { $id: "Problem", title: "Problem" },
 );
 
-const ProblemRef = Type.Ref(Problem);
+const ProblemRef = refTo(Problem);
 
 /** The error responses every authenticated operation may give, plus the ones named. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {

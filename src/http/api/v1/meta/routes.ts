@@ -1,6 +1,7 @@
 /** /api/v1/account, /api/v1/checks and /api/v1/openapi.json. */
-import { Type } from "@sinclair/typebox";
+
 import type { FastifyInstance } from "fastify";
+import { Type } from "typebox";
 import { catalogue } from "../../../../analysis/catalogue.js";
 import { errorResponses, Timestamp } from "../common-schema.js";
 import type { ApiContext } from "../context.js";

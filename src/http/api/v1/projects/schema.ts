@@ -1,6 +1,6 @@
 /** Request and response schemas of /api/v1/projects. */
-import { Type } from "@sinclair/typebox";
-import { errorResponses, PageQuery, paginated, stringEnum, Timestamp } from "../common-schema.js";
+import { Type } from "typebox";
+import { errorResponses, PageQuery, paginated, refTo, stringEnum, Timestamp } from "../common-schema.js";
 
 export const Project = Type.Object(
   {
@@ -24,7 +24,7 @@ export const listProjects = {
     sort_by: Type.Optional(stringEnum(["created_at", "project"], "Sort key (default created_at)")),
     ...PageQuery,
   }),
-  response: { 200: paginated(Type.Ref(Project), "ProjectPage"), ...errorResponses(422) },
+  response: { 200: paginated(refTo(Project), "ProjectPage"), ...errorResponses(422) },
 };
 
 export const deleteProject = {

@@ -1,10 +1,11 @@
 /** Request and response schemas of /api/v1/reports. */
-import { Type } from "@sinclair/typebox";
+import { Type } from "typebox";
 import {
   errorResponses,
   integerEnum,
   PageQuery,
   paginated,
+  refTo,
   stringEnum,
   Timestamp,
 } from "../common-schema.js";
@@ -56,7 +57,7 @@ export const Report = Type.Object(
       security: nullableScore,
       miscellaneous: nullableScore,
     }),
-    results: Type.Record(Type.String(), Type.Ref(CheckResult)),
+    results: Type.Record(Type.String(), refTo(CheckResult)),
     generated_at: Timestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -66,7 +67,7 @@ export const Report = Type.Object(
 
 export const reportSchemas = [CheckResult, Report];
 
-const ReportRef = Type.Ref(Report);
+const ReportRef = refTo(Report);
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 export const listReports = {
