@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { migrate } from "./migrations.js";
 import type { Database } from "./schema.js";
-import { SqliteDatabase } from "./sqlite-driver.js";
+import { sqliteDatabaseClass } from "./sqlite-driver.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -41,7 +41,7 @@ export async function openStore(databaseUrl: string, options: OpenOptions = {}):
 function openSqlite(path: string): Store {
   const file = path === ":memory:" ? path : resolve(path);
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-  const database = new SqliteDatabase(file);
+  const database = new (sqliteDatabaseClass())(file);
   database.pragma("journal_mode = WAL");
   // WAL with synchronous=NORMAL is durable across process crashes (the case that matters for a service);
   // only a power cut can lose the last transactions.
