@@ -16,6 +16,8 @@ export type Dialect = "sqlite" | "postgres";
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The PostgreSQL schema the store works in, when one was asked for. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -71,5 +73,5 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Store> {
     await pool.query(`create schema if not exists ${schema}`);
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: () => db.destroy() };
+  return { db, dialect: "postgres", ...(schema ? { schema } : {}), close: () => db.destroy() };
 }

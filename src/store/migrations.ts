@@ -163,7 +163,14 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 
 export async function migrate(store: Store): Promise<void> {
   const all = migrations(store.dialect);
-  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => all } });
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => all },
+    // Kysely looks for its bookkeeping tables by name across every schema; in a database shared by several
+    // schemas (tests isolate themselves that way) it must look in ours only, or it finds another's and skips
+    // creating its own.
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
