@@ -26,7 +26,8 @@ async function pagegrade(args: string[]) {
   }
 }
 
-describe("pagegrade analyze: the regression gate", () => {
+// Each test runs the command up to five times in child processes, each starting its own TypeScript loader.
+describe("pagegrade analyze: the regression gate", { timeout: 90_000 }, () => {
   let server: LocalServer;
   let page = described;
   let dir: string;
@@ -146,27 +147,24 @@ describe("pagegrade analyze: the regression gate", () => {
     ]);
   });
 
-  it("refuses a bad budget file with exit 2 and a message naming the field", async () => {
-    const cases: [string, string][] = [
-      ["{", "is not valid JSON"],
-      ["[]", "must be a JSON object"],
-      ['{"minimum": 3}', 'unknown field "minimum"'],
-      ['{"score": 101}', '"score" must be a whole number from 0 to 100, got 101'],
-      ['{"score": "80"}', '"score" must be a whole number from 0 to 100, got "80"'],
-      ['{"categories": {"speed": 50}}', '"categories.speed": unknown category'],
-      ['{"categories": {"seo": 50.5}}', '"categories.seo" must be a whole number from 0 to 100'],
-      ['{"checks": "title"}', '"checks" must be a list of check ids'],
-      ['{"checks": ["title", "image-alts"]}', '"checks[1]": unknown check "image-alts"'],
-      ['{"checks": ["title", "title"]}', '"checks[1]": "title" is listed twice'],
-    ];
+  it.each<[string, string]>([
+    ["{", "is not valid JSON"],
+    ["[]", "must be a JSON object"],
+    ['{"minimum": 3}', 'unknown field "minimum"'],
+    ['{"score": 101}', '"score" must be a whole number from 0 to 100, got 101'],
+    ['{"score": "80"}', '"score" must be a whole number from 0 to 100, got "80"'],
+    ['{"categories": {"speed": 50}}', '"categories.speed": unknown category'],
+    ['{"categories": {"seo": 50.5}}', '"categories.seo" must be a whole number from 0 to 100'],
+    ['{"checks": "title"}', '"checks" must be a list of check ids'],
+    ['{"checks": ["title", "image-alts"]}', '"checks[1]": unknown check "image-alts"'],
+    ['{"checks": ["title", "title"]}', '"checks[1]": "title" is listed twice'],
+  ])("refuses the budget file %s with exit 2 and a message naming the field", async (content, message) => {
     const before = server.requests.length;
-    for (const [content, message] of cases) {
-      const path = file("bad-budget.json", content);
-      const result = await pagegrade(["analyze", `${server.url}/`, "--budget", path]);
-      expect(result.code, content).toBe(2);
-      expect(result.stderr, content).toContain(`pagegrade: the budget file "${path}`);
-      expect(result.stderr, content).toContain(message);
-    }
+    const path = file("bad-budget.json", content);
+    const result = await pagegrade(["analyze", `${server.url}/`, "--budget", path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`pagegrade: the budget file "${path}`);
+    expect(result.stderr).toContain(message);
     expect(server.requests.length).toBe(before);
   });
 
