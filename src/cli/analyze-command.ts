@@ -1,16 +1,23 @@
 /**
  * `pagegrade analyze`: one URL printed as a readable report (or --json), or many URLs from a file analysed
- * concurrently into JSON Lines, with a progress bar when stderr is a terminal.
+ * concurrently into JSON Lines, with a progress bar when stderr is a terminal. For one URL, the regression
+ * gate: --baseline (what changed since a saved report; a regressed check fails), --budget (minimum scores and
+ * checks that must pass) and --junit (the checks as JUnit XML for CI).
  */
-import { createWriteStream, readFileSync } from "node:fs";
+import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type AnalysisReport, Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { InvalidUrl } from "../analysis/submitted-url.js";
 import { loadAnalysisConfig } from "../config.js";
+import { diffAnalyses, isRegression } from "../reports/analysis-diff.js";
 import { paletteFor } from "./colour.js";
+import { type Baseline, loadBaseline } from "./gate/baseline.js";
+import { type Budget, budgetBreaches, loadBudget } from "./gate/budget.js";
+import { type GateCase, junitXml } from "./gate/junit.js";
+import { renderDiff } from "./gate/render-diff.js";
 import { ProgressBar } from "./progress-bar.js";
-import { renderReport } from "./render-report.js";
+import { renderReport, safe } from "./render-report.js";
 import { UsageError } from "./usage.js";
 
 /** The report fields the command prints with --json (the API's report object, without storage fields). */
@@ -27,7 +34,13 @@ export async function runAnalyze(args: string[]): Promise<number> {
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
+  const gateOptions = (["baseline", "budget", "junit"] as const).filter((name) => values[name] !== undefined);
   if (values.file !== undefined) {
+    if (gateOptions.length > 0) {
+      throw new UsageError(
+        `--${gateOptions[0]} gates one URL; it cannot be used with --file (run one analyze per URL instead)`,
+      );
+    }
     if (positionals.length > 0) throw new UsageError("give either a URL or --file, not both");
     if (values.json) throw new UsageError("--json prints one report; with --file use --json-lines");
     return analyseFile(values.file, concurrencyOf(values.concurrency), values["json-lines"]);
@@ -36,7 +49,19 @@ export async function runAnalyze(args: string[]): Promise<number> {
   if (values["json-lines"] !== undefined || values.concurrency !== undefined) {
     throw new UsageError("--json-lines and --concurrency go with --file");
   }
-  return analyseOne(positionals[0] as string, Boolean(values.json));
+  const gate: GateSettings = {
+    baseline: values.baseline === undefined ? undefined : loadBaseline(values.baseline),
+    budget: values.budget === undefined ? undefined : loadBudget(values.budget),
+    junit: values.junit,
+  };
+  return analyseOne(positionals[0] as string, Boolean(values.json), gate);
+}
+
+/** The regression gate asked for on the command line; files are read and validated before the page is fetched. */
+interface GateSettings {
+  baseline: Baseline | undefined;
+  budget: Budget | undefined;
+  junit: string | undefined;
 }
 
 function parse(args: string[]) {
@@ -48,6 +73,9 @@ function parse(args: string[]) {
       file: { type: "string" },
       concurrency: { type: "string" },
       "json-lines": { type: "string" },
+      baseline: { type: "string" },
+      budget: { type: "string" },
+      junit: { type: "string" },
     },
   });
 }
@@ -60,22 +88,62 @@ function concurrencyOf(raw: string | undefined): number {
   return Number(raw);
 }
 
-async function analyseOne(url: string, json: boolean): Promise<number> {
+async function analyseOne(url: string, json: boolean, gate: GateSettings): Promise<number> {
   const analyzer = new Analyzer(loadAnalysisConfig());
+  let report: AnalysisReport;
   try {
-    const { report } = await analyzer.analyse(url);
-    process.stdout.write(
-      json
-        ? `${JSON.stringify(reportJson(report), null, 2)}\n`
-        : renderReport(report, paletteFor(process.stdout)),
-    );
-    return 0;
+    ({ report } = await analyzer.analyse(url));
   } catch (error) {
     process.stderr.write(`pagegrade: ${url}: ${reasonOf(error)}\n`);
     return 1;
   } finally {
     await analyzer.close();
   }
+  // With --json, stdout stays the report object (the next baseline) and the gate's verdict goes to stderr.
+  const gateOut = json ? process.stderr : process.stdout;
+  const palette = paletteFor(gateOut);
+  process.stdout.write(
+    json
+      ? `${JSON.stringify(reportJson(report), null, 2)}\n`
+      : renderReport(report, paletteFor(process.stdout)),
+  );
+  const verdicts: GateCase[] = [];
+  if (gate.baseline !== undefined) {
+    if (gate.baseline.url !== report.url) {
+      gateOut.write(palette.dim(`\nNote: the baseline is a report of ${safe(gate.baseline.url)}\n`));
+    }
+    // A saved report has no stored ids: both sides are 0, which the command never prints.
+    const diff = diffAnalyses(0, gate.baseline.side, { ...report, id: 0 });
+    gateOut.write(`\n${renderDiff(diff, palette)}`);
+    verdicts.push({
+      name: "no check regressed against the baseline",
+      problems: isRegression(diff)
+        ? diff.checks
+            .filter((check) => check.change === "regressed")
+            .map((check) => `${check.id} regressed: ${check.from} → ${check.to}`)
+        : [],
+    });
+  }
+  if (gate.budget !== undefined) {
+    const breaches = budgetBreaches(gate.budget, report);
+    gateOut.write(
+      breaches.length === 0
+        ? `\n${palette.green("Within the budget.")}\n`
+        : `\n${palette.bold("Budget breached:")}\n${breaches.map((line) => `  ${palette.red("✗")} ${line}\n`).join("")}`,
+    );
+    verdicts.push({ name: "the report keeps within the budget", problems: breaches });
+  }
+  if (gate.junit !== undefined) {
+    try {
+      writeFileSync(gate.junit, junitXml(report, verdicts));
+    } catch (error) {
+      process.stderr.write(
+        `pagegrade: cannot write the JUnit file "${gate.junit}": ${(error as Error).message}\n`,
+      );
+      return 2;
+    }
+  }
+  return verdicts.some((verdict) => verdict.problems.length > 0) ? 1 : 0;
 }
 
 async function analyseFile(

@@ -8,7 +8,7 @@ import { runAnalyze } from "./analyze-command.js";
 import { UsageError } from "./usage.js";
 
 const usage = `Usage:
-  pagegrade analyze <url> [--json]
+  pagegrade analyze <url> [--json] [--baseline <report.json>] [--budget <budget.json>] [--junit <out.xml>]
   pagegrade analyze --file <urls.txt> [--concurrency N] [--json-lines <out.jsonl|->]
   pagegrade user create --email <e> [--password <p>]
   pagegrade key create --email <e> [--keep-old]

@@ -4,6 +4,7 @@
  * cannot drive the terminal.
  */
 import type { AnalysisReport } from "../analysis/analyse.js";
+import type { EvidenceItem } from "../analysis/checks/check.js";
 import type { CheckResult } from "../analysis/judge.js";
 import type { Palette } from "./colour.js";
 
@@ -52,20 +53,23 @@ export function renderReport(report: AnalysisReport, c: Palette): string {
 function renderEvidence(result: CheckResult, c: Palette): string[] {
   const details = result.details;
   if (!details) return [];
-  const lines = details.items.slice(0, evidenceShown).map((item) => {
-    const text = Object.entries(item)
-      .filter(([, value]) => value !== null && value !== "")
-      .map(([key, value]) => `${key}: ${safe(String(value))}`)
-      .join("  ");
-    return c.dim(`      - ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
-  });
+  const lines = details.items.slice(0, evidenceShown).map((item) => c.dim(`      - ${evidenceLine(item)}`));
   const more = details.items.length - evidenceShown + details.truncated;
   if (more > 0) lines.push(c.dim(`      … and ${more} more`));
   return lines;
 }
 
+/** One evidence item on one line: its non-empty fields, page text made safe, cut at 160 characters. */
+export function evidenceLine(item: EvidenceItem): string {
+  const text = Object.entries(item)
+    .filter(([, value]) => value !== null && value !== "")
+    .map(([key, value]) => `${key}: ${safe(String(value))}`)
+    .join("  ");
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}
+
 /** Removes control characters (escape sequences included) from page-provided text. */
-function safe(text: string): string {
+export function safe(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
 }
