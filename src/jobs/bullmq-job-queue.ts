@@ -67,6 +67,33 @@ export class BullMqJobQueue implements JobQueue {
     this.cancelChannel = `${this.prefix}:cancel`;
   }
 
+  /**
+   * Checks Redis answers, failing fast with the reason: BullMQ's own clients retry forever, which would leave a
+   * wrong PAGEGRADE_QUEUE_URL hanging the start-up instead of stopping it.
+   */
+  async connect(): Promise<void> {
+    const probe = new Redis(this.options.url, {
+      lazyConnect: true,
+      connectTimeout: 2000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    let lastError: Error | null = null;
+    probe.on("error", (error: Error) => {
+      lastError = error;
+    });
+    try {
+      await probe.connect();
+      await probe.ping();
+    } catch (error) {
+      throw new Error(
+        `cannot reach Redis at PAGEGRADE_QUEUE_URL: ${(lastError ?? (error as Error)).message}`,
+      );
+    } finally {
+      probe.disconnect();
+    }
+  }
+
   private connection() {
     // BullMQ needs maxRetriesPerRequest: null for its blocking commands; it makes its own clients from this.
     return { url: this.options.url, maxRetriesPerRequest: null };

@@ -20,11 +20,13 @@ export async function openJobQueue(
   }
   // Loaded only when asked for, so the embedded set-up never loads BullMQ.
   const { BullMqJobQueue } = await import("./bullmq-job-queue.js");
-  return new BullMqJobQueue({
+  const queue = new BullMqJobQueue({
     url: config.queueUrl,
     keyPrefix: config.redisKeyPrefix,
     workers: config.workers,
     leaseMs,
     ...(onError ? { onError } : {}),
   });
+  await queue.connect();
+  return queue;
 }
