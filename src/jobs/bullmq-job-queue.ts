@@ -163,7 +163,8 @@ export class BullMqJobQueue implements JobQueue {
       // It became active between the look and the removal (it is locked): stop it where it runs.
       await this.publish(id);
     }
-    await queue.removeDeduplicationKey(key);
+    // Frees the key for new jobs, unless a new job already holds it.
+    if ((await queue.getDeduplicationJobId(key)) === id) await queue.removeDeduplicationKey(key);
     return true;
   }
 

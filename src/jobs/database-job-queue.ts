@@ -71,6 +71,7 @@ export class DatabaseJobQueue implements JobQueue {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private renewTimer: NodeJS.Timeout | null = null;
+  private schedulesCheckedAt = 0;
 
   constructor(
     private readonly store: Store,
@@ -178,6 +179,7 @@ export class DatabaseJobQueue implements JobQueue {
         }),
       )
       .execute();
+    this.schedulesCheckedAt = 0;
     this.wake?.();
   }
 
@@ -209,7 +211,11 @@ export class DatabaseJobQueue implements JobQueue {
     while (!this.stopping) {
       let claimed = 0;
       try {
-        await this.enqueueDueSchedules();
+        // Schedules are due at most once per interval: no need to look at them on every busy turn.
+        if (Date.now() - this.schedulesCheckedAt >= this.pollIntervalMs) {
+          this.schedulesCheckedAt = Date.now();
+          await this.enqueueDueSchedules();
+        }
         claimed = await this.claimAndRun();
       } catch (error) {
         this.options.onError?.(error, {});

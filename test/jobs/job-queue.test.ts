@@ -127,6 +127,7 @@ describe.each(queueKinds)("job queue on %s", (kind) => {
     expect(await producer.cancel("cancellable", "nothing-here")).toBe(false);
     await producer.enqueue("cancellable", { which: "delayed" }, { key: "delayed", delayMs: 300 });
     expect(await producer.cancel("cancellable", "delayed")).toBe(true);
+    expect(await producer.cancel("cancellable", "delayed")).toBe(false);
 
     const runs: unknown[] = [];
     let aborted = false;
@@ -153,6 +154,13 @@ describe.each(queueKinds)("job queue on %s", (kind) => {
       true,
     );
     await eventually(() => runs.length === 2, "the new job to start");
+    // The cancelled delayed job never ran, and its key is free too.
+    expect(runs).toEqual([{ which: "running" }, { which: "again" }]);
+    expect(await producer.cancel("cancellable", "running")).toBe(true);
+    expect(
+      (await producer.enqueue("cancellable", { which: "re-delayed" }, { key: "delayed" })).enqueued,
+    ).toBe(true);
+    await eventually(() => runs.length === 3, "the job with the freed key to run");
     await worker.close(0);
   });
 
