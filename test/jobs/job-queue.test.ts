@@ -193,6 +193,24 @@ describe.each(queueKinds)("job queue on %s", (kind) => {
     await second.close();
   });
 
+  it("shares jobs between instances, each job run exactly once", async () => {
+    const runs: number[] = [];
+    const instances = [queues.open({ workers: 3 }), queues.open({ workers: 3 }), queues.open({ workers: 3 })];
+    for (const instance of instances) {
+      instance.register("shared", async (job: JobContext<{ n: number }>) => {
+        runs.push(job.payload.n);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      });
+      await instance.start();
+    }
+    const producer = queues.open({ workers: 0 });
+    for (let n = 0; n < 60; n++) await producer.enqueue("shared", { n });
+    await eventually(() => runs.length >= 60, "every job to run", 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const instance of instances) await instance.close();
+    expect([...runs].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, n) => n));
+  });
+
   it("enqueues a recurring job once per period, however many instances declare it", async () => {
     const runs: number[] = [];
     const instances = [queues.open({ workers: 1 }), queues.open({ workers: 1 }), queues.open({ workers: 1 })];
