@@ -2,14 +2,17 @@
  * The job queue under faults, on every adapter (embedded on SQLite and PostgreSQL, BullMQ on Redis), with real
  * worker processes (test/helpers/job-process.ts) and real signals: a worker SIGKILLed mid-job has its jobs
  * completed exactly once by another; SIGTERM finishes short jobs and hands back long ones within the grace
- * period, then exits 0; several processes declaring one recurring job run it once per period. npm run test:jobs.
+ * period, then exits 0; several processes declaring one recurring job run it once per period; a BullMQ worker
+ * whose Redis restarts resumes taking jobs. npm run test:jobs.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BullMqJobQueue } from "../../src/jobs/bullmq-job-queue.js";
 import { eventually, queueKinds, type TestQueues, testQueues } from "../helpers/job-queues.js";
+import { startOwnRedis } from "../helpers/redis.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -128,6 +131,58 @@ describe.each(queueKinds)("jobs under faults on %s", (kind) => {
     expect(ticks.length).toBeLessThanOrEqual(Math.floor(span / 500) + 2);
     for (let index = 1; index < ticks.length; index++) {
       expect((ticks[index] ?? 0) - (ticks[index - 1] ?? 0)).toBeGreaterThan(250);
+    }
+  });
+});
+
+describe("jobs on BullMQ when Redis restarts", () => {
+  it("a running worker process resumes taking jobs once Redis is back", async () => {
+    const queues = await testQueues("bullmq");
+    const dir = mkdtempSync(join(tmpdir(), "pagegrade-jobs-"));
+    const logFile = join(dir, "log.txt");
+    let redis = await startOwnRedis();
+    const port = Number(new URL(redis.url).port);
+    const env = { ...queues.env, JOB_TEST_REDIS_URL: redis.url, JOB_TEST_LOG: logFile };
+    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/job-process.ts"], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const producer = () => new BullMqJobQueue({ url: redis.url, keyPrefix: queues.keyPrefix, workers: 0 });
+    const done = (tag: string) => {
+      try {
+        return readFileSync(logFile, "utf8").includes(`done ${tag} ${child.pid}`);
+      } catch {
+        return false;
+      }
+    };
+    try {
+      await new Promise<void>((resolve) => {
+        child.stdout?.on("data", (chunk: Buffer) => {
+          if (chunk.toString().includes("ready")) resolve();
+        });
+      });
+      const before = producer();
+      await before.enqueue("record", { tag: "before", ms: 10 });
+      await eventually(() => done("before"), "the job before the restart");
+      await before.close();
+
+      await redis.kill();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      redis = await startOwnRedis(port);
+
+      const after = producer();
+      await after.enqueue("record", { tag: "after", ms: 10 });
+      await eventually(() => done("after"), "the same worker to run a job after the restart", 30_000);
+      await after.close();
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await redis.kill();
+      await queues.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
