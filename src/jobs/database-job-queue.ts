@@ -69,7 +69,10 @@ export class DatabaseJobQueue implements JobQueue {
   private started = false;
   private stopping = false;
   private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  /** Ends the poller's sleep; null while it is not sleeping. */
+  private endSleep: (() => void) | null = null;
+  /** Set by a wake-up that came while the poller was busy, so it looks again instead of sleeping. */
+  private woken = false;
   private renewTimer: NodeJS.Timeout | null = null;
   private schedulesCheckedAt = 0;
 
@@ -93,7 +96,7 @@ export class DatabaseJobQueue implements JobQueue {
 
   async enqueue(name: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueueResult> {
     const result = await this.insert(this.store.db, name, payload, options);
-    if (result.enqueued) this.wake?.();
+    if (result.enqueued) this.wake();
     return result;
   }
 
@@ -180,7 +183,7 @@ export class DatabaseJobQueue implements JobQueue {
       )
       .execute();
     this.schedulesCheckedAt = 0;
-    this.wake?.();
+    this.wake();
   }
 
   async start(): Promise<void> {
@@ -192,7 +195,7 @@ export class DatabaseJobQueue implements JobQueue {
 
   async close(graceMs = jobDefaults.graceMs): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.wake();
     await this.loop;
     const all = () => Promise.allSettled([...this.running.values()].map((job) => job.done));
     let timer: NodeJS.Timeout | undefined;
@@ -207,9 +210,17 @@ export class DatabaseJobQueue implements JobQueue {
     if (this.renewTimer) clearInterval(this.renewTimer);
   }
 
+  /** Something to do: a local enqueue, a new schedule, a freed slot, or shutdown. */
+  private wake(): void {
+    if (this.endSleep) this.endSleep();
+    else this.woken = true;
+  }
+
   private async pollLoop(): Promise<void> {
     while (!this.stopping) {
       let claimed = 0;
+      // This turn answers every wake-up so far; one arriving during it makes the loop look again.
+      this.woken = false;
       try {
         // Schedules are due at most once per interval: no need to look at them on every busy turn.
         if (Date.now() - this.schedulesCheckedAt >= this.pollIntervalMs) {
@@ -223,16 +234,16 @@ export class DatabaseJobQueue implements JobQueue {
       if (this.stopping) break;
       // Busy (claimed a full batch and has room for more): look again at once. Otherwise sleep until the
       // interval passes, a local enqueue arrives, or a slot frees up.
-      if (claimed > 0 && this.slots.free > 0) continue;
+      if ((claimed > 0 && this.slots.free > 0) || this.woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.pollIntervalMs);
         function done() {
           clearTimeout(timer);
           resolve();
         }
-        this.wake = done;
+        this.endSleep = done;
       });
-      this.wake = null;
+      this.endSleep = null;
     }
   }
 
@@ -326,7 +337,7 @@ export class DatabaseJobQueue implements JobQueue {
       registered.running--;
       this.running.delete(row.id);
       this.slots.release();
-      this.wake?.();
+      this.wake();
     });
     this.running.set(row.id, { controller, done });
   }
