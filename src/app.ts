@@ -136,8 +136,8 @@ export async function buildApp({
   ].filter((candidate): candidate is RateLimiter => candidate !== null);
   const timer = setInterval(() => {
     const warn = (error: unknown) => app.log.warn({ err: error }, "periodic sweep failed");
+    // Expired sessions are swept by the maintenance job (src/jobs/maintenance.ts).
     for (const sweeper of sweepers) sweeper.sweep().catch(warn);
-    sessions.sweep().catch(warn);
   }, 60_000);
   timer.unref();
   app.addHook("onClose", async () => clearInterval(timer));

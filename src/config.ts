@@ -44,6 +44,14 @@ export interface ServiceConfig {
   redisUrl: string | null;
   /** Prefix of every Redis key, so several deployments can share one Redis. */
   redisKeyPrefix: string;
+  /** "redis://…": the distributed job queue (BullMQ); null: the embedded queue in the service's own database. */
+  queueUrl: string | null;
+  /** Jobs this process runs at once; 0: it runs none (it still enqueues). */
+  workers: number;
+  /** How long a worker's claim on a job holds without renewal; a dead worker's jobs are taken over after it. */
+  jobLeaseSeconds: number;
+  /** At shutdown, how long running jobs may take to finish before they are handed back to the queue. */
+  jobGraceSeconds: number;
 }
 
 export const defaultDatabaseUrl = "sqlite:./data/pagegrade.db";
@@ -56,6 +64,12 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
   const redisUrl = env.REDIS_URL?.trim() || null;
   if (redisUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
     throw new ConfigError("REDIS_URL must start with redis:// or rediss://");
+  }
+  const queueUrl = env.PAGEGRADE_QUEUE_URL?.trim() || null;
+  if (queueUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(queueUrl)) {
+    throw new ConfigError(
+      "PAGEGRADE_QUEUE_URL must start with redis:// or rediss:// (leave it unset for the embedded queue)",
+    );
   }
   const logLevel = env.LOG_LEVEL?.trim() || "info";
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
@@ -75,6 +89,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     trustProxy: flag(env, "PAGEGRADE_TRUST_PROXY"),
     redisUrl,
     redisKeyPrefix: env.PAGEGRADE_REDIS_KEY_PREFIX?.trim() || "pagegrade:",
+    queueUrl,
+    workers: integer(env, "PAGEGRADE_WORKERS", 4, 0),
+    jobLeaseSeconds: integer(env, "PAGEGRADE_JOB_LEASE_SECONDS", 30, 1),
+    jobGraceSeconds: integer(env, "PAGEGRADE_JOB_GRACE_SECONDS", 10, 0),
   };
 }
 

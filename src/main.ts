@@ -1,11 +1,14 @@
 /**
  * Starts the service: configuration from the environment, the store (created and migrated on first start),
- * the analysis engine, the HTTP server. SIGTERM/SIGINT close it gracefully: the server stops accepting,
- * in-flight requests finish, then the database closes.
+ * the analysis engine, the job queue (its workers run here unless PAGEGRADE_WORKERS=0), the HTTP server.
+ * SIGTERM/SIGINT close it gracefully: the server stops accepting, in-flight requests finish, running jobs finish
+ * or are handed back within PAGEGRADE_JOB_GRACE_SECONDS, then the database closes.
  */
 import { Analyzer } from "./analysis/analyse.js";
 import { buildApp } from "./app.js";
 import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "./config.js";
+import { openJobQueue } from "./jobs/open-job-queue.js";
+import { registerJobs, scheduleJobs } from "./jobs/registry.js";
 import { openStore } from "./store/database.js";
 
 async function start(): Promise<void> {
@@ -13,18 +16,25 @@ async function start(): Promise<void> {
   const analyzer = new Analyzer(loadAnalysisConfig());
   const store = await openStore(config.databaseUrl);
   const app = await buildApp({ store, analyzer, config });
+  const jobs = await openJobQueue(store, config, (error, context) =>
+    app.log.error({ err: error, job: context.job }, "background job failed"),
+  );
+  registerJobs(jobs, { store });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, "shutting down");
     await app.close();
+    await jobs.close(config.jobGraceSeconds * 1000);
     await analyzer.close();
     await store.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  await scheduleJobs(jobs);
+  await jobs.start();
   await app.listen({ host: config.host, port: config.port });
 }
 

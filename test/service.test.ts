@@ -88,4 +88,43 @@ describe("the service process", () => {
       /^pagegrade: cannot start: cannot reach Redis at REDIS_URL: connect ECONNREFUSED .*\n$/,
     );
   });
+
+  it("refuses to start when PAGEGRADE_QUEUE_URL is malformed or names a Redis that does not answer", async () => {
+    expect(await failedStart({ PAGEGRADE_QUEUE_URL: "localhost:6379" })).toEqual({
+      code: 1,
+      stderr:
+        "pagegrade: cannot start: configuration: PAGEGRADE_QUEUE_URL must start with redis:// or rediss:// (leave it unset for the embedded queue)\n",
+    });
+    const { code, stderr } = await failedStart({ PAGEGRADE_QUEUE_URL: "redis://127.0.0.1:1" });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /^pagegrade: cannot start: cannot reach Redis at PAGEGRADE_QUEUE_URL: .*ECONNREFUSED.*\n$/,
+    );
+  });
+
+  it("runs background jobs itself on the embedded queue: the maintenance job sweeps expired sessions", {
+    timeout: 60_000,
+  }, async () => {
+    const databaseUrl = `sqlite:${join(dir, "jobs.db")}`;
+    const store = await openStore(databaseUrl);
+    const { account } = await new AccountService(store).createUser("sessions@example.com", null);
+    await store.db
+      .insertInto("sessions")
+      .values({ digest: "expired", user_id: account.id, flash: null, created_at: "x", expires_at: 1 })
+      .execute();
+    const service = await startServiceProcess({ DATABASE_URL: databaseUrl });
+    try {
+      const deadline = Date.now() + 20_000;
+      while ((await store.db.selectFrom("sessions").select("digest").execute()).length > 0) {
+        if (Date.now() > deadline) throw new Error("the expired session was not swept");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const jobs = await store.db.selectFrom("jobs").select(["name", "state"]).execute();
+      expect(jobs).toEqual([{ name: "maintenance", state: "completed" }]);
+    } finally {
+      service.child.kill("SIGTERM");
+      expect(await service.exited).toBe(0);
+      await store.close();
+    }
+  });
 });

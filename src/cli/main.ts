@@ -6,12 +6,14 @@ import { ConfigError } from "../config.js";
 import { runKey, runUser } from "./account-commands.js";
 import { runAnalyze } from "./analyze-command.js";
 import { UsageError } from "./usage.js";
+import { runWorker } from "./worker-command.js";
 
 const usage = `Usage:
   pagegrade analyze <url> [--json] [--baseline <report.json>] [--budget <budget.json>] [--junit <out.xml>]
   pagegrade analyze --file <urls.txt> [--concurrency N] [--json-lines <out.jsonl|->]
   pagegrade user create --email <e> [--password <p>]
   pagegrade key create --email <e> [--keep-old]
+  pagegrade worker          (runs jobs only; needs PAGEGRADE_QUEUE_URL and a PostgreSQL DATABASE_URL)
   pagegrade help
 
 Environment: see the README (PAGEGRADE_* settings).`;
@@ -26,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
       return runUser(rest);
     case "key":
       return runKey(rest);
+    case "worker":
+      return runWorker(rest);
     case undefined:
     case "help":
     case "--help":

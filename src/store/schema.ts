@@ -68,7 +68,44 @@ export interface SecretsTable {
   value: string;
 }
 
+export type JobState = "waiting" | "running" | "completed" | "failed" | "cancelled";
+
+export interface JobsTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON. */
+  payload: string;
+  /** Deduplication key; unique among waiting and running jobs. */
+  key: string | null;
+  state: JobState;
+  /** Epoch milliseconds: a waiting job runs once this has passed. */
+  run_at: number;
+  attempts_made: Generated<number>;
+  max_attempts: number;
+  backoff_ms: number;
+  backoff_max_ms: number;
+  /** The process running it, and until when its claim holds (epoch ms); another may take it over after that. */
+  owner: string | null;
+  locked_until: number | null;
+  /** 1 once cancel() asked a running job to stop. */
+  cancel_requested: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface JobSchedulesTable {
+  id: string;
+  name: string;
+  payload: string;
+  every_ms: number;
+  /** Epoch milliseconds; whoever moves it on (compare-and-set) enqueues the period's job. */
+  next_run_at: number;
+}
+
 export interface Database {
+  jobs: JobsTable;
+  job_schedules: JobSchedulesTable;
   sessions: SessionsTable;
   secrets: SecretsTable;
   users: UsersTable;

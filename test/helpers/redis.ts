@@ -13,9 +13,12 @@ export interface OwnRedis {
   kill(): Promise<void>;
 }
 
-/** Starts `redis-server` (nothing kept on disk) and resolves once it accepts connections. */
-export async function startOwnRedis(): Promise<OwnRedis> {
-  const port = await freePort();
+/**
+ * Starts `redis-server` (nothing kept on disk) and resolves once it accepts connections; on `port` to stand in
+ * for one that was killed (a restart).
+ */
+export async function startOwnRedis(port?: number): Promise<OwnRedis> {
+  port ??= await freePort();
   const server = spawn(
     "redis-server",
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],

@@ -1,0 +1,51 @@
+/**
+ * `pagegrade worker`: a process that only runs jobs, for the distributed set-up (BullMQ on Redis, PostgreSQL
+ * shared by every process). It refuses the embedded queue and SQLite — both belong to one service process — and
+ * says which setting is missing. SIGTERM/SIGINT: it stops taking jobs, lets running ones finish for up to
+ * PAGEGRADE_JOB_GRACE_SECONDS, hands back the rest, and exits 0.
+ */
+import { ConfigError, loadServiceConfig } from "../config.js";
+import { openJobQueue } from "../jobs/open-job-queue.js";
+import { registerJobs, scheduleJobs } from "../jobs/registry.js";
+import { openStore } from "../store/database.js";
+import { UsageError } from "./usage.js";
+
+export async function runWorker(args: string[]): Promise<number> {
+  if (args.length > 0) throw new UsageError(`pagegrade worker takes no arguments, got "${args.join(" ")}"`);
+  const config = loadServiceConfig();
+  if (config.queueUrl === null) {
+    throw new ConfigError(
+      "pagegrade worker needs PAGEGRADE_QUEUE_URL=redis://… (without it the service runs its jobs itself, in its own database)",
+    );
+  }
+  if (!config.databaseUrl.startsWith("postgres")) {
+    throw new ConfigError(
+      "pagegrade worker needs a PostgreSQL DATABASE_URL (postgres://…): a SQLite file belongs to one service process",
+    );
+  }
+  if (config.workers === 0) {
+    throw new ConfigError("PAGEGRADE_WORKERS must be at least 1 for pagegrade worker");
+  }
+  const store = await openStore(config.databaseUrl);
+  const log = (line: string) => process.stderr.write(`pagegrade worker: ${line}\n`);
+  const jobs = await openJobQueue(store, config, (error, context) =>
+    log(`${context.job ? `job ${context.job}: ` : ""}${(error as Error)?.message ?? String(error)}`),
+  );
+  registerJobs(jobs, { store });
+  const stopped = new Promise<string>((resolve) => {
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+    process.once("SIGINT", () => resolve("SIGINT"));
+  });
+  try {
+    await scheduleJobs(jobs);
+    await jobs.start();
+    log(`running up to ${config.workers} jobs at once`);
+    const signal = await stopped;
+    log(`${signal}: finishing running jobs (at most ${config.jobGraceSeconds} s)`);
+  } finally {
+    await jobs.close(config.jobGraceSeconds * 1000);
+    await store.close();
+  }
+  log("stopped");
+  return 0;
+}

@@ -1,0 +1,293 @@
+/**
+ * The distributed job queue: BullMQ on Redis (PAGEGRADE_QUEUE_URL), so API processes and `pagegrade worker`
+ * processes on any machines share the work. One BullMQ queue per job name, its keys under
+ * `<PAGEGRADE_REDIS_KEY_PREFIX>queue:<name>:…`. Everything is BullMQ's own: deduplication ids for keys, delayed
+ * jobs, attempts with a custom backoff strategy (ours, for the jitter), job schedulers for recurring jobs, locks
+ * and the stalled-job check to take over a dead worker's jobs, `Worker.cancelJob` for the abort signal, and
+ * `moveToWait` to hand a job back at shutdown. The one addition is a Redis channel that carries a cancellation to
+ * the process running the job, since a Worker can only abort its own.
+ */
+import { randomUUID } from "node:crypto";
+import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { retryDelayMs } from "./backoff.js";
+import {
+  type AbortReason,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type HandlerOptions,
+  JobAborted,
+  type JobHandler,
+  type JobQueue,
+  jobDefaults,
+  type RecurringJob,
+  runUntilAborted,
+  Slots,
+} from "./job-queue.js";
+
+export interface BullMqJobQueueOptions {
+  url: string;
+  /** PAGEGRADE_REDIS_KEY_PREFIX ("pagegrade:"); the queue's keys start with `<prefix>queue:`. */
+  keyPrefix: string;
+  /** Jobs this process runs at once; 0: it only enqueues. */
+  workers: number;
+  /** BullMQ's lock duration: a job whose worker stopped renewing its lock this long is taken over. */
+  leaseMs?: number;
+  onError?: (error: unknown, context: { job?: string }) => void;
+}
+
+interface JobData {
+  payload: unknown;
+  backoff: { delayMs: number; maxDelayMs: number };
+}
+
+interface Registered {
+  handler: JobHandler<unknown>;
+  concurrency: number;
+}
+
+export class BullMqJobQueue implements JobQueue {
+  private readonly queues = new Map<string, Queue<JobData>>();
+  private readonly handlers = new Map<string, Registered>();
+  private readonly workers: Worker<JobData>[] = [];
+  private readonly slots: Slots;
+  private readonly prefix: string;
+  private readonly cancelChannel: string;
+  /** Why this process aborted a running job, by job id (BullMQ's cancelJob carries only a string). */
+  private readonly abortReasons = new Map<string, AbortReason>();
+  /** Jobs running in this process, by id. */
+  private readonly active = new Set<string>();
+  private publisher: Redis | null = null;
+  private subscriber: Redis | null = null;
+  private started = false;
+
+  constructor(private readonly options: BullMqJobQueueOptions) {
+    this.slots = new Slots(options.workers);
+    this.prefix = `${options.keyPrefix}queue`;
+    this.cancelChannel = `${this.prefix}:cancel`;
+  }
+
+  /**
+   * Checks Redis answers, failing fast with the reason: BullMQ's own clients retry forever, which would leave a
+   * wrong PAGEGRADE_QUEUE_URL hanging the start-up instead of stopping it.
+   */
+  async connect(): Promise<void> {
+    const probe = new Redis(this.options.url, {
+      lazyConnect: true,
+      connectTimeout: 2000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    let lastError: Error | null = null;
+    probe.on("error", (error: Error) => {
+      lastError = error;
+    });
+    try {
+      await probe.connect();
+      await probe.ping();
+    } catch (error) {
+      throw new Error(
+        `cannot reach Redis at PAGEGRADE_QUEUE_URL: ${(lastError ?? (error as Error)).message}`,
+      );
+    } finally {
+      probe.disconnect();
+    }
+  }
+
+  private connection() {
+    // BullMQ needs maxRetriesPerRequest: null for its blocking commands; it makes its own clients from this.
+    return { url: this.options.url, maxRetriesPerRequest: null };
+  }
+
+  private queue(name: string): Queue<JobData> {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue<JobData>(name, { connection: this.connection(), prefix: this.prefix });
+      queue.on("error", (error) => this.options.onError?.(error, { job: name }));
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  register<Payload>(name: string, handler: JobHandler<Payload>, options: HandlerOptions = {}): void {
+    if (this.started) throw new Error(`register "${name}" before the queue starts`);
+    const concurrency = Math.max(
+      1,
+      Math.min(options.concurrency ?? this.options.workers, this.options.workers),
+    );
+    this.handlers.set(name, { handler: handler as JobHandler<unknown>, concurrency });
+  }
+
+  async enqueue(name: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+    const id = randomUUID();
+    const backoff = options.backoff ?? jobDefaults.backoff;
+    const job = await this.queue(name).add(
+      name,
+      {
+        payload: payload ?? null,
+        backoff: {
+          delayMs: backoff.delayMs,
+          maxDelayMs: backoff.maxDelayMs ?? jobDefaults.backoff.maxDelayMs,
+        },
+      },
+      {
+        jobId: id,
+        // Without a ttl the key holds until the job completes or fails: exactly "while waiting or running".
+        ...(options.key ? { deduplication: { id: options.key } } : {}),
+        ...(options.delayMs ? { delay: options.delayMs } : {}),
+        attempts: Math.max(1, options.attempts ?? jobDefaults.attempts),
+        backoff: { type: "jittered" },
+        removeOnComplete: { age: 24 * 3600, count: 1000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    );
+    // A deduplicated add answers with the job that holds the key.
+    return { id: job.id ?? id, enqueued: job.id === id };
+  }
+
+  async cancel(name: string, key: string): Promise<boolean> {
+    const queue = this.queue(name);
+    const id = await queue.getDeduplicationJobId(key);
+    if (!id) return false;
+    const job = await queue.getJob(id);
+    if (!job) return false;
+    const state = await job.getState();
+    if (state === "active") {
+      await this.publish(id);
+      return true;
+    }
+    if (state !== "waiting" && state !== "delayed" && state !== "prioritized") return false;
+    try {
+      await job.remove();
+    } catch {
+      // It became active between the look and the removal (it is locked): stop it where it runs.
+      await this.publish(id);
+    }
+    // Frees the key for new jobs, unless a new job already holds it.
+    if ((await queue.getDeduplicationJobId(key)) === id) await queue.removeDeduplicationKey(key);
+    return true;
+  }
+
+  private async publish(jobId: string): Promise<void> {
+    this.publisher ??= new Redis(this.options.url, { lazyConnect: false });
+    await this.publisher.publish(this.cancelChannel, jobId);
+  }
+
+  async schedule(recurring: RecurringJob): Promise<void> {
+    await this.queue(recurring.name).upsertJobScheduler(
+      recurring.id,
+      { every: recurring.everyMs },
+      {
+        name: recurring.name,
+        data: { payload: recurring.payload ?? null, backoff: { ...jobDefaults.backoff } },
+        opts: {
+          attempts: jobDefaults.attempts,
+          backoff: { type: "jittered" },
+          removeOnComplete: { age: 24 * 3600, count: 100 },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        },
+      },
+    );
+  }
+
+  async start(): Promise<void> {
+    if (this.started || this.options.workers === 0) return;
+    this.started = true;
+    const leaseMs = this.options.leaseMs ?? 30_000;
+    for (const [name, registered] of this.handlers) {
+      const worker = new Worker<JobData>(
+        name,
+        (job, token, signal) => this.process(job, token, registered, signal),
+        {
+          connection: this.connection(),
+          prefix: this.prefix,
+          concurrency: registered.concurrency,
+          lockDuration: leaseMs,
+          stalledInterval: Math.max(100, Math.floor(leaseMs / 2)),
+          // A job taken over from a dead worker this many times fails instead of looping.
+          maxStalledCount: jobDefaults.attempts,
+          settings: {
+            backoffStrategy: (attemptsMade, _type, _error, job) =>
+              retryDelayMs(attemptsMade, (job?.data as JobData | undefined)?.backoff),
+          },
+        },
+      );
+      worker.on("error", (error) => this.options.onError?.(error, { job: name }));
+      this.workers.push(worker);
+    }
+    await Promise.all(this.workers.map((worker) => worker.waitUntilReady()));
+    this.subscriber = new Redis(this.options.url);
+    this.subscriber.on("message", (_channel, jobId: string) => this.abortHere(jobId, "cancelled"));
+    this.subscriber.on("error", (error) => this.options.onError?.(error, {}));
+    await this.subscriber.subscribe(this.cancelChannel);
+  }
+
+  private abortHere(jobId: string, reason: AbortReason): void {
+    if (!this.active.has(jobId)) return;
+    // Recorded first: cancelJob aborts the signal synchronously, and process() reads the reason right then.
+    this.abortReasons.set(jobId, reason);
+    for (const worker of this.workers) worker.cancelJob(jobId, reason);
+  }
+
+  private async process(
+    job: Job<JobData>,
+    token: string | undefined,
+    registered: Registered,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const id = job.id ?? "";
+    this.active.add(id);
+    const controller = new AbortController();
+    const relay = () => {
+      controller.abort(new JobAborted(this.abortReasons.get(id) ?? "lease-lost"));
+    };
+    signal?.addEventListener("abort", relay, { once: true });
+    await this.slots.take();
+    try {
+      await runUntilAborted(
+        () =>
+          registered.handler({
+            id,
+            name: job.name,
+            payload: job.data.payload,
+            attempt: job.attemptsStarted,
+            signal: controller.signal,
+          }),
+        controller.signal,
+      );
+    } catch (error) {
+      const reason = controller.signal.aborted ? (controller.signal.reason as JobAborted).reason : null;
+      if (reason === "cancelled") throw new UnrecoverableError("cancelled");
+      if (reason === "shutdown") {
+        // Back to the waiting list without using an attempt; another worker picks it up.
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      if (reason === null) this.options.onError?.(error, { job: job.name });
+      throw error;
+    } finally {
+      signal?.removeEventListener("abort", relay);
+      this.abortReasons.delete(id);
+      this.active.delete(id);
+      this.slots.release();
+    }
+  }
+
+  async close(graceMs = jobDefaults.graceMs): Promise<void> {
+    await this.subscriber?.quit().catch(() => undefined);
+    // Worker.close stops taking jobs and waits for the active ones; past the grace period they are aborted
+    // and handed back (process → moveToWait), which lets close finish.
+    const closing = Promise.all(this.workers.map((worker) => worker.close()));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), graceMs);
+    });
+    if ((await Promise.race([closing, deadline])) === "late") {
+      for (const jobId of this.active) this.abortHere(jobId, "shutdown");
+    }
+    await closing;
+    clearTimeout(timer);
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    await this.publisher?.quit().catch(() => undefined);
+  }
+}

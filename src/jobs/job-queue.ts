@@ -1,0 +1,147 @@
+/**
+ * The jobs port: what services use to run work in the background. A job is a name and a JSON payload; a handler
+ * registered for the name runs it with an AbortSignal. Two adapters implement it: the embedded queue (a table in
+ * the service's own database, database-job-queue.ts) and BullMQ on Redis (bullmq-job-queue.ts). Delivery is at
+ * least once — a job whose worker died is run again — so every handler must be idempotent.
+ */
+
+export interface Backoff {
+  /** Delay before the first retry; each further retry doubles it. */
+  delayMs: number;
+  /** Upper bound of a single delay. */
+  maxDelayMs?: number;
+}
+
+export interface EnqueueOptions {
+  /**
+   * Deduplication key: while a job with this key is waiting, delayed or running, enqueueing another one with the
+   * same key does nothing (and says so). Also what `cancel` finds the job by.
+   */
+  key?: string;
+  /** Run no earlier than this many milliseconds from now. */
+  delayMs?: number;
+  /** Runs in all, the first included (default 3). */
+  attempts?: number;
+  /** Wait between attempts: exponential with jitter (default 1 s doubling, at most 5 minutes). */
+  backoff?: Backoff;
+}
+
+export interface EnqueueResult {
+  /** The job's id: the new job's, or the one already holding the key. */
+  id: string;
+  /** false when a job with the same key was already waiting or running, so nothing was added. */
+  enqueued: boolean;
+}
+
+export interface JobContext<Payload> {
+  id: string;
+  name: string;
+  payload: Payload;
+  /** 1 for the first run, 2 for the first retry, … */
+  attempt: number;
+  /**
+   * Aborted when the job is cancelled, when the process shuts down and the job has to be handed back, or when
+   * the worker lost its claim on the job. A handler stops promptly once it fires; whatever it does after that
+   * is ignored.
+   */
+  signal: AbortSignal;
+}
+
+export type JobHandler<Payload> = (job: JobContext<Payload>) => Promise<void>;
+
+export interface HandlerOptions {
+  /** Jobs of this name this process runs at once (never more than the process's PAGEGRADE_WORKERS). */
+  concurrency?: number;
+}
+
+export interface RecurringJob {
+  /** Stable id: every process declaring the same schedule shares it, so each period enqueues one job. */
+  id: string;
+  name: string;
+  payload: unknown;
+  everyMs: number;
+}
+
+export interface JobQueue {
+  /** Declares how jobs of `name` run in this process. Call before `start`. */
+  register<Payload>(name: string, handler: JobHandler<Payload>, options?: HandlerOptions): void;
+  enqueue(name: string, payload: unknown, options?: EnqueueOptions): Promise<EnqueueResult>;
+  /**
+   * Cancels the waiting or running job of `name` holding `key`: a waiting one never runs, a running one sees its
+   * signal abort and is not retried. Resolves false when no such job exists.
+   */
+  cancel(name: string, key: string): Promise<boolean>;
+  /** Enqueues `name` every `everyMs` (created or updated by id), once per period whatever the number of processes. */
+  schedule(recurring: RecurringJob): Promise<void>;
+  /** Starts taking jobs for the registered names (does nothing when this process runs no workers). */
+  start(): Promise<void>;
+  /**
+   * Stops taking jobs, lets running ones finish for up to `graceMs`, then aborts and hands back the rest so
+   * another worker runs them, and releases the connections.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Defaults both adapters apply. */
+export const jobDefaults = {
+  attempts: 3,
+  backoff: { delayMs: 1_000, maxDelayMs: 5 * 60_000 } satisfies Backoff,
+  graceMs: 10_000,
+};
+
+/** Why a running job's signal was aborted. */
+export type AbortReason = "cancelled" | "shutdown" | "lease-lost";
+
+export class JobAborted extends Error {
+  override readonly name = "JobAborted";
+  constructor(readonly reason: AbortReason) {
+    super(`job aborted: ${reason}`);
+  }
+}
+
+/**
+ * Runs a handler and settles as soon as either it does or its signal aborts: a handler that ignores its signal
+ * cannot hold up shutdown or a cancellation.
+ */
+export async function runUntilAborted(run: () => Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw signal.reason;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([run(), aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** A counting semaphore: how many jobs this process runs at once, across names. */
+export class Slots {
+  private used = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(readonly size: number) {}
+
+  get free(): number {
+    return this.size - this.used;
+  }
+
+  tryTake(): boolean {
+    if (this.used >= this.size) return false;
+    this.used++;
+    return true;
+  }
+
+  async take(): Promise<void> {
+    if (this.tryTake()) return;
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.used--;
+  }
+}

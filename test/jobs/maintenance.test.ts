@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { finishedJobRetentionMs, maintenanceHandler } from "../../src/jobs/maintenance.js";
+import { timestamp } from "../../src/timestamps.js";
+import { freshDatabase, type TestDatabase } from "../helpers/api.js";
+
+describe("the maintenance job", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await freshDatabase("sqlite");
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it("sweeps expired sessions and finished jobs past their retention, and nothing else", async () => {
+    const { db } = database.store;
+    const now = Date.now();
+    const user = await db
+      .insertInto("users")
+      .values({ email: "m@example.com", password_hash: null, created_at: "x", updated_at: "x" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("sessions")
+      .values([
+        {
+          digest: "expired",
+          user_id: user.id,
+          flash: null,
+          created_at: "x",
+          expires_at: Math.floor(now / 1000) - 1,
+        },
+        {
+          digest: "current",
+          user_id: user.id,
+          flash: null,
+          created_at: "x",
+          expires_at: Math.floor(now / 1000) + 60,
+        },
+      ])
+      .execute();
+    const old = timestamp(new Date(now - finishedJobRetentionMs - 60_000));
+    const recent = timestamp(new Date(now - 60_000));
+    const job = (name: string, state: "completed" | "failed" | "waiting", finished: string | null) => ({
+      name,
+      payload: "null",
+      key: null,
+      state,
+      run_at: now,
+      max_attempts: 1,
+      backoff_ms: 1000,
+      backoff_max_ms: 1000,
+      owner: null,
+      locked_until: null,
+      last_error: null,
+      created_at: old,
+      finished_at: finished,
+    });
+    await db
+      .insertInto("jobs")
+      .values([
+        job("old-completed", "completed", old),
+        job("old-failed", "failed", old),
+        job("recent-completed", "completed", recent),
+        job("old-waiting", "waiting", null),
+      ])
+      .execute();
+
+    await maintenanceHandler(database.store)({
+      id: "1",
+      name: "maintenance",
+      payload: null,
+      attempt: 1,
+      signal: new AbortController().signal,
+    });
+
+    expect((await db.selectFrom("sessions").select("digest").execute()).map((row) => row.digest)).toEqual([
+      "current",
+    ]);
+    const left = await db.selectFrom("jobs").select("name").orderBy("name").execute();
+    expect(left.map((row) => row.name)).toEqual(["old-waiting", "recent-completed"]);
+  });
+});
