@@ -125,10 +125,14 @@ export class GuardProxy {
       headers: forwardedHeaders(request.headers, target.host),
       // A fresh connection per request: nothing pooled outlives this vetted address.
       agent: false,
-      timeout: this.limits.connectTimeoutMs,
     });
-    upstream.on("socket", (socket) => this.track(socket));
-    upstream.on("timeout", () => upstream.destroy());
+    upstream.on("socket", (socket) => {
+      this.track(socket);
+      // Only connecting is timed here; a slow answer is the page's business, bounded by its deadline.
+      const timer = setTimeout(() => upstream.destroy(), this.limits.connectTimeoutMs);
+      socket.once("connect", () => clearTimeout(timer));
+      socket.once("close", () => clearTimeout(timer));
+    });
     upstream.on("error", () => {
       if (!response.headersSent) {
         response.writeHead(502, { "content-type": "text/plain", connection: "close" });
@@ -138,7 +142,6 @@ export class GuardProxy {
       }
     });
     upstream.on("response", (answer) => {
-      upstream.setTimeout(0);
       response.writeHead(answer.statusCode ?? 502, answer.statusMessage, backHeaders(answer.rawHeaders));
       answer.on("data", (chunk: Buffer) => {
         if (this.received(chunk.length)) response.write(chunk);

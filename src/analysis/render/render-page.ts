@@ -57,6 +57,7 @@ export async function renderPage(
     page.once("crash", () => reject(new RenderFailure()));
   });
   crashed.catch(() => {});
+  const network = new NetworkQuiet(page);
   const cdp = await context.newCDPSession(page);
   const protocols = await watchProtocols(cdp);
   const work = async (): Promise<RenderedPage> => {
@@ -66,7 +67,7 @@ export async function renderPage(
     const mediaType = mediaTypeOf(main.headers["content-type"]);
     if (mediaType && !htmlMediaTypes.has(mediaType)) throw failures.notHtml(mediaType);
     const settle = Math.min(options.settleMs, Math.max(0, options.deadlineAt - performance.now() - 1000));
-    await page.waitForLoadState("networkidle", { timeout: Math.max(1, settle) }).catch(() => {});
+    await network.quiet(settle);
     const html = await page.content();
     const screenshot = await captureViewport(cdp);
     const timing = await navigationTiming(page, started);
@@ -86,9 +87,14 @@ export async function renderPage(
 /** Goes to the URL; maps a refused, failed or non-2xx navigation to the fetcher's typed failures. */
 async function navigate(page: Page, url: URL, proxy: GuardProxy, deadlineAt: number): Promise<Response> {
   const navigations: string[] = [];
+  let lastStatus: number | null = null;
+  const isMainNavigation = (request: Request) =>
+    request.isNavigationRequest() && request.frame() === page.mainFrame();
   page.on("request", (request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame())
-      navigations.push(request.url());
+    if (isMainNavigation(request)) navigations.push(request.url());
+  });
+  page.on("response", (answer) => {
+    if (isMainNavigation(answer.request())) lastStatus = answer.status();
   });
   let response: Response | null;
   try {
@@ -100,6 +106,8 @@ async function navigate(page: Page, url: URL, proxy: GuardProxy, deadlineAt: num
     const refusal = refusalOf(proxy, navigations.at(-1) ?? url.href);
     if (refusal) throw navigationRefused(refusal);
     if (error instanceof Error && error.name === "TimeoutError") throw failures.timeout();
+    // Chromium fails a navigation to an error status with an empty body (ERR_HTTP_RESPONSE_CODE_FAILURE).
+    if (lastStatus !== null && (lastStatus < 200 || lastStatus > 299)) throw failures.httpStatus(lastStatus);
     throw failures.connectionFailed();
   }
   if (!response) throw failures.connectionFailed();
@@ -221,6 +229,34 @@ async function navigationTiming(page: Page, started: number): Promise<Navigation
     transferBytes: entries.transfer,
     totalMs: Math.round(performance.now() - started),
   };
+}
+
+/**
+ * Waits for the network to go quiet: no request of the page in flight for 500 ms (Playwright's "networkidle"
+ * is a one-time lifecycle event and ignores some requests; this counts every request the page reports).
+ */
+class NetworkQuiet {
+  private inFlight = 0;
+  private changed = performance.now();
+
+  constructor(page: Page) {
+    page.on("request", () => this.change(1));
+    page.on("requestfinished", () => this.change(-1));
+    page.on("requestfailed", () => this.change(-1));
+  }
+
+  async quiet(capMs: number, quietMs = 500): Promise<void> {
+    const stopAt = performance.now() + capMs;
+    while (performance.now() < stopAt) {
+      if (this.inFlight <= 0 && performance.now() - this.changed >= quietMs) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  private change(delta: number): void {
+    this.inFlight += delta;
+    this.changed = performance.now();
+  }
 }
 
 /** Listens to the page and its context and keeps bounded records of what went wrong. */
