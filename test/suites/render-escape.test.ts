@@ -155,8 +155,6 @@ describe("rendered mode: no way out of the browser", () => {
    */
   function publicSite(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? "/", "http://x");
-    if (process.env.RENDER_ESCAPE_DEBUG)
-      console.log(performance.now().toFixed(0), request.method, url.pathname);
     const [, kind = "", name = ""] = url.pathname.split("/");
     seen.add(url.pathname);
     if (kind === "attack") return html(attackPage(name))(request, response);
