@@ -59,6 +59,7 @@ export class BrowserPool {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private closed = false;
+  private launchCount = 0;
 
   constructor(
     private readonly vetter: Vetter,
@@ -75,6 +76,11 @@ export class BrowserPool {
       jsHeapMiB: 512,
       ...options,
     };
+  }
+
+  /** Browser processes started so far (the first one, and each replacement after a crash or N pages). */
+  get launches(): number {
+    return this.launchCount;
   }
 
   /** False when this server has no Chromium at the configured path (rendered mode is then unavailable). */
@@ -167,6 +173,7 @@ export class BrowserPool {
       fallbackProxyUrl: this.fallbackProxy.url,
       jsHeapMiB: this.options.jsHeapMiB,
     });
+    this.launchCount++;
     const handle: BrowserHandle = { browser, pagesStarted: 0, inFlight: 0, retiring: false };
     browser.on("disconnected", () => {
       if (this.current === handle) this.current = null;
