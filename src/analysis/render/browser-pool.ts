@@ -1,9 +1,10 @@
 /**
- * The browser pool: one Chromium process shared by a bounded number of pages at once, each page in a fresh
- * context (no cookies, cache or storage shared between analyses) with its own GuardProxy, a deadline and caps.
- * The browser is replaced after a number of pages or when it crashes; a page that hangs its tab is cut off at
- * its deadline and, if its context will not close, the browser is replaced too. Every failure stays the
- * failure of that one page.
+ * The browser pool: a bounded number of pages at once, each rendered by the Chromium process of its slot
+ * (one page per process at a time: Chromium records one trace per browser, and a page cannot starve another
+ * of its process), in a fresh context (no cookies, cache or storage shared between analyses) with its own
+ * GuardProxy, a deadline and caps. A slot's browser is replaced after a number of pages or when it crashes; a
+ * page that hangs its tab is cut off at its deadline and, if its context will not close, the browser is
+ * replaced too. Every failure stays the failure of that one page.
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import type { VettedAddress } from "../fetch/connection-guard.js";
@@ -37,11 +38,10 @@ export interface BrowserPoolOptions {
   jsHeapMiB?: number;
 }
 
-interface BrowserHandle {
-  browser: Browser;
-  pagesStarted: number;
-  inFlight: number;
-  retiring: boolean;
+/** One place for a page to render: its own browser process, started when first needed. */
+interface Slot {
+  browser: Browser | null;
+  pagesRendered: number;
 }
 
 /** The browser-wide fallback proxy's guard: nothing outside a page's own context may go anywhere. */
@@ -53,11 +53,10 @@ const contextCloseMs = 5_000;
 
 export class BrowserPool {
   private readonly options: Required<BrowserPoolOptions>;
-  private current: BrowserHandle | null = null;
-  private launching: Promise<BrowserHandle> | null = null;
-  private fallbackProxy: GuardProxy | null = null;
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly free: Slot[];
+  private readonly slots: Slot[];
+  private readonly waiting: Array<(slot: Slot) => void> = [];
+  private fallbackProxy: Promise<GuardProxy> | null = null;
   private closed = false;
   private launchCount = 0;
 
@@ -76,9 +75,14 @@ export class BrowserPool {
       jsHeapMiB: 512,
       ...options,
     };
+    this.slots = Array.from({ length: this.options.maxConcurrent }, () => ({
+      browser: null,
+      pagesRendered: 0,
+    }));
+    this.free = [...this.slots];
   }
 
-  /** Browser processes started so far (the first one, and each replacement after a crash or N pages). */
+  /** Browser processes started so far (each slot's first, and each replacement after a crash or N pages). */
   get launches(): number {
     return this.launchCount;
   }
@@ -94,28 +98,25 @@ export class BrowserPool {
    */
   async render(url: URL): Promise<RenderedPage> {
     if (!this.available) throw new ChromiumUnavailable(this.options.executablePath);
-    await this.acquireSlot();
+    const slot = await this.acquire();
     try {
-      return await this.renderInBrowser(url);
+      return await this.renderIn(slot, url);
     } finally {
-      this.releaseSlot();
+      this.release(slot);
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const handle = this.current ?? (await this.launching?.catch(() => null)) ?? null;
-    this.current = null;
-    await handle?.browser.close().catch(() => {});
-    await this.fallbackProxy?.close();
+    await Promise.all(this.slots.map((slot) => this.closeBrowser(slot)));
+    await (await this.fallbackProxy?.catch(() => null))?.close();
     this.fallbackProxy = null;
   }
 
-  private async renderInBrowser(url: URL): Promise<RenderedPage> {
+  private async renderIn(slot: Slot, url: URL): Promise<RenderedPage> {
     const deadlineAt = performance.now() + this.options.deadlineMs;
-    const handle = await this.browser();
-    handle.pagesStarted++;
-    handle.inFlight++;
+    const browser = await this.browserOf(slot);
+    slot.pagesRendered++;
     const proxy = await GuardProxy.start(this.vetter, {
       maxRequests: this.options.maxRequests,
       maxBytes: this.options.maxBytes,
@@ -123,7 +124,7 @@ export class BrowserPool {
     });
     let context: BrowserContext | null = null;
     try {
-      context = await handle.browser.newContext({
+      context = await browser.newContext({
         proxy: { server: proxy.url, bypass: "<-loopback>" },
         viewport,
         screen: viewport,
@@ -141,28 +142,16 @@ export class BrowserPool {
     } finally {
       const closedInTime = context ? await settlesWithin(context.close(), contextCloseMs) : true;
       await proxy.close();
-      handle.inFlight--;
       // A context that will not close means a browser that no longer answers: replace it.
-      if (!closedInTime) this.retire(handle);
-      if (handle.retiring && handle.inFlight === 0) await handle.browser.close().catch(() => {});
+      if (!closedInTime) await this.closeBrowser(slot);
     }
   }
 
-  /** The current browser, or a new one when there is none, it crashed, or it has rendered its share. */
-  private async browser(): Promise<BrowserHandle> {
-    const current = this.current;
-    if (current && !current.retiring && current.browser.isConnected()) {
-      if (current.pagesStarted < this.options.pagesPerBrowser) return current;
-      this.retire(current);
-    }
-    this.launching ??= this.launch().finally(() => {
-      this.launching = null;
-    });
-    return this.launching;
-  }
-
-  private async launch(): Promise<BrowserHandle> {
-    this.fallbackProxy ??= await GuardProxy.start(refuseEverything, {
+  /** The slot's browser, or a new one when it has none, it crashed, or it has rendered its share. */
+  private async browserOf(slot: Slot): Promise<Browser> {
+    if (slot.browser?.isConnected() && slot.pagesRendered < this.options.pagesPerBrowser) return slot.browser;
+    await this.closeBrowser(slot);
+    this.fallbackProxy ??= GuardProxy.start(refuseEverything, {
       maxRequests: 0,
       maxBytes: 0,
       connectTimeoutMs: 1,
@@ -170,42 +159,36 @@ export class BrowserPool {
     const browser = await launchChromium({
       executablePath: this.options.executablePath,
       sandbox: this.options.sandbox,
-      fallbackProxyUrl: this.fallbackProxy.url,
+      fallbackProxyUrl: (await this.fallbackProxy).url,
       jsHeapMiB: this.options.jsHeapMiB,
     });
     this.launchCount++;
-    const handle: BrowserHandle = { browser, pagesStarted: 0, inFlight: 0, retiring: false };
-    browser.on("disconnected", () => {
-      if (this.current === handle) this.current = null;
-    });
     if (this.closed) {
       await browser.close().catch(() => {});
       throw new Error("The browser pool is closed.");
     }
-    this.current = handle;
-    return handle;
+    slot.browser = browser;
+    slot.pagesRendered = 0;
+    return browser;
   }
 
-  /** Takes the browser out of service; it is closed once its last page is done. */
-  private retire(handle: BrowserHandle): void {
-    handle.retiring = true;
-    if (this.current === handle) this.current = null;
-    if (handle.inFlight === 0) void handle.browser.close().catch(() => {});
+  private async closeBrowser(slot: Slot): Promise<void> {
+    const browser = slot.browser;
+    slot.browser = null;
+    await browser?.close().catch(() => {});
   }
 
-  private async acquireSlot(): Promise<void> {
-    if (this.active < this.options.maxConcurrent) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  private async acquire(): Promise<Slot> {
+    const slot = this.free.shift();
+    if (slot) return slot;
+    return new Promise<Slot>((resolve) => this.waiting.push(resolve));
   }
 
   /** Hands the slot straight to the next waiter, or frees it. */
-  private releaseSlot(): void {
+  private release(slot: Slot): void {
     const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
+    if (next) next(slot);
+    else this.free.unshift(slot);
   }
 }
 
