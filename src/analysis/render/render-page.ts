@@ -12,11 +12,15 @@ import type {
   ConsoleProblem,
   FailedRequest,
   MainResponse,
+  MetricElement,
   NavigationTiming,
   RenderedFacts,
+  RenderedMetrics,
   RenderedPage,
   Screenshot,
 } from "./rendered-page.js";
+import { metricsFromTrace, type TraceEvent } from "./trace-metrics.js";
+import { startTrace } from "./trace-recorder.js";
 
 export interface RenderPageOptions {
   /** performance.now() by which the page must be rendered; navigation gets what remains. */
@@ -60,6 +64,7 @@ export async function renderPage(
   const network = new NetworkQuiet(page);
   const cdp = await context.newCDPSession(page);
   const protocols = await watchProtocols(cdp);
+  const trace = await startTrace(cdp);
   const work = async (): Promise<RenderedPage> => {
     const response = await navigate(page, url, proxy, options.deadlineAt);
     recorder.mainRequest = response.request();
@@ -68,6 +73,7 @@ export async function renderPage(
     if (mediaType && !htmlMediaTypes.has(mediaType)) throw failures.notHtml(mediaType);
     const settle = Math.min(options.settleMs, Math.max(0, options.deadlineAt - performance.now() - 1000));
     await network.quiet(settle);
+    const metrics = await labMetrics(cdp, await trace.stop());
     const html = await page.content();
     const screenshot = await captureViewport(cdp);
     const timing = await navigationTiming(page, started);
@@ -79,6 +85,7 @@ export async function renderPage(
       facts: recorder.facts(),
       screenshot,
       timing,
+      metrics,
     };
   };
   return Promise.race([work(), crashed]);
@@ -204,6 +211,58 @@ interface NavigationEntries {
   load: number;
   fcp: number | null;
   transfer: number | null;
+}
+
+/** The trace's metrics, with the elements they name described from the live document. */
+async function labMetrics(cdp: CDPSession, events: TraceEvent[]): Promise<RenderedMetrics | null> {
+  const metrics = metricsFromTrace(events);
+  if (!metrics) return null;
+  const lcp = metrics.largestContentfulPaint;
+  const shifts = [];
+  for (const shift of metrics.layoutShifts) {
+    const elements = [];
+    for (const id of shift.backendNodeIds.slice(0, 3)) {
+      const element = await describeElement(cdp, id);
+      if (element) elements.push(element);
+    }
+    shifts.push({ atMs: shift.atMs, score: Math.round(shift.score * 10_000) / 10_000, elements });
+  }
+  return {
+    firstContentfulPaintMs: metrics.firstContentfulPaintMs,
+    largestContentfulPaintMs: lcp?.ms ?? null,
+    largestContentfulPaintType: lcp?.type ?? null,
+    largestContentfulPaintElement: lcp?.backendNodeId ? await describeElement(cdp, lcp.backendNodeId) : null,
+    cumulativeLayoutShift: metrics.cumulativeLayoutShift,
+    layoutShifts: shifts,
+    interactiveMs: metrics.interactiveMs,
+    totalBlockingTimeMs: metrics.totalBlockingTimeMs,
+    longTasks: metrics.longTasks,
+  };
+}
+
+/** "<img src=… alt=…>" for a node of the document, or null when it is gone or not an element. */
+async function describeElement(cdp: CDPSession, backendNodeId: number): Promise<MetricElement | null> {
+  try {
+    const { node } = await cdp.send("DOM.describeNode", { backendNodeId });
+    if (node.nodeType !== 1) return null;
+    const tag = node.localName || node.nodeName.toLowerCase();
+    const pairs = node.attributes ?? [];
+    const attributes: string[] = [];
+    let src: string | null = null;
+    for (let index = 0; index + 1 < pairs.length; index += 2) {
+      const name = pairs[index] as string;
+      const value = (pairs[index + 1] as string).slice(0, 100);
+      if (name === "src") src = pairs[index + 1] as string;
+      attributes.push(value === "" ? name : `${name}="${value.replaceAll('"', "&quot;")}"`);
+    }
+    const html = `<${[tag, ...attributes].join(" ")}>`;
+    return {
+      html: html.length > 200 ? `${html.slice(0, 199)}…` : html,
+      imageUrl: tag === "img" ? src : null,
+    };
+  } catch {
+    return null;
+  }
 }
 
 async function navigationTiming(page: Page, started: number): Promise<NavigationTiming> {

@@ -16,6 +16,30 @@ export interface RenderedPage {
   facts: RenderedFacts;
   screenshot: Screenshot;
   timing: NavigationTiming;
+  /** Lab Web Vitals from the page's trace; null when the trace held no navigation to measure. */
+  metrics: RenderedMetrics | null;
+}
+
+/** An element named by a metric, as a short rendering of its start tag. */
+export interface MetricElement {
+  html: string;
+  /** For an image element, its src. */
+  imageUrl: string | null;
+}
+
+/** Milliseconds from navigation start; CLS is unitless. Computed as in trace-metrics.ts. */
+export interface RenderedMetrics {
+  firstContentfulPaintMs: number | null;
+  largestContentfulPaintMs: number | null;
+  /** "image" or "text", and the element, when Chromium named it and it is still in the document. */
+  largestContentfulPaintType: string | null;
+  largestContentfulPaintElement: MetricElement | null;
+  cumulativeLayoutShift: number;
+  /** The shifts of the largest session window, largest first, with the elements they moved (up to 5). */
+  layoutShifts: Array<{ atMs: number; score: number; elements: MetricElement[] }>;
+  interactiveMs: number | null;
+  totalBlockingTimeMs: number | null;
+  longTasks: Array<{ startMs: number; durationMs: number }>;
 }
 
 export interface MainResponse {
