@@ -1,7 +1,8 @@
 /**
  * Lab Web Vitals from a Chrome trace, computed the way Lighthouse computes its observed ("provided",
  * unthrottled) metrics: FCP and LCP from the main frame's paint events after its navigation start, CLS as the
- * largest session window of layout shifts (a new window after a 1 s gap or once a window spans 5 s), and TBT
+ * largest session window of layout shifts (a new window after a 1 s gap or once a window spans 5 s; shifts
+ * after input left out), and TBT
  * as the time beyond 50 ms of every main-thread task between FCP and Time to Interactive. TTI is the start of
  * the first 5 s window, after LCP (or FCP), that has no long task and at most two GET requests in flight.
  *
@@ -41,6 +42,7 @@ const quietWindowMs = 5_000;
 const allowedInFlight = 2;
 const sessionGapMs = 1_000;
 const sessionCapMs = 5_000;
+const recentInputMs = 500;
 
 interface Period {
   start: number;
@@ -257,14 +259,27 @@ function blockingTime(tasks: readonly Period[], from: number, to: number): numbe
   return total;
 }
 
-/** The session window with the largest total, and its shifts. Shifts right after input do not count. */
+/**
+ * The session window with the largest total, and its shifts. Shifts right after input do not count, except
+ * (as in Lighthouse) in the first 500 ms after the viewport was set up, until a shift without input is seen:
+ * Chromium flags those because emulation resized the viewport, not because anyone touched the page.
+ */
 function sessionWindow(sorted: readonly TraceEvent[], origin: number, ms: (ts: number) => number) {
   type Shift = { atMs: number; score: number; backendNodeIds: number[] };
+  const viewport = sorted.find((event) => event.name === "viewport" && event.ts >= origin);
+  const setUpAt = viewport?.ts ?? origin;
+  let respectInput = false;
   let best: { total: number; shifts: Shift[] } = { total: 0, shifts: [] };
   let current: { total: number; shifts: Shift[]; start: number; last: number } | null = null;
   for (const event of sorted) {
     const data = event.args?.data;
-    if (event.name !== "LayoutShift" || !data || event.ts < origin || data.had_recent_input) continue;
+    if (event.name !== "LayoutShift" || !data || event.ts < origin || data.is_main_frame === undefined)
+      continue;
+    if (data.had_recent_input) {
+      if (respectInput || (event.ts - setUpAt) / 1000 > recentInputMs) continue;
+    } else {
+      respectInput = true;
+    }
     const score: number = data.weighted_score_delta ?? data.score ?? 0;
     const at = ms(event.ts);
     if (!current || at - current.last > sessionGapMs || at - current.start > sessionCapMs) {

@@ -71,7 +71,10 @@ function shift(at: number, score: number, extra: Record<string, unknown> = {}): 
     pid: rendererPid,
     tid: 7,
     ts: origin + at * 1000,
-    args: { frame, data: { score, weighted_score_delta: score, had_recent_input: false, ...extra } },
+    args: {
+      frame,
+      data: { score, weighted_score_delta: score, had_recent_input: false, is_main_frame: true, ...extra },
+    },
   };
 }
 
@@ -108,13 +111,25 @@ describe("metrics from a trace", () => {
         shift(1000, 0.1),
         // Window 2 after a 1.5 s gap: 0.05 every 0.9 s for 6 s; the 5 s cap splits it (0.3 then 0.1).
         ...Array.from({ length: 8 }, (_value, index) => shift(2500 + index * 900, 0.05)),
-        // Shifts right after input do not count.
+        // Shifts right after input do not count once a shift without input has been seen.
         shift(9000, 0.5, { had_recent_input: true }),
       ),
     );
     expect(metrics?.cumulativeLayoutShift).toBe(0.3);
     // The window's shifts, largest first, at most five of its six.
     expect(metrics?.layoutShifts.map((entry) => entry.atMs)).toEqual([2500, 3400, 4300, 5200, 6100]);
+  });
+
+  it("counts shifts flagged as after input in the first 500 ms, when emulation set the viewport up", () => {
+    const metrics = metricsFromTrace(
+      trace(
+        shift(300, 0.05, { had_recent_input: true }),
+        shift(700, 0.05, { had_recent_input: true }),
+        shift(800, 0.02),
+        shift(900, 0.3, { had_recent_input: true }),
+      ),
+    );
+    expect(metrics?.cumulativeLayoutShift).toBe(0.07);
   });
 
   it("sums each long task's time past 50 ms between FCP and TTI, clipping tasks that straddle FCP", () => {
