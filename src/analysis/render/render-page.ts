@@ -73,10 +73,7 @@ export async function renderPage(
     if (mediaType && !htmlMediaTypes.has(mediaType)) throw failures.notHtml(mediaType);
     const settle = Math.min(options.settleMs, Math.max(0, options.deadlineAt - performance.now() - 1000));
     await network.quiet(settle);
-    const events = await trace.stop();
-    if (process.env.TRACE_DUMP)
-      (await import("node:fs")).writeFileSync(process.env.TRACE_DUMP, JSON.stringify(events));
-    const metrics = await labMetrics(cdp, events);
+    const metrics = await labMetrics(cdp, await trace.stop());
     const html = await page.content();
     const screenshot = await captureViewport(cdp);
     const timing = await navigationTiming(page, started);
