@@ -109,7 +109,9 @@ describe("rendered mode: no way out of the browser", () => {
       sandbox: false,
       maxConcurrent: 1,
       settleMs: 8_000,
-      deadlineMs: 25_000,
+      // The attack pages are heavy (hundreds of elements and frames); the deadline is generous so that a
+      // busy machine does not end an attack before it has run.
+      deadlineMs: 90_000,
       connectTimeoutMs: 2_000,
     });
   });
