@@ -22,6 +22,12 @@ export interface AnalysisConfig {
   maxRedirects: number;
   probeCacheSeconds: number;
   scoring: ScoringOverrides;
+  /** Chromium for rendered mode (PAGEGRADE_CHROMIUM_PATH); rendered mode is unavailable when it is missing. */
+  chromiumPath: string;
+  /** Chromium's sandbox; off only where Chromium runs as root (PAGEGRADE_CHROMIUM_SANDBOX=0, test machines). */
+  chromiumSandbox: boolean;
+  /** Pages rendered in Chromium at once (PAGEGRADE_MAX_CONCURRENT_RENDERS); more wait their turn. */
+  maxConcurrentRenders: number;
 }
 
 export interface ServiceConfig {
@@ -128,7 +134,21 @@ export function loadAnalysisConfig(env: Env = process.env): AnalysisConfig {
     maxRedirects: integer(env, "PAGEGRADE_MAX_REDIRECTS", 5, 0),
     probeCacheSeconds: integer(env, "PAGEGRADE_PROBE_CACHE_SECONDS", 300, 0),
     scoring: scoringFile(env.PAGEGRADE_SCORING_FILE),
+    chromiumPath: chromiumPath(env.PAGEGRADE_CHROMIUM_PATH),
+    chromiumSandbox: env.PAGEGRADE_CHROMIUM_SANDBOX?.trim() ? flag(env, "PAGEGRADE_CHROMIUM_SANDBOX") : true,
+    maxConcurrentRenders: integer(env, "PAGEGRADE_MAX_CONCURRENT_RENDERS", 2, 1),
   };
+}
+
+export const defaultChromiumPath = "/usr/bin/chromium";
+
+/** An absolute path; whether Chromium is there is checked when rendering, so a server without it still starts. */
+function chromiumPath(raw: string | undefined): string {
+  const path = raw?.trim() || defaultChromiumPath;
+  if (!path.startsWith("/")) {
+    throw new ConfigError(`PAGEGRADE_CHROMIUM_PATH must be an absolute path, got "${path}"`);
+  }
+  return path;
 }
 
 function flag(env: Env, name: string): boolean {

@@ -1,0 +1,218 @@
+/**
+ * The browser pool: a bounded number of pages at once, each rendered by the Chromium process of its slot
+ * (one page per process at a time: Chromium records one trace per browser, and a page cannot starve another
+ * of its process), in a fresh context (no cookies, cache or storage shared between analyses) with its own
+ * GuardProxy, a deadline and caps. A slot's browser is replaced after a number of pages or when it crashes; a
+ * page that hangs its tab is cut off at its deadline and, if its context will not close, the browser is
+ * replaced too. Every failure stays the failure of that one page.
+ */
+import type { Browser, BrowserContext } from "playwright-core";
+import type { VettedAddress } from "../fetch/connection-guard.js";
+import { failures } from "../fetch/fetch-failure.js";
+import { ChromiumUnavailable, chromiumInstalled, launchChromium } from "./chromium-launch.js";
+import { GuardProxy, type Vetter } from "./guard-proxy.js";
+import { deviceScaleFactor, renderPage, viewport } from "./render-page.js";
+import type { RenderedPage } from "./rendered-page.js";
+
+export interface BrowserPoolOptions {
+  /** PAGEGRADE_CHROMIUM_PATH. */
+  executablePath: string;
+  /** PAGEGRADE_CHROMIUM_SANDBOX: on unless Chromium runs as root (test machines). */
+  sandbox: boolean;
+  /** PAGEGRADE_MAX_CONCURRENT_RENDERS: pages rendering at once; more wait their turn. */
+  maxConcurrent: number;
+  /** Pages one browser process renders before it is replaced (bounds leaks in a long-lived browser). */
+  pagesPerBrowser?: number;
+  /** Deadline for one page, from opening its context to the screenshot. */
+  deadlineMs?: number;
+  /** Longest wait for the network to go quiet after load. */
+  settleMs?: number;
+  /** Requests one page may make. */
+  maxRequests?: number;
+  /** Bytes one page may receive, every response together. */
+  maxBytes?: number;
+  connectTimeoutMs?: number;
+  /** The User-Agent, or null for Chromium's own (what a visitor's browser would send). */
+  userAgent?: string | null;
+  /** A renderer's JavaScript heap limit. */
+  jsHeapMiB?: number;
+}
+
+/** One place for a page to render: its own browser process, started when first needed. */
+interface Slot {
+  browser: Browser | null;
+  pagesRendered: number;
+}
+
+/** The browser-wide fallback proxy's guard: nothing outside a page's own context may go anywhere. */
+const refuseEverything: Vetter = {
+  vet: (): Promise<VettedAddress> => Promise.reject(failures.privateAddress()),
+};
+
+const contextCloseMs = 5_000;
+
+export class BrowserPool {
+  private readonly options: Required<BrowserPoolOptions>;
+  private readonly free: Slot[];
+  private readonly slots: Slot[];
+  private readonly waiting: Array<(slot: Slot) => void> = [];
+  private fallbackProxy: Promise<GuardProxy> | null = null;
+  private closed = false;
+  private launchCount = 0;
+
+  constructor(
+    private readonly vetter: Vetter,
+    options: BrowserPoolOptions,
+  ) {
+    this.options = {
+      pagesPerBrowser: 50,
+      deadlineMs: 30_000,
+      settleMs: 3_000,
+      maxRequests: 500,
+      maxBytes: 50 * 1024 * 1024,
+      connectTimeoutMs: 5_000,
+      userAgent: null,
+      jsHeapMiB: 512,
+      ...options,
+    };
+    this.slots = Array.from({ length: this.options.maxConcurrent }, () => ({
+      browser: null,
+      pagesRendered: 0,
+    }));
+    this.free = [...this.slots];
+  }
+
+  /** Browser processes started so far (each slot's first, and each replacement after a crash or N pages). */
+  get launches(): number {
+    return this.launchCount;
+  }
+
+  /** False when this server has no Chromium at the configured path (rendered mode is then unavailable). */
+  get available(): boolean {
+    return chromiumInstalled(this.options.executablePath);
+  }
+
+  /**
+   * Renders a page. Throws ChromiumUnavailable without Chromium, FetchFailure when the page cannot be loaded
+   * (refused by the guard, unreachable, non-2xx, not HTML, past its deadline), RenderFailure when it crashes.
+   */
+  async render(url: URL): Promise<RenderedPage> {
+    if (!this.available) throw new ChromiumUnavailable(this.options.executablePath);
+    const slot = await this.acquire();
+    try {
+      return await this.renderIn(slot, url);
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((slot) => this.closeBrowser(slot)));
+    await (await this.fallbackProxy?.catch(() => null))?.close();
+    this.fallbackProxy = null;
+  }
+
+  private async renderIn(slot: Slot, url: URL): Promise<RenderedPage> {
+    const deadlineAt = performance.now() + this.options.deadlineMs;
+    const browser = await this.browserOf(slot);
+    slot.pagesRendered++;
+    const proxy = await GuardProxy.start(this.vetter, {
+      maxRequests: this.options.maxRequests,
+      maxBytes: this.options.maxBytes,
+      connectTimeoutMs: this.options.connectTimeoutMs,
+    });
+    let context: BrowserContext | null = null;
+    try {
+      context = await browser.newContext({
+        proxy: { server: proxy.url, bypass: "<-loopback>" },
+        viewport,
+        screen: viewport,
+        deviceScaleFactor,
+        isMobile: true,
+        hasTouch: true,
+        serviceWorkers: "block",
+        acceptDownloads: false,
+        ignoreHTTPSErrors: false,
+        locale: "en-US",
+        ...(this.options.userAgent ? { userAgent: this.options.userAgent } : {}),
+      });
+      const rendering = renderPage(context, url, proxy, { deadlineAt, settleMs: this.options.settleMs });
+      return await withDeadline(rendering, deadlineAt);
+    } finally {
+      const closedInTime = context ? await settlesWithin(context.close(), contextCloseMs) : true;
+      await proxy.close();
+      // A context that will not close means a browser that no longer answers: replace it.
+      if (!closedInTime) await this.closeBrowser(slot);
+    }
+  }
+
+  /** The slot's browser, or a new one when it has none, it crashed, or it has rendered its share. */
+  private async browserOf(slot: Slot): Promise<Browser> {
+    if (slot.browser?.isConnected() && slot.pagesRendered < this.options.pagesPerBrowser) return slot.browser;
+    await this.closeBrowser(slot);
+    this.fallbackProxy ??= GuardProxy.start(refuseEverything, {
+      maxRequests: 0,
+      maxBytes: 0,
+      connectTimeoutMs: 1,
+    });
+    const browser = await launchChromium({
+      executablePath: this.options.executablePath,
+      sandbox: this.options.sandbox,
+      fallbackProxyUrl: (await this.fallbackProxy).url,
+      jsHeapMiB: this.options.jsHeapMiB,
+    });
+    this.launchCount++;
+    if (this.closed) {
+      await browser.close().catch(() => {});
+      throw new Error("The browser pool is closed.");
+    }
+    slot.browser = browser;
+    slot.pagesRendered = 0;
+    return browser;
+  }
+
+  private async closeBrowser(slot: Slot): Promise<void> {
+    const browser = slot.browser;
+    slot.browser = null;
+    await browser?.close().catch(() => {});
+  }
+
+  private async acquire(): Promise<Slot> {
+    const slot = this.free.shift();
+    if (slot) return slot;
+    return new Promise<Slot>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the slot straight to the next waiter, or frees it. */
+  private release(slot: Slot): void {
+    const next = this.waiting.shift();
+    if (next) next(slot);
+    else this.free.unshift(slot);
+  }
+}
+
+/** The work's result, or a timeout failure at the deadline (the caller then closes what the work held). */
+function withDeadline<T>(work: Promise<T>, deadlineAt: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(failures.timeout()), Math.max(0, deadlineAt - performance.now()));
+  });
+  work.catch(() => {});
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Whether the promise settled (either way) within the time. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  const result = await Promise.race([settled, timeout]);
+  clearTimeout(timer);
+  return result;
+}
