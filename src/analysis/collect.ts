@@ -2,7 +2,7 @@
  * Collect: all the I/O of an analysis. Fetches the page through the guard, runs the host probes concurrently
  * (cached per host), decodes and parses the document once, and returns the PageSnapshot the checks judge.
  */
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { AnalysisConfig } from "../config.js";
 import { decodeDocument } from "./charset.js";
 import { AddressPolicy } from "./fetch/address-policy.js";
@@ -135,11 +135,7 @@ export class PageCollector {
     });
     return {
       robotsTxt,
-      notFound: this.probe(
-        `404 ${origin}`,
-        new URL(`/pagegrade-missing-${randomBytes(8).toString("hex")}`, url),
-        { readBody: false },
-      ),
+      notFound: this.probe(`404 ${origin}`, new URL(missingPathFor(origin), url), { readBody: false }),
       httpVariant:
         url.protocol === "https:"
           ? this.probe(`http ${origin}${url.pathname}`, httpVariantOf(url), { readBody: false })
@@ -245,4 +241,12 @@ function httpVariantOf(url: URL): URL {
   variant.protocol = "http:";
   variant.port = "";
   return variant;
+}
+
+/**
+ * The path probed for the soft-404 test: one no site has, but the same for an origin every time, so the
+ * evidence it leaves in a report is stable and two analyses of a page differ only where the page did.
+ */
+export function missingPathFor(origin: string): string {
+  return `/pagegrade-missing-${createHash("sha256").update(origin).digest("hex").slice(0, 16)}`;
 }
