@@ -107,7 +107,7 @@ export async function buildApp({
   for (const schema of [Problem, ...reportSchemas, Project]) app.addSchema(schema);
 
   await app.register(cookie);
-  const reportStore = new ReportStore(store);
+  const reportStore = new ReportStore(store, { historyLimit: config.historyLimit });
   const accounts = new AccountService(store);
   const reports = new ReportService(
     reportStore,

@@ -44,6 +44,8 @@ export interface ServiceConfig {
   redisUrl: string | null;
   /** Prefix of every Redis key, so several deployments can share one Redis. */
   redisKeyPrefix: string;
+  /** Analyses kept per report, oldest dropped first; 0 keeps all. */
+  historyLimit: number;
 }
 
 export const defaultDatabaseUrl = "sqlite:./data/pagegrade.db";
@@ -75,6 +77,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     trustProxy: flag(env, "PAGEGRADE_TRUST_PROXY"),
     redisUrl,
     redisKeyPrefix: env.PAGEGRADE_REDIS_KEY_PREFIX?.trim() || "pagegrade:",
+    historyLimit: integer(env, "PAGEGRADE_HISTORY_LIMIT", 100, 0),
   };
 }
 

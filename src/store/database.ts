@@ -22,13 +22,16 @@ export interface Store {
 export interface OpenOptions {
   /** PostgreSQL schema to use (tests isolate themselves this way); created when missing. */
   schema?: string;
+  /** false leaves the schema as it is (tests that build a database as an earlier version left it). */
+  migrate?: boolean;
 }
 
-/** Opens and migrates the database. */
+/** Opens and migrates the database (unless told not to). */
 export async function openStore(databaseUrl: string, options: OpenOptions = {}): Promise<Store> {
   const store = databaseUrl.startsWith("sqlite:")
     ? openSqlite(databaseUrl.slice("sqlite:".length))
     : await openPostgres(databaseUrl, options);
+  if (options.migrate === false) return store;
   try {
     await migrate(store);
   } catch (error) {

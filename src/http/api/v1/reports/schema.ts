@@ -57,6 +57,13 @@ export const Report = Type.Object(
       miscellaneous: nullableScore,
     }),
     results: Type.Record(Type.String(), Type.Ref(CheckResult)),
+    analyses: Type.Integer({ minimum: 0, description: "Stored analyses of this report" }),
+    analysis_id: Type.Union([Type.Integer(), Type.Null()], {
+      description: "The analysis the report shows: its latest complete one",
+    }),
+    score_change: Type.Union([Type.Integer(), Type.Null()], {
+      description: "Its score minus the previous complete analysis's score; null when there is none",
+    }),
     generated_at: Timestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
