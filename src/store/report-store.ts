@@ -199,6 +199,17 @@ export class ReportStore {
       .executeTakeFirst();
   }
 
+  /** Whether the user has a report with this id. */
+  async owns(userId: number, id: number): Promise<boolean> {
+    const found = await this.db
+      .selectFrom("reports")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
   async findForDisplay(userId: number, id: number): Promise<DisplayRow | undefined> {
     return this.db
       .selectFrom("reports")

@@ -12,7 +12,7 @@ import {
 export const reportSortKeys = ["id", "generated_at", "url", "result"] as const;
 export const resultValues = ["good", "decent", "bad"] as const;
 
-const CheckResult = Type.Object(
+export const CheckResult = Type.Object(
   {
     category: stringEnum(["seo", "performance", "security", "miscellaneous"]),
     importance: stringEnum(["high", "medium", "low", "info"]),
@@ -32,6 +32,21 @@ const CheckResult = Type.Object(
 
 const nullableScore = Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()]);
 
+export const Summary = Type.Object({
+  checks: Type.Integer(),
+  passed: Type.Integer(),
+  warnings: Type.Integer(),
+  failed: Type.Integer(),
+  issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
+});
+
+export const CategoryScores = Type.Object({
+  seo: nullableScore,
+  performance: nullableScore,
+  security: nullableScore,
+  miscellaneous: nullableScore,
+});
+
 export const Report = Type.Object(
   {
     id: Type.Integer(),
@@ -43,19 +58,8 @@ export const Report = Type.Object(
     score: Type.Integer({ minimum: 0, maximum: 100 }),
     privacy: integerEnum([0, 1, 2], "0 public, 1 private, 2 password"),
     password: Type.Boolean({ description: "Whether a password is set" }),
-    summary: Type.Object({
-      checks: Type.Integer(),
-      passed: Type.Integer(),
-      warnings: Type.Integer(),
-      failed: Type.Integer(),
-      issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
-    }),
-    categories: Type.Object({
-      seo: nullableScore,
-      performance: nullableScore,
-      security: nullableScore,
-      miscellaneous: nullableScore,
-    }),
+    summary: Summary,
+    categories: CategoryScores,
     results: Type.Record(Type.String(), Type.Ref(CheckResult)),
     analyses: Type.Integer({ minimum: 0, description: "Stored analyses of this report" }),
     analysis_id: Type.Union([Type.Integer(), Type.Null()], {
