@@ -161,6 +161,7 @@ export async function buildApp({
     accounts,
     sessions,
     reports,
+    history,
     projects,
     access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
     loginFailures,

@@ -144,4 +144,113 @@ describe.each(databaseKinds)("the history API on %s", (kind) => {
       );
     }
   });
+
+  describe("diff", () => {
+    const diff = (query: string, as = key) =>
+      call(api, "GET", `/api/v1/reports/${reportId}/diff${query}`, { key: as });
+
+    it("compares the latest complete analysis with the one before by default, regressions first", async () => {
+      const response = await diff("");
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      const report = (await call(api, "GET", `/api/v1/reports/${reportId}`, { key })).json().data;
+      expect(body.status).toBe(200);
+      expect(body.data).toMatchObject({
+        object: "diff",
+        report_id: reportId,
+        from: { id: analysisIds[2] },
+        to: {
+          id: analysisIds[3],
+          score: report.score,
+          result: report.result,
+          generated_at: report.generated_at,
+        },
+        score_change: report.score_change,
+      });
+      const imageAlt = body.data.checks.find((check: { id: string }) => check.id === "image-alt");
+      expect(imageAlt).toMatchObject({ change: "regressed", from: "pass", to: "fail", importance: "high" });
+      expect(imageAlt.evidence.removed).toEqual([]);
+      expect(JSON.stringify(imageAlt.evidence.added)).toContain("/chain.png");
+      expect(body.data.checks[0].change).toBe("regressed");
+      expect(body.data.categories.seo).toMatchObject({
+        from: expect.any(Number),
+        to: report.categories.seo,
+      });
+    });
+
+    it("compares any two complete analyses, either way round", async () => {
+      const back = (await diff(`?from=${analysisIds[3]}&to=${analysisIds[2]}`)).json().data;
+      const imageAlt = back.checks.find((check: { id: string }) => check.id === "image-alt");
+      expect(imageAlt).toMatchObject({ change: "fixed", from: "fail", to: "pass" });
+      expect(JSON.stringify(imageAlt.evidence.removed)).toContain("/chain.png");
+      const same = (await diff(`?from=${analysisIds[1]}&to=${analysisIds[3]}`)).json().data;
+      expect(same.checks.map((check: { id: string }) => check.id)).not.toContain("image-alt");
+      // Only `to` given: `from` is the complete analysis before it.
+      expect((await diff(`?to=${analysisIds[2]}`)).json().data.from.id).toBe(analysisIds[1]);
+    });
+
+    it.each([
+      ["?from=987654", "from", "The from field must be a complete analysis of this report."],
+      ["?to=987654", "to", "The to field must be a complete analysis of this report."],
+      ["?from=x", "from", "The from field must be an integer."],
+      ["?to=0", "to", "The to field must be at least 1."],
+    ])("refuses %s with 422 naming %s", async (query, field, message) => {
+      const response = await diff(query);
+      expect(response.statusCode).toBe(422);
+      expect(response.json().errors).toEqual({ [field]: [message] });
+    });
+
+    it("refuses an analysis that was dropped, or belongs to another report", async () => {
+      expect((await diff(`?from=${analysisIds[0]}`)).json().errors.from).toBeDefined();
+      served = "good";
+      const another = (
+        await call(api, "POST", "/api/v1/reports", { key, form: { url: `${site.url}/` } })
+      ).json().data;
+      expect((await diff(`?to=${another.analysis_id}`)).json().errors.to).toBeDefined();
+      // A report with one analysis: nothing to compare with.
+      const single = await call(api, "GET", `/api/v1/reports/${another.id}/diff`, { key });
+      expect(single.json().data).toMatchObject({
+        from: null,
+        score_change: null,
+        checks: [],
+        to: { id: another.analysis_id },
+      });
+    });
+
+    it("refuses a failed analysis as an end, and skips it for the default", async () => {
+      const { ReportStore } = await import("../../src/store/report-store.js");
+      const userId = (await api.accounts.authenticate(key))?.account.id as number;
+      const failed = await new ReportStore(api.database.store, { historyLimit: 0 }).recordFailure(
+        userId,
+        reportId,
+        {
+          url: `${site.url}/`,
+          reason: "timeout",
+          message: "The page did not respond in time.",
+          generated_at: "2026-11-23T00:00:00.000000Z",
+        },
+        "schedule",
+      );
+      const response = await diff(`?to=${failed}`);
+      expect(response.statusCode).toBe(422);
+      expect(response.json().errors.to).toEqual(["The to field must be a complete analysis of this report."]);
+      expect((await diff("")).json().data.to.id).toBe(analysisIds[3]);
+      const listed = (
+        await call(api, "GET", `/api/v1/reports/${reportId}/analyses?per_page=10`, { key })
+      ).json();
+      expect(listed.data[0]).toMatchObject({
+        id: failed,
+        status: "failed",
+        trigger: "schedule",
+        result: null,
+        score: null,
+        summary: null,
+        categories: null,
+        error: { reason: "timeout", message: "The page did not respond in time." },
+      });
+      const shown = (await call(api, "GET", `/api/v1/reports/${reportId}/analyses/${failed}`, { key })).json()
+        .data;
+      expect(shown.results).toBeNull();
+    });
+  });
 });

@@ -28,6 +28,7 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/reports/{id}",
         "GET /api/v1/reports/{id}/analyses",
         "GET /api/v1/reports/{id}/analyses/{analysis}",
+        "GET /api/v1/reports/{id}/diff",
         "PATCH /api/v1/reports/{id}",
         "POST /api/v1/reports",
         "PUT /api/v1/reports/{id}",

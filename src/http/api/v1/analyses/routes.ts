@@ -1,10 +1,13 @@
-/** A report's history: /api/v1/reports/{id}/analyses (list, show). Thin: schema, service call, present. */
+/**
+ * A report's history: /api/v1/reports/{id}/analyses (list, show) and /api/v1/reports/{id}/diff. Thin: schema,
+ * service call, present.
+ */
 import type { FastifyInstance } from "fastify";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
 import type { ApiContext } from "../context.js";
 import { analysisJson } from "./present.js";
-import { listAnalyses, showAnalysis } from "./schema.js";
+import { diffAnalyses, listAnalyses, showAnalysis } from "./schema.js";
 
 interface ListQuery {
   sort?: "asc" | "desc";
@@ -44,6 +47,20 @@ export async function analysisRoutes(app: FastifyInstance, { history }: ApiConte
       return reply
         .type("application/json; charset=utf-8")
         .send(Buffer.concat([Buffer.from('{"data":'), analysisJson(row), Buffer.from(',"status":200}')]));
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: { from?: number; to?: number } }>(
+    "/reports/:id/diff",
+    { schema: diffAnalyses },
+    async (request, reply) => {
+      const { from, to } = request.query;
+      const diff = await history.diff(request.account.id, request.params.id, {
+        ...(from !== undefined ? { from } : {}),
+        ...(to !== undefined ? { to } : {}),
+      });
+      if (!diff) return sendProblem(request, reply, problems.notFound());
+      return reply.send({ data: diff, status: 200 });
     },
   );
 }

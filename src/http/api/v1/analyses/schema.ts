@@ -37,7 +37,53 @@ export const AnalysisWithResults = Type.Object(
   { $id: "AnalysisWithResults", title: "AnalysisWithResults" },
 );
 
-export const analysisSchemas = [Analysis, AnalysisWithResults];
+const DiffEnd = Type.Object({
+  id: Type.Integer(),
+  score: Type.Integer({ minimum: 0, maximum: 100 }),
+  result: stringEnum(resultValues),
+  generated_at: Timestamp,
+});
+const checkStatus = stringEnum(["pass", "warn", "fail", "na", "info", "error"]);
+
+export const Diff = Type.Object(
+  {
+    object: Type.Literal("diff"),
+    report_id: Type.Integer(),
+    from: nullable(DiffEnd),
+    to: DiffEnd,
+    score_change: nullable(Type.Integer()),
+    categories: Type.Record(
+      Type.String(),
+      Type.Object({
+        from: nullable(Type.Integer()),
+        to: nullable(Type.Integer()),
+        change: nullable(Type.Integer()),
+      }),
+    ),
+    checks: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        title: Type.String(),
+        category: Type.String(),
+        importance: Type.String(),
+        change: stringEnum(["regressed", "fixed", "improved", "changed", "added", "removed"]),
+        from: nullable(checkStatus),
+        to: nullable(checkStatus),
+        evidence: Type.Object({
+          added: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+          removed: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+        }),
+      }),
+      {
+        description:
+          "Checks whose status or evidence changed: regressed, fixed, improved, changed, added, removed; then importance high to low, then id",
+      },
+    ),
+  },
+  { $id: "Diff", title: "Diff" },
+);
+
+export const analysisSchemas = [Analysis, AnalysisWithResults, Diff];
 
 const ReportParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
@@ -59,5 +105,21 @@ export const showAnalysis = {
   response: {
     200: Type.Object({ data: Type.Ref(AnalysisWithResults), status: Type.Literal(200) }),
     ...errorResponses(404),
+  },
+};
+
+export const diffAnalyses = {
+  summary: "What changed between two complete analyses of a report",
+  tags: ["history"],
+  params: ReportParams,
+  querystring: Type.Object({
+    from: Type.Optional(
+      Type.Integer({ minimum: 1, description: "Default: the complete analysis before `to`" }),
+    ),
+    to: Type.Optional(Type.Integer({ minimum: 1, description: "Default: the latest complete analysis" })),
+  }),
+  response: {
+    200: Type.Object({ data: Type.Ref(Diff), status: Type.Literal(200) }),
+    ...errorResponses(404, 422),
   },
 };
