@@ -32,9 +32,10 @@ export async function historyRoutes(
       const { row } = visit;
       // Like the other lists, a page never refuses a bad value: anything but a page number is page 1.
       const page = reportIdOf(request.query.page ?? "") ?? 1;
+      // One row beyond the page, so the page's oldest analysis can show its change too.
       const found = await history.list(row.user_id, row.id, {
         direction: "desc",
-        limit: perPage,
+        limit: perPage + 1,
         offset: (page - 1) * perPage,
       });
       return sendHtml(
@@ -43,7 +44,8 @@ export async function historyRoutes(
         `History of ${row.url}`,
         historyBody({
           report: row,
-          rows: found?.rows ?? [],
+          rows: found?.rows.slice(0, perPage) ?? [],
+          older: found?.rows[perPage],
           total: found?.total ?? 0,
           page,
           per_page: perPage,

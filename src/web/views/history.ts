@@ -69,6 +69,8 @@ const triggerNames: Record<string, string> = {
 export interface HistoryPageView {
   report: { id: number; url: string; analysis_id: number | null };
   rows: AnalysisRow[];
+  /** The analysis just older than the page's last, if any (for that one's change). */
+  older?: AnalysisRow | undefined;
   total: number;
   page: number;
   per_page: number;
@@ -86,11 +88,11 @@ export function historyBody(view: HistoryPageView): SafeHtml {
       : html`<table>
     <thead><tr><th scope="col">Generated</th><th scope="col">Result</th><th scope="col">Change</th><th scope="col">Trigger</th></tr></thead>
     <tbody>${view.rows.map((row, index) => {
-      const older = view.rows[index + 1];
-      const change =
-        row.score !== null && older?.score !== undefined && older.score !== null
-          ? row.score - older.score
-          : null;
+      // The change since the next older complete analysis (failed ones have no score to compare).
+      const older = [...view.rows.slice(index + 1), ...(view.older ? [view.older] : [])].find(
+        (candidate) => candidate.score !== null,
+      );
+      const change = row.score !== null && older?.score != null ? row.score - older.score : null;
       return html`<tr>
       <td><a href="/reports/${report.id}/analyses/${row.id}">${time(row.generated_at)}</a>${row.id === report.analysis_id ? html` <span class="muted">(shown)</span>` : ""}</td>
       <td>${
