@@ -293,10 +293,23 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
 
 export async function migrate(store: Store): Promise<void> {
   const all = migrations(store.dialect);
-  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => all } });
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => all },
+    // Kysely looks for its own tables in every schema unless told which: a database holding several schemas
+    // (tests run one per suite, at once) would find another schema's lock table and skip creating its own.
+    ...(store.dialect === "postgres" ? { migrationTableSchema: await currentSchema(store) } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`database migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
   }
+}
+
+async function currentSchema(store: Store): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error("database migration: no current schema (check the search_path)");
+  return schema;
 }

@@ -24,12 +24,14 @@ const previousLastMigration = "003_url_in_list_indexes";
 async function previousVersionDatabase(kind: (typeof databaseKinds)[number]) {
   let store: Store;
   let drop: () => Promise<void>;
+  let migrationSchema: string | undefined;
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "pagegrade-migrate-"));
     store = await openStore(`sqlite:${join(dir, "old.db")}`, { migrate: false });
     drop = async () => rmSync(dir, { recursive: true, force: true });
   } else {
     const schema = `migrate_${randomBytes(6).toString("hex")}`;
+    migrationSchema = schema;
     store = await openStore(postgresUrl, { schema, migrate: false });
     drop = async () => {
       const client = new pg.Client({ connectionString: postgresUrl });
@@ -39,7 +41,11 @@ async function previousVersionDatabase(kind: (typeof databaseKinds)[number]) {
     };
   }
   const all = migrationsFor(store.dialect);
-  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => all } });
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => all },
+    ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
+  });
   const { error } = await migrator.migrateTo(previousLastMigration);
   if (error) throw error;
   return { store, drop };
