@@ -12,6 +12,7 @@ import { AccountService } from "./accounts/account-service.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
+import { analysisSchemas } from "./http/api/v1/analyses/schema.js";
 import { Problem } from "./http/api/v1/common-schema.js";
 import { apiV1 } from "./http/api/v1/plugin.js";
 import { Project } from "./http/api/v1/projects/schema.js";
@@ -21,8 +22,10 @@ import { RateLimiter } from "./http/rate-limiter.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
 import { ProjectService } from "./projects/project-service.js";
 import { AnalysisCapacity } from "./reports/analysis-capacity.js";
+import { HistoryService } from "./reports/history-service.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { ReportService } from "./reports/report-service.js";
+import { AnalysisStore } from "./store/analysis-store.js";
 import type { Store } from "./store/database.js";
 import { openRateCounters } from "./store/rate-counters.js";
 import { ReportStore } from "./store/report-store.js";
@@ -104,16 +107,17 @@ export async function buildApp({
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
     },
   });
-  for (const schema of [Problem, ...reportSchemas, Project]) app.addSchema(schema);
+  for (const schema of [Problem, ...reportSchemas, ...analysisSchemas, Project]) app.addSchema(schema);
 
   await app.register(cookie);
-  const reportStore = new ReportStore(store);
+  const reportStore = new ReportStore(store, { historyLimit: config.historyLimit });
   const accounts = new AccountService(store);
   const reports = new ReportService(
     reportStore,
     analyzer,
     new AnalysisCapacity(config.maxConcurrentAnalyses),
   );
+  const history = new HistoryService(reportStore, new AnalysisStore(store));
   const projects = new ProjectService(reportStore, analyzer.scoring);
   const sessions = new SessionService(store);
   const counters = await openRateCounters(store, config);
@@ -145,6 +149,7 @@ export async function buildApp({
   await app.register(apiV1, {
     prefix: "/api/v1",
     reports,
+    history,
     projects,
     accounts,
     requestLimiter,
@@ -156,6 +161,7 @@ export async function buildApp({
     accounts,
     sessions,
     reports,
+    history,
     projects,
     access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
     loginFailures,

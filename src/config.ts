@@ -58,6 +58,8 @@ export interface ServiceConfig {
   jobLeaseSeconds: number;
   /** At shutdown, how long running jobs may take to finish before they are handed back to the queue. */
   jobGraceSeconds: number;
+  /** Analyses kept per report, oldest dropped first; 0 keeps all. */
+  historyLimit: number;
 }
 
 export const defaultDatabaseUrl = "sqlite:./data/pagegrade.db";
@@ -99,6 +101,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     workers: integer(env, "PAGEGRADE_WORKERS", 4, 0),
     jobLeaseSeconds: integer(env, "PAGEGRADE_JOB_LEASE_SECONDS", 30, 1),
     jobGraceSeconds: integer(env, "PAGEGRADE_JOB_GRACE_SECONDS", 10, 0),
+    historyLimit: integer(env, "PAGEGRADE_HISTORY_LIMIT", 100, 0),
   };
 }
 

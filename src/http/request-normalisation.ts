@@ -1,12 +1,12 @@
 /**
  * Before validation: strings are trimmed and an empty string counts as absent; integer parameters sent as
  * decimal strings (forms, query strings) become numbers, but only in their plain form ("1", never "01",
- * "1.0" or "+1"), so the schema refuses the rest; the same goes for the {id} path parameter. A missing body on
+ * "1.0" or "+1"), so the schema refuses the rest; the same goes for the {id} and {analysis} path parameters. A missing body on
  * POST/PUT/PATCH is an empty set of fields.
  */
 import type { FastifyRequest } from "fastify";
 
-const integerFields = new Set(["privacy", "results", "page", "per_page", "id"]);
+const integerFields = new Set(["privacy", "results", "page", "per_page", "id", "analysis", "from", "to"]);
 const plainInteger = /^(0|[1-9][0-9]{0,14})$/;
 
 export async function normaliseRequest(request: FastifyRequest): Promise<void> {

@@ -2,6 +2,7 @@
  * The rules of reports: creating one analyses the URL synchronously and stores the finished report; the
  * project is the final URL's host; privacy and password follow the contract (a password only where privacy
  * is 2, required there, cleared when leaving it); re-analysis replaces the results only when it succeeds.
+ * Every stored analysis is kept in the report's history (the store adds it in the same transaction).
  * Shared by the API and the web pages.
  */
 
@@ -10,6 +11,7 @@ import type { AnalysisReport, Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { InvalidUrl, normaliseSubmittedUrl } from "../analysis/submitted-url.js";
 import type {
+  AnalysisColumns,
   DisplayRow,
   NewReport,
   ReportListQuery,
@@ -88,8 +90,12 @@ export class ReportService {
     } else if (existing.password_hash !== null) {
       changes.password_hash = null;
     }
-    if (input.results === 1)
-      Object.assign(changes, analysisColumns(await this.analyse(new URL(existing.url))));
+    if (input.results === 1) {
+      // A failed re-run throws before anything is written: the report and its history stay as they were.
+      const analysis = analysisColumns(await this.analyse(new URL(existing.url)));
+      changes.updated_at = timestamp();
+      return this.reports.reanalysed(userId, id, analysis, "rerun", changes);
+    }
     if (Object.keys(changes).length === 0) return existing;
     changes.updated_at = timestamp();
     return this.reports.update(userId, id, changes);
@@ -134,7 +140,7 @@ function checkPassword(password: string | undefined): void {
   }
 }
 
-function analysisColumns(report: AnalysisReport) {
+function analysisColumns(report: AnalysisReport): AnalysisColumns {
   return {
     url: report.url,
     final_url: report.final_url,

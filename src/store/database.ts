@@ -16,21 +16,22 @@ export type Dialect = "sqlite" | "postgres";
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
-  /** The PostgreSQL schema the store works in, when one was asked for. */
-  schema?: string;
   close(): Promise<void>;
 }
 
 export interface OpenOptions {
   /** PostgreSQL schema to use (tests isolate themselves this way); created when missing. */
   schema?: string;
+  /** false leaves the schema as it is (tests that build a database as an earlier version left it). */
+  migrate?: boolean;
 }
 
-/** Opens and migrates the database. */
+/** Opens and migrates the database (unless told not to). */
 export async function openStore(databaseUrl: string, options: OpenOptions = {}): Promise<Store> {
   const store = databaseUrl.startsWith("sqlite:")
     ? openSqlite(databaseUrl.slice("sqlite:".length))
     : await openPostgres(databaseUrl, options);
+  if (options.migrate === false) return store;
   try {
     await migrate(store);
   } catch (error) {
@@ -73,5 +74,5 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Store> {
     await pool.query(`create schema if not exists ${schema}`);
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", ...(schema ? { schema } : {}), close: () => db.destroy() };
+  return { db, dialect: "postgres", close: () => db.destroy() };
 }

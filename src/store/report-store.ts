@@ -2,11 +2,18 @@
  * Queries on the reports table. Every query takes the owner's user id: there is no way to read or change a
  * report without naming its owner. Lists page with a stable order (the sort key, then id in the same direction).
  */
-import { type Kysely, type RawBuilder, sql } from "kysely";
+import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
+import {
+  type AnalysisTrigger,
+  addComplete,
+  addFailed,
+  applyRetention,
+  type FailedAnalysis,
+} from "./analysis-store.js";
 import type { Store } from "./database.js";
 import type { Database, ReportsTable } from "./schema.js";
 
-export type ReportRow = Omit<ReportsTable, "id"> & { id: number };
+export type ReportRow = Selectable<ReportsTable>;
 
 /**
  * A row read for display. On SQLite the JSON documents come as UTF-8 bytes, so a response is written out
@@ -39,8 +46,22 @@ const plainColumns = [
   "generated_at",
   "created_at",
   "updated_at",
+  "analysis_id",
+  "analyses",
+  "score_change",
 ] as const;
-export type NewReport = Omit<ReportsTable, "id">;
+/** A report as created: its first analysis included; the history columns are the store's to keep. */
+export type NewReport = Omit<ReportsTable, "id" | "analysis_id" | "analyses" | "score_change">;
+/** The columns a (re-)analysis sets on a report. */
+export type AnalysisColumns = Pick<
+  NewReport,
+  "url" | "final_url" | "project" | "result" | "score" | "summary" | "categories" | "results" | "generated_at"
+>;
+
+export interface ReportStoreOptions {
+  /** Analyses kept per report, oldest dropped first; 0 keeps all. */
+  historyLimit: number;
+}
 export type ReportSortKey = "id" | "generated_at" | "url" | "score";
 
 export interface ReportListQuery {
@@ -72,12 +93,101 @@ export interface ProjectRow {
 export class ReportStore {
   private readonly db: Kysely<Database>;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly options: ReportStoreOptions = { historyLimit: 100 },
+  ) {
     this.db = store.db;
   }
 
+  /** Stores a new report and, in the same transaction, its analysis as the first of its history. */
   async insert(report: NewReport): Promise<ReportRow> {
-    return this.db.insertInto("reports").values(report).returningAll().executeTakeFirstOrThrow();
+    return this.db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto("reports")
+        .values(report)
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const owner = { userId: report.user_id, reportId: created.id };
+      const analysisId = await addComplete(trx, owner, "create", report);
+      return trx
+        .updateTable("reports")
+        .set({ analysis_id: analysisId, analyses: 1 })
+        .where("id", "=", created.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  /**
+   * Sets the report's columns to a new complete analysis and adds it to history, in one transaction, with any
+   * other changes (privacy, password); undefined when the user has no such report.
+   */
+  async reanalysed(
+    userId: number,
+    id: number,
+    analysis: AnalysisColumns,
+    trigger: AnalysisTrigger,
+    changes: Partial<NewReport> = {},
+  ): Promise<ReportRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom("reports")
+        .select(["id", "score", "analysis_id"])
+        .where("user_id", "=", userId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!existing) return undefined;
+      const owner = { userId, reportId: id };
+      const analysisId = await addComplete(trx, owner, trigger, analysis);
+      const analyses = await applyRetention(trx, owner, this.options.historyLimit, analysisId);
+      return trx
+        .updateTable("reports")
+        .set({
+          ...changes,
+          ...analysis,
+          analysis_id: analysisId,
+          analyses,
+          // The report showed the previous complete analysis; a report without history has nothing to compare.
+          score_change: existing.analysis_id === null ? null : analysis.score - existing.score,
+        })
+        .where("user_id", "=", userId)
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirst();
+    });
+  }
+
+  /**
+   * Records an analysis that failed (a background run: the page was down, timed out, …). The report keeps
+   * showing its latest complete analysis; only its count of analyses changes. Returns the new analysis's id,
+   * or undefined when the user has no such report.
+   */
+  async recordFailure(
+    userId: number,
+    id: number,
+    failure: FailedAnalysis,
+    trigger: AnalysisTrigger,
+  ): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom("reports")
+        .select(["id", "analysis_id"])
+        .where("user_id", "=", userId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!existing) return undefined;
+      const owner = { userId, reportId: id };
+      const analysisId = await addFailed(trx, owner, trigger, failure);
+      const analyses = await applyRetention(trx, owner, this.options.historyLimit, existing.analysis_id);
+      await trx
+        .updateTable("reports")
+        .set({ analyses })
+        .where("user_id", "=", userId)
+        .where("id", "=", id)
+        .execute();
+      return analysisId;
+    });
   }
 
   async find(userId: number, id: number): Promise<ReportRow | undefined> {
@@ -87,6 +197,17 @@ export class ReportStore {
       .where("user_id", "=", userId)
       .where("id", "=", id)
       .executeTakeFirst();
+  }
+
+  /** Whether the user has a report with this id. */
+  async owns(userId: number, id: number): Promise<boolean> {
+    const found = await this.db
+      .selectFrom("reports")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return found !== undefined;
   }
 
   async findForDisplay(userId: number, id: number): Promise<DisplayRow | undefined> {

@@ -42,6 +42,36 @@ export interface ReportsTable {
   generated_at: string;
   created_at: string;
   updated_at: string;
+  /** The analysis the report shows (its latest complete one); null for a report without history. */
+  analysis_id: number | null;
+  /** How many analyses the report has stored. */
+  analyses: Generated<number>;
+  /** The shown analysis's score minus the previous complete analysis's; null when there was none. */
+  score_change: number | null;
+}
+
+/**
+ * One analysis of a report, complete or failed. The report row carries a copy of its latest complete analysis;
+ * this table is the history. `results` is brotli-compressed JSON (analysis-document.ts).
+ */
+export interface AnalysesTable {
+  id: Generated<number>;
+  report_id: number;
+  user_id: number;
+  status: "complete" | "failed";
+  trigger: "create" | "rerun" | "schedule" | "crawl";
+  mode: "raw" | "rendered";
+  url: string;
+  final_url: string | null;
+  result: string | null;
+  score: number | null;
+  summary: string | null;
+  categories: string | null;
+  results: Buffer | null;
+  /** A failed analysis's stable reason code (part 1's reasons) and its sanitised message. */
+  error_reason: string | null;
+  error_message: string | null;
+  generated_at: string;
 }
 
 export interface RateLimitsTable {
@@ -111,5 +141,6 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
+  analyses: AnalysesTable;
   rate_limits: RateLimitsTable;
 }

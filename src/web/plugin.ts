@@ -4,9 +4,11 @@ import type { AccountService } from "../accounts/account-service.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { RateLimiter } from "../http/rate-limiter.js";
 import type { ProjectService } from "../projects/project-service.js";
+import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import { accountRoutes } from "./account-routes.js";
+import { historyRoutes } from "./history-routes.js";
 import { reportRoutes } from "./report-routes.js";
 import { siteRoutes } from "./site-routes.js";
 import { loadWebContext } from "./web-context.js";
@@ -15,6 +17,7 @@ export interface WebOptions {
   accounts: AccountService;
   sessions: SessionService;
   reports: ReportService;
+  history: HistoryService;
   projects: ProjectService;
   access: ReportAccess;
   loginFailures: RateLimiter;
@@ -29,4 +32,5 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await siteRoutes(app, options);
   await accountRoutes(app, options);
   await reportRoutes(app, options);
+  await historyRoutes(app, options);
 }

@@ -6,14 +6,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CheckResults } from "../analysis/judge.js";
 import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
+import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { DisplayRow, ReportSortKey } from "../store/report-store.js";
 import { expired } from "./account-routes.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { accessCookie, reportIdOf, visitReport } from "./report-visit.js";
+import { scoreChart } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
 import { confirmBody, dashboardBody, type ListState, manageBody, passwordFormBody } from "./views/reports.js";
+import { whatChanged } from "./views/what-changed.js";
 import { cookieOptions, csrfValid } from "./web-context.js";
 
 type Form = Record<string, string | undefined>;
@@ -27,12 +31,16 @@ const listChoices = {
 
 export interface ReportRouteOptions {
   reports: ReportService;
+  history: HistoryService;
   access: ReportAccess;
 }
 
+/** Analyses the report page's chart shows (the newest). */
+const chartedAnalyses = 30;
+
 export async function reportRoutes(
   app: FastifyInstance,
-  { reports, access }: ReportRouteOptions,
+  { reports, history, access }: ReportRouteOptions,
 ): Promise<void> {
   const requireUser = (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.session) {
@@ -101,30 +109,29 @@ export async function reportRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/reports/:id", async (request, reply) => {
-    const id = idOf(request.params.id);
-    if (id === null) return notFoundPage(request, reply);
-    const view = await access.view(
-      id,
-      request.session?.account.id ?? null,
-      request.cookies[accessCookie(id)],
-    );
-    if (view.kind === "missing") return notFoundPage(request, reply);
-    if (view.kind === "password") {
-      reply.header("x-robots-tag", "noindex");
-      return sendHtml(request, reply, "Protected report", passwordFormBody(request.csrfToken, id, null));
-    }
-    if (view.row.privacy !== 0) reply.header("x-robots-tag", "noindex");
+    const visit = await visitReport(access, request, reply, request.params.id);
+    if (!visit) return reply;
+    const { row, owner } = visit;
+    const [points, changes] = await Promise.all([
+      history.scores(row.user_id, row.id, chartedAnalyses),
+      history.latestChanges(row.user_id, row.id),
+    ]);
     return sendHtml(
       request,
       reply,
-      `Report for ${view.row.url}`,
-      reportBody(reportView(view.row), view.owner),
+      `Report for ${row.url}`,
+      reportBody(reportView(row), owner, {
+        chart: scoreChart(row.id, points, row.analysis_id),
+        changes: changes ? whatChanged(changes) : "",
+        analyses: row.analyses,
+        scoreChange: row.score_change,
+      }),
     );
   });
 
   app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/unlock", async (request, reply) => {
     if (!csrfValid(request)) return expired(request, reply);
-    const id = idOf(request.params.id);
+    const id = reportIdOf(request.params.id);
     if (id === null) return notFoundPage(request, reply);
     reply.header("x-robots-tag", "noindex");
     const outcome = await access.unlock(id, request.body.password ?? "", request.ip);
@@ -164,7 +171,7 @@ export async function reportRoutes(
   const owned = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const user = requireUser(request, reply);
     if (!user) return null;
-    const id = idOf(request.params.id);
+    const id = reportIdOf(request.params.id);
     const row = id === null ? undefined : await reports.show(user.id, id);
     if (!row) {
       await notFoundPage(request, reply);
@@ -259,15 +266,6 @@ export async function reportRoutes(
   });
 }
 
-/** The cookie that holds a report's access token, scoped to that report's path. */
-function accessCookie(id: number): string {
-  return `pg_report_${id}`;
-}
-
-function idOf(raw: string): number | null {
-  return /^[1-9][0-9]{0,14}$/.test(raw) ? Number(raw) : null;
-}
-
 function failureMessage(error: unknown): string | null {
   if (error instanceof ValidationFailed || error instanceof AnalysisFailed) return error.message;
   if (error instanceof CapacityExceeded)
@@ -280,7 +278,12 @@ function listState(query: Form): { state: ListState; ignored: string[] } {
   return { state: { ...values, per_page: Number(values.per_page), page }, ignored };
 }
 
-function reportView(row: DisplayRow) {
+export function reportView(
+  row: Pick<
+    DisplayRow,
+    "id" | "url" | "final_url" | "project" | "result" | "score" | "generated_at" | "categories" | "results"
+  >,
+) {
   const parse = (document: string | Buffer) =>
     JSON.parse(typeof document === "string" ? document : document.toString("utf8"));
   return {

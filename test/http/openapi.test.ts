@@ -26,13 +26,23 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/projects",
         "GET /api/v1/reports",
         "GET /api/v1/reports/{id}",
+        "GET /api/v1/reports/{id}/analyses",
+        "GET /api/v1/reports/{id}/analyses/{analysis}",
+        "GET /api/v1/reports/{id}/diff",
         "PATCH /api/v1/reports/{id}",
         "POST /api/v1/reports",
         "PUT /api/v1/reports/{id}",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
-      expect.arrayContaining(["Problem", "Report", "CheckResult", "Project"]),
+      expect.arrayContaining([
+        "Problem",
+        "Report",
+        "CheckResult",
+        "Project",
+        "Analysis",
+        "AnalysisWithResults",
+      ]),
     );
   });
 

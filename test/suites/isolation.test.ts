@@ -90,6 +90,17 @@ describe.each(databaseKinds)("isolation on %s", (kind) => {
               expect(response.statusCode).toBe(404);
               expect(strip(response.json())).toEqual(strip(missing));
             }
+            // The report's history, one of its analyses and its diff: just as missing.
+            for (const path of ["analyses", `analyses/${row.analysis_id}`, "diff"]) {
+              const response = await api.app.inject({
+                method: "GET",
+                url: `/api/v1/reports/${row.id}/${path}`,
+                headers: auth,
+              });
+              checked++;
+              expect(response.statusCode).toBe(404);
+              expect(strip(response.json())).toEqual(strip(missing));
+            }
           }
           const listed = (
             await api.app.inject({ method: "GET", url: "/api/v1/reports?per_page=100", headers: auth })
@@ -133,6 +144,15 @@ describe.each(databaseKinds)("isolation on %s", (kind) => {
             // Private reports are missing to others; password reports ask for the password and show nothing else.
             if (row.privacy === 1) expect(page.statusCode).toBe(404);
             else expect(page.body).toContain("This report is protected");
+            for (const path of [
+              `/reports/${row.id}/history`,
+              `/reports/${row.id}/analyses/${row.analysis_id}`,
+            ]) {
+              const historyPage = await web.get(path);
+              checked++;
+              if (row.privacy === 1) expect(historyPage.statusCode).toBe(404);
+              else expect(historyPage.body).toContain("This report is protected");
+            }
           }
           const dashboard = await web.get("/reports?per_page=100");
           checked++;

@@ -6,6 +6,7 @@
 import { catalogue } from "../../analysis/catalogue.js";
 import type { CheckResult } from "../../analysis/judge.js";
 import { html, type SafeHtml } from "../html.js";
+import { scoreChange } from "./history.js";
 
 export interface ReportView {
   id: number;
@@ -55,17 +56,33 @@ const tallyNames: Record<string, string | undefined> = {
   na: "not applicable",
 };
 
-export function reportBody(report: ReportView, owner: boolean): SafeHtml {
+/** The report's history around its latest analysis; absent on a past analysis's page. */
+export interface ReportHistoryView {
+  chart: SafeHtml | "";
+  changes: SafeHtml | "";
+  analyses: number;
+  scoreChange: number | null;
+}
+
+export function reportBody(
+  report: ReportView,
+  owner: boolean,
+  history?: ReportHistoryView,
+  banner?: SafeHtml,
+): SafeHtml {
   const checks = Object.entries(report.results);
   return html`<article class="report">
   <h1>Report for <span class="key">${report.url}</span></h1>
   ${report.final_url !== report.url ? html`<p class="muted">Redirected to <span class="key">${report.final_url}</span></p>` : ""}
+  ${banner ?? ""}
   <div class="card summary">
     ${gauge(report.score, report.result)}
     <div class="bars">${Object.entries(report.categories).map(([category, score]) => bar(categoryNames[category] ?? category, score))}</div>
   </div>
   <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
-  <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
+  <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${history ? html`${scoreChange(history.scoreChange)} · <a href="/reports/${report.id}/history">History (${history.analyses} ${history.analyses === 1 ? "analysis" : "analyses"})</a>` : ""}${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
+  ${history?.chart ?? ""}
+  ${history?.changes ?? ""}
   ${Object.keys(categoryNames).map((category) => {
     const inCategory = checks
       .filter(([, result]) => result.category === category)

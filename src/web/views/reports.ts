@@ -1,6 +1,7 @@
 /** The dashboard of reports, the report management page, confirmations, and the password form. */
 import { html, type SafeHtml } from "../html.js";
 import { alert, csrfField, field, notice, option } from "./forms.js";
+import { scoreChange } from "./history.js";
 import { ignoredNotice, orderFields, paginationNav } from "./list-controls.js";
 
 export interface ReportListItem {
@@ -11,6 +12,8 @@ export interface ReportListItem {
   score: number;
   privacy: number;
   generated_at: string;
+  /** The score minus the previous complete analysis's; null when there is none. */
+  score_change: number | null;
 }
 
 export interface ListState {
@@ -79,7 +82,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
     <tbody>${view.items.map(
       (item) => html`<tr>
       <td><a href="/reports/${item.id}">${item.url}</a></td>
-      <td><span class="result-${item.result}">${item.result} (${item.score})</span></td>
+      <td><span class="result-${item.result}">${item.result} (${item.score})</span>${scoreChange(item.score_change)}</td>
       <td><a href="/reports?project=${encodeURIComponent(item.project)}">${item.project}</a></td>
       <td>${privacyNames[item.privacy]}</td>
       <td>${item.generated_at.slice(0, 16).replace("T", " ")}</td>

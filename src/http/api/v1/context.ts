@@ -2,10 +2,12 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
+import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
 
 export interface ApiContext {
   reports: ReportService;
+  history: HistoryService;
   projects: ProjectService;
   accounts: AccountService;
   limits: {

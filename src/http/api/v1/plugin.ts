@@ -5,11 +5,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
+import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
 import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
 import { type RateLimiter, rateLimitHeaders } from "../../rate-limiter.js";
 import { normaliseRequest } from "../../request-normalisation.js";
+import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
 import { metaRoutes } from "./meta/routes.js";
 import { projectRoutes } from "./projects/routes.js";
@@ -17,6 +19,7 @@ import { reportRoutes } from "./reports/routes.js";
 
 export interface ApiOptions {
   reports: ReportService;
+  history: HistoryService;
   projects: ProjectService;
   accounts: AccountService;
   /** null when the limit is off. */
@@ -52,6 +55,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   };
   const context: ApiContext = {
     reports: options.reports,
+    history: options.history,
     projects: options.projects,
     accounts: options.accounts,
     limits: {
@@ -62,6 +66,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     },
   };
   await reportRoutes(app, context);
+  await analysisRoutes(app, context);
   await projectRoutes(app, context);
   await metaRoutes(app, context);
 }

@@ -19,6 +19,9 @@ export function reportJson(row: ReportRow | DisplayRow): Buffer {
     password: row.password_hash !== null,
   });
   const tail = JSON.stringify({
+    analyses: row.analyses,
+    analysis_id: row.analysis_id,
+    score_change: row.score_change,
     generated_at: row.generated_at,
     created_at: row.created_at,
     updated_at: row.updated_at,

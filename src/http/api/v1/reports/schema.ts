@@ -13,7 +13,7 @@ import {
 export const reportSortKeys = ["id", "generated_at", "url", "result"] as const;
 export const resultValues = ["good", "decent", "bad"] as const;
 
-const CheckResult = Type.Object(
+export const CheckResult = Type.Object(
   {
     category: stringEnum(["seo", "performance", "security", "miscellaneous"]),
     importance: stringEnum(["high", "medium", "low", "info"]),
@@ -33,6 +33,21 @@ const CheckResult = Type.Object(
 
 const nullableScore = Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()]);
 
+export const Summary = Type.Object({
+  checks: Type.Integer(),
+  passed: Type.Integer(),
+  warnings: Type.Integer(),
+  failed: Type.Integer(),
+  issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
+});
+
+export const CategoryScores = Type.Object({
+  seo: nullableScore,
+  performance: nullableScore,
+  security: nullableScore,
+  miscellaneous: nullableScore,
+});
+
 export const Report = Type.Object(
   {
     id: Type.Integer(),
@@ -44,20 +59,16 @@ export const Report = Type.Object(
     score: Type.Integer({ minimum: 0, maximum: 100 }),
     privacy: integerEnum([0, 1, 2], "0 public, 1 private, 2 password"),
     password: Type.Boolean({ description: "Whether a password is set" }),
-    summary: Type.Object({
-      checks: Type.Integer(),
-      passed: Type.Integer(),
-      warnings: Type.Integer(),
-      failed: Type.Integer(),
-      issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
-    }),
-    categories: Type.Object({
-      seo: nullableScore,
-      performance: nullableScore,
-      security: nullableScore,
-      miscellaneous: nullableScore,
-    }),
+    summary: Summary,
+    categories: CategoryScores,
     results: Type.Record(Type.String(), refTo(CheckResult)),
+    analyses: Type.Integer({ minimum: 0, description: "Stored analyses of this report" }),
+    analysis_id: Type.Union([Type.Integer(), Type.Null()], {
+      description: "The analysis the report shows: its latest complete one",
+    }),
+    score_change: Type.Union([Type.Integer(), Type.Null()], {
+      description: "Its score minus the previous complete analysis's score; null when there is none",
+    }),
     generated_at: Timestamp,
     created_at: Timestamp,
     updated_at: Timestamp,

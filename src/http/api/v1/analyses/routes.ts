@@ -1,0 +1,66 @@
+/**
+ * A report's history: /api/v1/reports/{id}/analyses (list, show) and /api/v1/reports/{id}/diff. Thin: schema,
+ * service call, present.
+ */
+import type { FastifyInstance } from "fastify";
+import { sendPage } from "../../../pagination.js";
+import { problems, sendProblem } from "../../../problem.js";
+import type { ApiContext } from "../context.js";
+import { analysisJson } from "./present.js";
+import { diffAnalyses, listAnalyses, showAnalysis } from "./schema.js";
+
+interface ListQuery {
+  sort?: "asc" | "desc";
+  per_page?: number;
+  page?: number;
+}
+
+export async function analysisRoutes(app: FastifyInstance, { history }: ApiContext): Promise<void> {
+  app.get<{ Params: { id: number }; Querystring: ListQuery }>(
+    "/reports/:id/analyses",
+    { schema: listAnalyses },
+    async (request, reply) => {
+      const query = request.query;
+      const page = query.page ?? 1;
+      const perPage = query.per_page ?? 10;
+      const direction = query.sort ?? "desc";
+      const found = await history.list(request.account.id, request.params.id, {
+        direction,
+        limit: perPage,
+        offset: (page - 1) * perPage,
+      });
+      if (!found) return sendProblem(request, reply, problems.notFound());
+      const params: Array<[string, string]> = [
+        ["sort", direction],
+        ["per_page", String(perPage)],
+      ];
+      return sendPage(request, reply, { page, perPage, params }, found.rows.map(analysisJson), found.total);
+    },
+  );
+
+  app.get<{ Params: { id: number; analysis: number } }>(
+    "/reports/:id/analyses/:analysis",
+    { schema: showAnalysis },
+    async (request, reply) => {
+      const row = await history.show(request.account.id, request.params.id, request.params.analysis);
+      if (!row) return sendProblem(request, reply, problems.notFound());
+      return reply
+        .type("application/json; charset=utf-8")
+        .send(Buffer.concat([Buffer.from('{"data":'), analysisJson(row), Buffer.from(',"status":200}')]));
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: { from?: number; to?: number } }>(
+    "/reports/:id/diff",
+    { schema: diffAnalyses },
+    async (request, reply) => {
+      const { from, to } = request.query;
+      const diff = await history.diff(request.account.id, request.params.id, {
+        ...(from !== undefined ? { from } : {}),
+        ...(to !== undefined ? { to } : {}),
+      });
+      if (!diff) return sendProblem(request, reply, problems.notFound());
+      return reply.send({ data: diff, status: 200 });
+    },
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * A report's history pages: every analysis (paged, newest first) and a page per past analysis, under the
+ * same access rules as the report page (report-visit.ts), reading history as the report's owner would.
+ */
+import type { FastifyInstance } from "fastify";
+import type { HistoryService } from "../reports/history-service.js";
+import type { ReportAccess } from "../reports/report-access.js";
+import { html, type SafeHtml } from "./html.js";
+import { notFoundPage, sendHtml } from "./render.js";
+import { reportView } from "./report-routes.js";
+import { reportIdOf, visitReport } from "./report-visit.js";
+import { historyBody, pastAnalysisBanner } from "./views/history.js";
+import { reportBody } from "./views/report-page.js";
+
+export interface HistoryRouteOptions {
+  history: HistoryService;
+  access: ReportAccess;
+}
+
+/** Analyses per history page. */
+const perPage = 25;
+
+export async function historyRoutes(
+  app: FastifyInstance,
+  { history, access }: HistoryRouteOptions,
+): Promise<void> {
+  app.get<{ Params: { id: string }; Querystring: { page?: string } }>(
+    "/reports/:id/history",
+    async (request, reply) => {
+      const visit = await visitReport(access, request, reply, request.params.id);
+      if (!visit) return reply;
+      const { row } = visit;
+      // Like the other lists, a page never refuses a bad value: anything but a page number is page 1.
+      const page = reportIdOf(request.query.page ?? "") ?? 1;
+      // One row beyond the page, so the page's oldest analysis can show its change too.
+      const found = await history.list(row.user_id, row.id, {
+        direction: "desc",
+        limit: perPage + 1,
+        offset: (page - 1) * perPage,
+      });
+      return sendHtml(
+        request,
+        reply,
+        `History of ${row.url}`,
+        historyBody({
+          report: row,
+          rows: found?.rows.slice(0, perPage) ?? [],
+          older: found?.rows[perPage],
+          total: found?.total ?? 0,
+          page,
+          per_page: perPage,
+        }),
+      );
+    },
+  );
+
+  app.get<{ Params: { id: string; analysis: string } }>(
+    "/reports/:id/analyses/:analysis",
+    async (request, reply) => {
+      const visit = await visitReport(access, request, reply, request.params.id);
+      if (!visit) return reply;
+      const { row, owner } = visit;
+      const analysisId = reportIdOf(request.params.analysis);
+      const analysis = analysisId === null ? undefined : await history.show(row.user_id, row.id, analysisId);
+      if (!analysis) return notFoundPage(request, reply);
+      const banner = pastAnalysisBanner(row.id, analysis, row.analysis_id);
+      const title = `Analysis of ${analysis.url}`;
+      if (analysis.status === "failed" || analysis.results === null) {
+        return sendHtml(
+          request,
+          reply,
+          title,
+          failedAnalysisBody(row.id, analysis.url, banner, analysis.error_message ?? ""),
+        );
+      }
+      const view = reportView({
+        id: row.id,
+        url: analysis.url,
+        final_url: analysis.final_url ?? analysis.url,
+        project: row.project,
+        result: analysis.result ?? "",
+        score: analysis.score ?? 0,
+        generated_at: analysis.generated_at,
+        categories: analysis.categories ?? "{}",
+        results: analysis.results,
+      });
+      return sendHtml(request, reply, title, reportBody(view, owner, undefined, banner));
+    },
+  );
+}
+
+function failedAnalysisBody(reportId: number, url: string, banner: SafeHtml, message: string): SafeHtml {
+  return html`<article class="report">
+  <h1>Analysis of <span class="key">${url}</span></h1>
+  ${banner}
+  <section class="card"><p class="alert" role="alert">This analysis failed: ${message}</p>
+  <p><a href="/reports/${reportId}">See the report</a></p></section>
+</article>`;
+}
