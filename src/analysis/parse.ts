@@ -119,6 +119,7 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     links: [],
     headings: [],
     anchors: [],
+    hreflessLinks: [],
     images: [],
     scripts: [],
     jsonLd: [],
@@ -223,7 +224,10 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
       }
       case "a": {
         const rawHref = attr(element, "href");
-        if (rawHref === null) break;
+        if (rawHref === null) {
+          if (isMeantAsLink(element)) facts.hreflessLinks.push(new ElementRecord(element));
+          break;
+        }
         const anchor = new AnchorRecord(
           element,
           rawHref,
@@ -478,6 +482,34 @@ function resolveBase(baseHref: string | null, pageUrl: string): URL {
 function attr(element: Element, name: string): string | null {
   for (const attribute of element.attrs) if (attribute.name === name) return attribute.value;
   return null;
+}
+
+/**
+ * Attributes the HTML standard allows on <a> only with an href ("must be omitted if the href attribute is not
+ * present"): an <a> that carries one was meant as a link.
+ */
+const hrefOnlyAttributes = new Set([
+  "target",
+  "download",
+  "ping",
+  "rel",
+  "hreflang",
+  "type",
+  "referrerpolicy",
+]);
+
+/**
+ * Whether an <a> without href was meant as a link rather than as a placeholder: it carries an attribute that
+ * only makes sense with an href, or an inline event handler that navigates in its stead (Google's example of
+ * a link it cannot follow: <a onclick="goto('…')">). An explicit role says it is something else (a button).
+ */
+function isMeantAsLink(element: Element): boolean {
+  let meant = false;
+  for (const { name } of element.attrs) {
+    if (name === "role") return false;
+    if (hrefOnlyAttributes.has(name) || name.startsWith("on")) meant = true;
+  }
+  return meant;
 }
 
 function lower(value: string | null): string | null {

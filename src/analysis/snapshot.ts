@@ -127,6 +127,11 @@ export interface DocumentFacts {
   links: LinkElement[];
   headings: Array<{ level: number; text: string }>;
   anchors: Anchor[];
+  /**
+   * <a> elements without href that were meant as links (they carry target, rel or another attribute that needs
+   * an href, or an inline event handler): nothing a crawler can follow.
+   */
+  hreflessLinks: ElementRef[];
   images: ImageElement[];
   scripts: ScriptElement[];
   /** Text of each <script type="application/ld+json">. */
