@@ -1,4 +1,8 @@
-/** image-alt: every image carries an alt attribute (empty for decorative ones). */
+/**
+ * image-alt: every image the reader can meet carries an alt attribute (empty for decorative ones). Images inside
+ * an element the browser does not render (hidden attribute, inline display:none) are presented to nobody, and
+ * the HTML standard's rendering and accessibility rules leave them out; they are not judged.
+ */
 import { type CheckDefinition, every, outcome, plural, verb } from "./check.js";
 
 export const imageAlt: CheckDefinition = {
@@ -11,8 +15,16 @@ export const imageAlt: CheckDefinition = {
   howToFix:
     'Describe each meaningful image in its alt attribute; give purely decorative images alt="" so they are skipped.',
   run(page) {
-    const images = page.document.images;
-    if (images.length === 0) return outcome.na("The page has no images.", 0);
+    const images = page.document.images.filter((image) => !image.hidden);
+    if (images.length === 0) {
+      const hidden = page.document.images.length;
+      return outcome.na(
+        hidden === 0
+          ? "The page has no images."
+          : `The page shows no images (${plural(hidden, "image")} hidden).`,
+        0,
+      );
+    }
     const missing = images.filter((image) => image.alt === null && !image.decorative);
     if (missing.length > 0) {
       return outcome.fail(
