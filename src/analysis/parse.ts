@@ -517,12 +517,13 @@ const hrefOnlyAttributes = new Set([
 /**
  * Whether an <a> without href was meant as a link rather than as a placeholder: it carries an attribute that
  * only makes sense with an href, or an inline event handler that navigates in its stead (Google's example of
- * a link it cannot follow: <a onclick="goto('…')">). An explicit role says it is something else (a button).
+ * a link it cannot follow: <a onclick="goto('…')">).
  */
 function isMeantAsLink(element: Element): boolean {
   let meant = false;
   for (const { name } of element.attrs) {
-    if (name === "role") return false;
+    // A role says it is something else (a button); a name makes it a fragment target (the obsolete form of id).
+    if (name === "role" || name === "name") return false;
     if (hrefOnlyAttributes.has(name) || name.startsWith("on")) meant = true;
   }
   return meant;

@@ -33,6 +33,16 @@ export const imageAlt: CheckDefinition = {
         missing.map((image) => ({ src: image.src, html: image.html })),
       );
     }
+    // The HTML standard marks a decorative image with alt="" exactly; an alt of only spaces is neither empty nor
+    // a description, and some screen readers announce it.
+    const blank = images.filter((image) => image.alt !== null && image.alt !== "" && image.alt.trim() === "");
+    if (blank.length > 0) {
+      return outcome.fail(
+        `${blank.length} of ${plural(images.length, "image")} ${verb(blank.length, "has", "have")} an alt of only spaces; use alt="" for a decorative image.`,
+        blank.length,
+        blank.map((image) => ({ src: image.src, html: image.html })),
+      );
+    }
     return outcome.pass(
       `${every(images.length, "image")} ${verb(images.length, "has", "have")} an alt attribute.`,
       0,

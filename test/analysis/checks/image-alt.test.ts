@@ -38,4 +38,12 @@ describe("image-alt", () => {
     expect(result.status).toBe("na");
     expect(result.message).toBe("The page shows no images (1 image hidden).");
   });
+  it("fails an alt of only spaces, which is neither empty nor a description", () => {
+    const result = run(imageAlt, pageFrom(doc('<img src="/a.png" alt=" "><img src="/b.png" alt="">')));
+    expect(result.status).toBe("fail");
+    expect(result.message).toBe(
+      '1 of 2 images has an alt of only spaces; use alt="" for a decorative image.',
+    );
+    expect(result.items).toEqual([{ src: "https://example.com/a.png", html: '<img src="/a.png" alt=" ">' }]);
+  });
 });
