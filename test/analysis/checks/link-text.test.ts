@@ -53,3 +53,17 @@ describe("link-text", () => {
     expect(result.message).toBe("The page has no visible followed links to other pages.");
   });
 });
+
+describe("link-text where pagegrade differs from Lighthouse", () => {
+  it("warns on generic words behind decoration and on words only pagegrade lists", () => {
+    const html = readFileSync(
+      new URL("../../fixtures/pages/generic-link-texts.html", import.meta.url),
+      "utf8",
+    );
+    const result = run(linkText, pageFrom(html));
+    expect(result.status).toBe("warn");
+    expect(result.items?.map((item) => item.text)).toEqual(["More ›", "Read more…", "Details", "link"]);
+    const descriptive = html.replace(/<p><a href="\/archive">[\s\S]*<\/main>/, "</main>");
+    expect(run(linkText, pageFrom(descriptive)).status).toBe("pass");
+  });
+});

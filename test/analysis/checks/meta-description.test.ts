@@ -44,3 +44,14 @@ describe("meta-description", () => {
     expect(run(metaDescription, pageFrom(fixed)).status).toBe("pass");
   });
 });
+
+describe("meta-description where pagegrade differs from Lighthouse", () => {
+  it("fails two descriptions, where Lighthouse reads the first", () => {
+    const html = readFileSync(new URL("../../fixtures/pages/head-duplicates.html", import.meta.url), "utf8");
+    const result = run(metaDescription, pageFrom(html));
+    expect(result.status).toBe("fail");
+    expect(result.message).toBe("The page has 2 meta descriptions; it should have one.");
+    const single = html.replace(/<meta name="description" content="Garden tools[^>]*>/, "");
+    expect(run(metaDescription, pageFrom(single)).status).toBe("pass");
+  });
+});
