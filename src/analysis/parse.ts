@@ -166,17 +166,17 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     // One pass over the attributes for the facts every element may carry.
     let hidden = (flags & hidesText) !== 0;
     let concealed = false;
-    for (const { name, value } of element.attrs) {
-      switch (name) {
+    for (const attribute of element.attrs) {
+      switch (attribute.name) {
         case "style":
-          if (hidesFromReader(value)) concealed = true;
+          if (hidesFromReader(attribute.value)) concealed = true;
           facts.inlineStyles.count++;
           if (facts.inlineStyles.samples.length < 50) facts.inlineStyles.samples.push(startTag(element));
           break;
         case "hidden":
           hidden = true;
           // hidden="until-found" content is revealed by find-in-page and fragment links: the reader can meet it.
-          if (value.trim().toLowerCase() !== "until-found") concealed = true;
+          if (attribute.value.trim().toLowerCase() !== "until-found") concealed = true;
           break;
         case "itemscope":
         case "itemtype":
@@ -354,7 +354,8 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     const tag = element.tagName;
     if (tag === "head") headDepth--;
     if (hiddenElements.at(-1) === element) hiddenElements.pop();
-    if (concealedElements.at(-1) === element) concealedElements.pop();
+    if (concealedElements.length !== 0 && concealedElements[concealedElements.length - 1] === element)
+      concealedElements.pop();
     const sink = sinks.at(-1);
     if (sink?.element === element) {
       sinks.pop();
