@@ -74,6 +74,7 @@ class AnchorRecord extends ElementRecord implements Anchor {
     readonly rawHref: string,
     readonly rel: string[],
     readonly target: string | null,
+    readonly hidden: boolean,
   ) {
     super(element);
   }
@@ -90,6 +91,7 @@ class ImageRecord extends ElementRecord implements ImageElement {
     readonly loading: string | null,
     readonly decorative: boolean,
     readonly pictureSourceTypes: string[],
+    readonly hidden: boolean,
   ) {
     super(element);
   }
@@ -119,6 +121,7 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     links: [],
     headings: [],
     anchors: [],
+    hreflessLinks: [],
     images: [],
     scripts: [],
     jsonLd: [],
@@ -145,6 +148,11 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
   let pictureSources: string[] | null = null;
   /** Open elements that hide their text (script, style, hidden, …); the walk leaves them in reverse order. */
   const hiddenElements: Element[] = [];
+  /**
+   * Open elements a browser does not render for the reader (the hidden attribute, an inline display:none):
+   * nothing inside them is seen, so images and links there are left out of what the reader meets.
+   */
+  const concealedElements: Element[] = [];
 
   const enter = (element: Element): void => {
     facts.elementCount++;
@@ -157,14 +165,18 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     const flags = tagFlags.get(tag) ?? 0;
     // One pass over the attributes for the facts every element may carry.
     let hidden = (flags & hidesText) !== 0;
-    for (const { name } of element.attrs) {
-      switch (name) {
+    let concealed = false;
+    for (const attribute of element.attrs) {
+      switch (attribute.name) {
         case "style":
+          if (hidesFromReader(attribute.value)) concealed = true;
           facts.inlineStyles.count++;
           if (facts.inlineStyles.samples.length < 50) facts.inlineStyles.samples.push(startTag(element));
           break;
         case "hidden":
           hidden = true;
+          // hidden="until-found" content is revealed by find-in-page and fragment links: the reader can meet it.
+          if (attribute.value.trim().toLowerCase() !== "until-found") concealed = true;
           break;
         case "itemscope":
         case "itemtype":
@@ -176,7 +188,8 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
           break;
       }
     }
-    if (hidden) hiddenElements.push(element);
+    if (hidden || concealed) hiddenElements.push(element);
+    if (concealed) concealedElements.push(element);
     if ((flags & deprecated) !== 0) facts.deprecatedElements.push({ tag, html: startTag(element) });
     if ((flags & collected) === 0) return;
     if (tag === "head") headDepth++;
@@ -203,6 +216,7 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
           httpEquiv: lower(attr(element, "http-equiv")),
           content: attr(element, "content"),
           charset: attr(element, "charset"),
+          inHead: headDepth > 0,
         });
         break;
       case "link": {
@@ -223,12 +237,16 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
       }
       case "a": {
         const rawHref = attr(element, "href");
-        if (rawHref === null) break;
+        if (rawHref === null) {
+          if (isMeantAsLink(element)) facts.hreflessLinks.push(new ElementRecord(element));
+          break;
+        }
         const anchor = new AnchorRecord(
           element,
           rawHref,
           tokens(attr(element, "rel")),
           attr(element, "target"),
+          concealedElements.length > 0,
         );
         facts.anchors.push(anchor);
         pending.add(rawHref, anchor, "href");
@@ -253,6 +271,7 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
           lower(attr(element, "loading")),
           alt === "" || role === "presentation" || role === "none" || attr(element, "aria-hidden") === "true",
           pictureSources ? [...pictureSources] : [],
+          concealedElements.length > 0,
         );
         facts.images.push(image);
         pending.add(rawSrc, image, "src");
@@ -335,6 +354,8 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     const tag = element.tagName;
     if (tag === "head") headDepth--;
     if (hiddenElements.at(-1) === element) hiddenElements.pop();
+    if (concealedElements.length !== 0 && concealedElements[concealedElements.length - 1] === element)
+      concealedElements.pop();
     const sink = sinks.at(-1);
     if (sink?.element === element) {
       sinks.pop();
@@ -478,6 +499,43 @@ function resolveBase(baseHref: string | null, pageUrl: string): URL {
 function attr(element: Element, name: string): string | null {
   for (const attribute of element.attrs) if (attribute.name === name) return attribute.value;
   return null;
+}
+
+/**
+ * Attributes the HTML standard allows on <a> only with an href ("must be omitted if the href attribute is not
+ * present"): an <a> that carries one was meant as a link.
+ */
+const hrefOnlyAttributes = new Set([
+  "target",
+  "download",
+  "ping",
+  "rel",
+  "hreflang",
+  "type",
+  "referrerpolicy",
+]);
+
+/**
+ * Whether an <a> without href was meant as a link rather than as a placeholder: it carries an attribute that
+ * only makes sense with an href, or an inline event handler that navigates in its stead (Google's example of
+ * a link it cannot follow: <a onclick="goto('…')">).
+ */
+function isMeantAsLink(element: Element): boolean {
+  let meant = false;
+  for (const { name } of element.attrs) {
+    // A role says it is something else (a button); a name makes it a fragment target (the obsolete form of id).
+    if (name === "role" || name === "name") return false;
+    if (hrefOnlyAttributes.has(name) || name.startsWith("on")) meant = true;
+  }
+  return meant;
+}
+
+/**
+ * Whether an inline style keeps the element from being rendered (display:none), read cheaply: most style
+ * attributes never mention "none", and only those are looked at closely.
+ */
+function hidesFromReader(style: string): boolean {
+  return style.includes("none") && /(?:^|;)\s*display\s*:\s*none\s*(?:!important\s*)?(?:;|$)/i.test(style);
 }
 
 function lower(value: string | null): string | null {

@@ -70,6 +70,8 @@ export interface MetaElement {
   httpEquiv: string | null;
   content: string | null;
   charset: string | null;
+  /** Whether it is in the <head>, the only place where the HTML standard gives a named <meta> its meaning. */
+  inHead: boolean;
 }
 
 export interface Anchor extends ElementRef {
@@ -81,6 +83,8 @@ export interface Anchor extends ElementRef {
   text: string;
   rel: string[];
   target: string | null;
+  /** Inside an element the browser does not render (hidden attribute, inline display:none), or one itself. */
+  hidden: boolean;
 }
 
 export interface ImageElement extends ElementRef {
@@ -94,6 +98,8 @@ export interface ImageElement extends ElementRef {
   decorative: boolean;
   /** Media types offered by <source type> siblings inside a <picture>. */
   pictureSourceTypes: string[];
+  /** Inside an element the browser does not render (hidden attribute, inline display:none), or one itself. */
+  hidden: boolean;
 }
 
 export interface ScriptElement extends ElementRef {
@@ -127,6 +133,11 @@ export interface DocumentFacts {
   links: LinkElement[];
   headings: Array<{ level: number; text: string }>;
   anchors: Anchor[];
+  /**
+   * <a> elements without href that were meant as links (they carry target, rel or another attribute that needs
+   * an href, or an inline event handler): nothing a crawler can follow.
+   */
+  hreflessLinks: ElementRef[];
   images: ImageElement[];
   scripts: ScriptElement[];
   /** Text of each <script type="application/ld+json">. */

@@ -1,7 +1,7 @@
 /**
- * The shared corpus of real web pages (../shared/corpus/pages beside the repository, or PAGEGRADE_CORPUS_DIR),
- * served from a local HTTP server on 127.0.0.1 for end-to-end tests and benchmarks. Pages are read from
- * there at run time, never copied into the project.
+ * The shared corpus of real web pages (../shared/corpus/pages beside the repository, or PAGEGRADE_CORPUS_DIR;
+ * its sibling readability/, or PAGEGRADE_READABILITY_DIR), served from a local HTTP server on 127.0.0.1 for
+ * end-to-end tests and benchmarks. Pages are read from there at run time, never copied into the project.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -21,17 +21,30 @@ export const corpusMissing = existsSync(corpusDir)
   ? undefined
   : `the shared corpus is not at ${corpusDir} (it lives in ../shared/corpus beside the repository; set PAGEGRADE_CORPUS_DIR to point elsewhere)`;
 
+/** The second set of pages, beside the first one unless PAGEGRADE_READABILITY_DIR says otherwise. */
+export const readabilityDir = resolve(
+  process.env.PAGEGRADE_READABILITY_DIR ?? join(corpusDir, "..", "readability"),
+);
+
+/** Lighthouse's verdicts on both sets, one row per page path relative to the corpus folder. */
+export const lighthouseVerdictsPath = join(corpusDir, "..", "lighthouse-verdicts.tsv");
+
 export interface CorpusPage {
   name: string;
   html: Buffer;
 }
 
-export function loadCorpus(): CorpusPage[] {
-  if (corpusMissing) throw new Error(`Cannot load the corpus: ${corpusMissing}.`);
-  return readdirSync(corpusDir)
+/** Every .html page of a corpus folder; names are prefixed (e.g. "readability/") when given a prefix. */
+export function loadCorpus(dir = corpusDir, prefix = ""): CorpusPage[] {
+  if (!existsSync(dir)) {
+    throw new Error(
+      `Cannot load the corpus: nothing at ${dir} (set PAGEGRADE_CORPUS_DIR or PAGEGRADE_READABILITY_DIR).`,
+    );
+  }
+  return readdirSync(dir)
     .filter((name) => name.endsWith(".html"))
     .sort()
-    .map((name) => ({ name, html: readFileSync(join(corpusDir, name)) }));
+    .map((name) => ({ name: `${prefix}${name}`, html: readFileSync(join(dir, name)) }));
 }
 
 /** Serves every page at /<file name> as text/html; everything else (robots.txt, …) is a 404. */

@@ -22,6 +22,14 @@ export const canonical: CheckDefinition = {
     ];
     if (declared.length === 0) return outcome.warn("The page declares no canonical URL.", null);
 
+    const empty = declared.filter((entry) => entry.raw.trim() === "");
+    if (empty.length > 0) {
+      return outcome.fail(
+        "The canonical link names no URL (its href is empty or missing); it must name an absolute URL.",
+        "",
+        empty.map((entry) => ({ href: entry.raw, source: entry.source })),
+      );
+    }
     const relative = declared.filter((entry) => !/^[a-z][a-z0-9+.-]*:/i.test(entry.raw.trim()));
     if (relative.length > 0) {
       return outcome.fail(

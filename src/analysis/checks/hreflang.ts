@@ -36,8 +36,10 @@ export const hreflang: CheckDefinition = {
 };
 
 function problemOf(code: string, href: string): string | null {
+  if (code.trim() === "") return "the hreflang is empty";
   if (code.trim().toLowerCase() !== "x-default" && !isLanguageTag(code.trim()))
     return `"${code}" is not a valid language code`;
+  if (href.trim() === "") return "the href is empty";
   try {
     const url = new URL(href.trim());
     if (url.protocol !== "http:" && url.protocol !== "https:") return "the URL is not http(s)";

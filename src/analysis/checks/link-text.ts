@@ -1,4 +1,8 @@
-/** link-text: followed links say where they lead instead of "click here". */
+/**
+ * link-text: followed links to other pages say where they lead instead of "click here". Anchor text tells
+ * readers and search engines about the page linked to (Google Search Central, link best practices); a link to
+ * a place on the same page, or one inside an element the browser does not render, shows no one a destination.
+ */
 import { type CheckDefinition, every, outcome, plural, verb } from "./check.js";
 
 /** Link texts that describe nothing, in the languages pagegrade knows best. Compared lower-cased, trimmed. */
@@ -85,10 +89,16 @@ export const linkText: CheckDefinition = {
   howToFix:
     'Replace generic link texts with words that name the destination ("pricing for teams" rather than "click here").',
   run(page) {
+    const samePage = withoutFragment(page.finalUrl);
     const followed = page.document.anchors.filter(
-      (anchor) => anchor.href !== null && /^https?:/.test(anchor.href) && !anchor.rel.includes("nofollow"),
+      (anchor) =>
+        anchor.href !== null &&
+        /^https?:/.test(anchor.href) &&
+        !anchor.rel.includes("nofollow") &&
+        !anchor.hidden &&
+        withoutFragment(anchor.href) !== samePage,
     );
-    if (followed.length === 0) return outcome.na("The page has no followed links.");
+    if (followed.length === 0) return outcome.na("The page has no visible followed links to other pages.");
     const generic = followed.filter(
       (anchor) =>
         anchor.text.length <= longestGenericText &&
@@ -112,3 +122,8 @@ export const linkText: CheckDefinition = {
     );
   },
 };
+
+function withoutFragment(url: string): string {
+  const hash = url.indexOf("#");
+  return hash === -1 ? url : url.slice(0, hash);
+}

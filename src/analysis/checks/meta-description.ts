@@ -1,6 +1,9 @@
-/** meta-description: exactly one non-empty description of a length search results can show. */
-import { metaContents } from "../page-facts.js";
-import { type CheckDefinition, outcome } from "./check.js";
+/**
+ * meta-description: exactly one non-empty description in the <head>, of a length search results can show. The
+ * HTML standard gives <meta name> its meaning only in the head (metadata content), and allows one description
+ * per document; a parser moves a <meta> that follows body content into the <body>, where it describes nothing.
+ */
+import { type CheckDefinition, outcome, plural, verb } from "./check.js";
 
 export const metaDescription: CheckDefinition = {
   id: "meta-description",
@@ -11,13 +14,21 @@ export const metaDescription: CheckDefinition = {
   howToFix:
     'Add a single <meta name="description" content="…"> to the <head>: 50 to 160 characters that say what the visitor will find.',
   run(page, { metaDescriptionLength }) {
-    const descriptions = page.document.metas.filter((meta) => meta.name === "description");
-    if (descriptions.length === 0) return outcome.fail("The page has no meta description.", null);
+    const all = page.document.metas.filter((meta) => meta.name === "description");
+    const descriptions = all.filter((meta) => meta.inHead);
+    if (descriptions.length === 0) {
+      if (all.length === 0) return outcome.fail("The page has no meta description.", null);
+      return outcome.fail(
+        `The page has no meta description in its <head>; ${plural(all.length, "meta description")} in the <body> ${verb(all.length, "does", "do")} not count.`,
+        null,
+        all.map((meta) => ({ content: meta.content, where: "body" })),
+      );
+    }
     if (descriptions.length > 1) {
       return outcome.fail(
         `The page has ${descriptions.length} meta descriptions; it should have one.`,
         descriptions.length,
-        metaContents(page, "description").map((content) => ({ content })),
+        descriptions.map((meta) => ({ content: meta.content })),
       );
     }
     const raw = descriptions[0]?.content ?? null;

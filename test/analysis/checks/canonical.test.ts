@@ -29,4 +29,14 @@ describe("canonical", () => {
       run(canonical, pageFrom(doc("", link("https://example.com/")), { url: "https://example.com/" })).status,
     ).toBe("pass");
   });
+  it("says an empty href is empty, not relative", () => {
+    const result = run(
+      canonical,
+      pageFrom(doc("", '<link rel="canonical" href="">'), { url: "https://example.com/a" }),
+    );
+    expect(result.status).toBe("fail");
+    expect(result.message).toBe(
+      "The canonical link names no URL (its href is empty or missing); it must name an absolute URL.",
+    );
+  });
 });

@@ -26,4 +26,9 @@ describe("hreflang", () => {
   it("does not apply without alternates", () => {
     expect(run(hreflang, pageFrom(doc(""))).status).toBe("na");
   });
+  it("says an empty code or href is empty", () => {
+    const result = run(hreflang, pageFrom(doc("", alt("", "https://example.com/en") + alt("de", ""))));
+    expect(result.status).toBe("fail");
+    expect(result.items?.map((item) => item.problem)).toEqual(["the hreflang is empty", "the href is empty"]);
+  });
 });

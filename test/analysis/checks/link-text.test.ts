@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { linkText } from "../../../src/analysis/checks/link-text.js";
 import { doc, pageFrom, run } from "../../helpers/page.js";
@@ -30,5 +31,39 @@ describe("link-text", () => {
   });
   it("does not apply without followed links", () => {
     expect(run(linkText, pageFrom(doc("<p>x</p>"))).status).toBe("na");
+  });
+  it("leaves out links to the same page and links hidden from the reader", () => {
+    const html = readFileSync(new URL("../../fixtures/pages/link-text.html", import.meta.url), "utf8");
+    const url = "https://example.com/links";
+    const warned = run(linkText, pageFrom(html, { url }));
+    expect(warned.status).toBe("warn");
+    expect(warned.items).toEqual([{ text: "Read more", href: "https://example.com/guide" }]);
+    const passing = run(
+      linkText,
+      pageFrom(html.replace('<a href="/guide">Read more</a>', '<a href="/guide">The setup guide</a>'), {
+        url,
+      }),
+    );
+    expect(passing.status).toBe("pass");
+    expect(passing.message).toBe("All 2 followed links have descriptive text.");
+  });
+  it("does not apply when every link stays on the page", () => {
+    const result = run(linkText, pageFrom(doc('<a href="#top">More</a>'), { url: "https://example.com/a" }));
+    expect(result.status).toBe("na");
+    expect(result.message).toBe("The page has no visible followed links to other pages.");
+  });
+});
+
+describe("link-text where pagegrade differs from Lighthouse", () => {
+  it("warns on generic words behind decoration and on words only pagegrade lists", () => {
+    const html = readFileSync(
+      new URL("../../fixtures/pages/generic-link-texts.html", import.meta.url),
+      "utf8",
+    );
+    const result = run(linkText, pageFrom(html));
+    expect(result.status).toBe("warn");
+    expect(result.items?.map((item) => item.text)).toEqual(["More ›", "Read more…", "Details", "link"]);
+    const descriptive = html.replace(/<p><a href="\/archive">[\s\S]*<\/main>/, "</main>");
+    expect(run(linkText, pageFrom(descriptive)).status).toBe("pass");
   });
 });

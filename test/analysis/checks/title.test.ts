@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { title } from "../../../src/analysis/checks/title.js";
 import { doc, pageFrom, run } from "../../helpers/page.js";
@@ -27,5 +28,15 @@ describe("title", () => {
       doc("<svg><title>icon</title></svg>", "<title>Pricing plans for small teams</title>"),
     );
     expect(run(title, page).status).toBe("pass");
+  });
+});
+
+describe("title where pagegrade differs from Lighthouse", () => {
+  it("fails a second <title>, even one in the body, which Lighthouse ignores", () => {
+    const html = readFileSync(new URL("../../fixtures/pages/head-duplicates.html", import.meta.url), "utf8");
+    const result = run(title, pageFrom(html));
+    expect(result.status).toBe("fail");
+    expect(result.message).toBe("The page has 2 <title> elements; it should have one.");
+    expect(run(title, pageFrom(html.replace(/<div><title>.*<\/title><\/div>/, ""))).status).toBe("pass");
   });
 });
