@@ -23,6 +23,7 @@ import { AccountService } from "../src/accounts/account-service.js";
 import { Analyzer } from "../src/analysis/analyse.js";
 import { buildApp } from "../src/app.js";
 import { loadAnalysisConfig, loadServiceConfig } from "../src/config.js";
+import { analysisColumns } from "../src/reports/report-service.js";
 import { openStore } from "../src/store/database.js";
 import { ReportStore } from "../src/store/report-store.js";
 import { timestamp } from "../src/timestamps.js";
@@ -100,15 +101,9 @@ const seedSeconds = (performance.now() - seedStarted) / 1000;
 
 // One report with 30 analyses in its history, stored the way the service stores them.
 const historyStore = new ReportStore(store);
+// Stamped now rather than when the corpus page was analysed, so the seeded history reads in order.
 const columnsOf = (report: (typeof documents)[number]) => ({
-  url: report.url,
-  final_url: report.final_url,
-  project: report.project,
-  result: report.result,
-  score: report.score,
-  summary: JSON.stringify(report.summary),
-  categories: JSON.stringify(report.categories),
-  results: JSON.stringify(report.results),
+  ...analysisColumns(report),
   generated_at: timestamp(),
 });
 const firstDocument = documents[0];

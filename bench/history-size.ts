@@ -12,10 +12,11 @@ import { sql } from "kysely";
 import { AccountService } from "../src/accounts/account-service.js";
 import { type AnalysisReport, Analyzer } from "../src/analysis/analyse.js";
 import { loadAnalysisConfig } from "../src/config.js";
+import { analysisColumns } from "../src/reports/report-service.js";
 import { packResults, unpackResults } from "../src/store/analysis-document.js";
 import { openStore } from "../src/store/database.js";
 import { ReportStore } from "../src/store/report-store.js";
-import { timestamp, toTimestamp } from "../src/timestamps.js";
+import { timestamp } from "../src/timestamps.js";
 import { loadCorpus, serveCorpus } from "../test/helpers/corpus.js";
 
 const corpus = loadCorpus();
@@ -37,23 +38,12 @@ const file = join(dir, "history.db");
 const store = await openStore(`sqlite:${file}`);
 const { account } = await new AccountService(store).createUser("size@example.com", null);
 const history = new ReportStore(store, { historyLimit: 0 });
-const columns = (report: AnalysisReport) => ({
-  url: report.url,
-  final_url: report.final_url,
-  project: report.project,
-  result: report.result,
-  score: report.score,
-  summary: JSON.stringify(report.summary),
-  categories: JSON.stringify(report.categories),
-  results: JSON.stringify(report.results),
-  generated_at: toTimestamp(report.generated_at),
-});
 const first = reports[0];
 if (!first) throw new Error("no corpus page could be analysed");
 const now = timestamp();
 const report = await history.insert({
   user_id: account.id,
-  ...columns(first),
+  ...analysisColumns(first),
   privacy: 1,
   password_hash: null,
   created_at: now,
@@ -61,7 +51,8 @@ const report = await history.insert({
 });
 await sql`pragma wal_checkpoint(truncate)`.execute(store.db);
 const sizeBefore = statSync(file).size;
-for (const next of reports.slice(1)) await history.reanalysed(account.id, report.id, columns(next), "rerun");
+for (const next of reports.slice(1))
+  await history.reanalysed(account.id, report.id, analysisColumns(next), "rerun");
 await sql`pragma wal_checkpoint(truncate)`.execute(store.db);
 const growth = (statSync(file).size - sizeBefore) / (reports.length - 1);
 

@@ -8,8 +8,9 @@ import type { EvidenceItem } from "../analysis/checks/check.js";
 import type { CheckResult } from "../analysis/judge.js";
 import type { Palette } from "./colour.js";
 
-const evidenceShown = 5;
-const categoryNames: Record<string, string> = {
+/** Evidence items printed per check; the rest are counted. */
+export const evidenceShown = 5;
+export const categoryNames: Record<string, string> = {
   seo: "SEO",
   performance: "Performance",
   security: "Security",

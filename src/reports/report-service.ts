@@ -140,7 +140,8 @@ function checkPassword(password: string | undefined): void {
   }
 }
 
-function analysisColumns(report: AnalysisReport): AnalysisColumns {
+/** A finished analysis as the store keeps it: its documents as JSON text, its time as a timestamp. */
+export function analysisColumns(report: AnalysisReport): AnalysisColumns {
   return {
     url: report.url,
     final_url: report.final_url,

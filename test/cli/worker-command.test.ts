@@ -108,7 +108,12 @@ describe("pagegrade worker", () => {
         20_000,
       );
       expect(await sessions()).toEqual(["current"]);
-      expect(stderr).toContain("running up to 4 jobs at once");
+      // The job may run before the start-up line has crossed the pipe.
+      await eventually(
+        async () => stderr.includes("running up to 4 jobs at once"),
+        "the start-up line",
+        10_000,
+      );
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
       expect(stderr).toContain("SIGTERM: finishing running jobs (at most 1 s)");

@@ -5,15 +5,7 @@
  */
 import type { AnalysisDiff, CheckChange } from "../../reports/analysis-diff.js";
 import type { Palette } from "../colour.js";
-import { evidenceLine, safe } from "../render-report.js";
-
-const evidenceShown = 5;
-const categoryNames: Record<string, string> = {
-  seo: "SEO",
-  performance: "Performance",
-  security: "Security",
-  miscellaneous: "Miscellaneous",
-};
+import { categoryNames, evidenceLine, evidenceShown, safe } from "../render-report.js";
 
 export function renderDiff(diff: AnalysisDiff, c: Palette): string {
   const lines: string[] = [];

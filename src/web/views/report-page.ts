@@ -96,6 +96,13 @@ export function reportBody(
 </article>`;
 }
 
+/** One evidence item as its labelled fields (empty ones left out); page text stays text. */
+export function evidenceFields(item: Record<string, unknown>): SafeHtml[] {
+  return Object.entries(item)
+    .filter(([, value]) => value !== null && value !== "")
+    .map(([key, value]) => html`<span class="muted">${key}:</span> <code>${String(value)}</code> `);
+}
+
 function checkBlock(id: string, result: CheckResult): SafeHtml {
   const entry = texts.get(id);
   const items = result.details?.items ?? [];
@@ -106,14 +113,7 @@ function checkBlock(id: string, result: CheckResult): SafeHtml {
   ${measured(result.value)}
   ${
     items.length > 0
-      ? html`<ul class="evidence">${items.map(
-          (item) =>
-            html`<li>${Object.entries(item)
-              .filter(([, value]) => value !== null && value !== "")
-              .map(
-                ([key, value]) => html`<span class="muted">${key}:</span> <code>${String(value)}</code> `,
-              )}</li>`,
-        )}${
+      ? html`<ul class="evidence">${items.map((item) => html`<li>${evidenceFields(item)}</li>`)}${
           result.details && result.details.truncated > 0
             ? html`<li>… and ${result.details.truncated} more</li>`
             : ""

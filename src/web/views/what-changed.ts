@@ -6,6 +6,7 @@
 import type { AnalysisDiff, CheckDiff } from "../../reports/analysis-diff.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
+import { evidenceFields } from "./report-page.js";
 
 const changeNames: Record<string, string> = {
   regressed: "Regressed",
@@ -69,11 +70,6 @@ function evidenceList(
 ): SafeHtml | "" {
   if (items.length === 0) return "";
   return html`<p class="muted">${label}:</p><ul class="evidence ${className}">${items.map(
-    (item) =>
-      html`<li>${Object.entries(item)
-        .filter(([, value]) => value !== null && value !== "")
-        .map(
-          ([key, value]) => html`<span class="muted">${key}:</span> <code>${String(value)}</code> `,
-        )}</li>`,
+    (item) => html`<li>${evidenceFields(item)}</li>`,
   )}</ul>`;
 }
