@@ -180,6 +180,9 @@ describe("API fuzzing", () => {
             (path, value) => path.replace(/\{[^}]+\}/, encodeURIComponent(value)),
             operation.template,
           );
+          // A path value that is a dot segment ("." or "..") makes the URL name another path once resolved, as
+          // every HTTP client resolves it: that request is not for this operation, and may be for none (404).
+          const forThisOperation = new URL(url, "http://fuzz.test").pathname === url;
           const query = new URLSearchParams(
             Object.entries(spec.query).map(([key, value]): [string, string] => [key, String(value)]),
           );
@@ -227,7 +230,7 @@ describe("API fuzzing", () => {
             response.statusCode,
             `${operation.method} ${url} → ${response.body.slice(0, 200)}`,
           ).toBeLessThan(500);
-          if (spec.auth !== "valid" && !url.startsWith("/api/v1/openapi.json"))
+          if (spec.auth !== "valid" && !url.startsWith("/api/v1/openapi.json") && forThisOperation)
             expect(response.statusCode).toBe(401);
           if (spec.encoding === "text" && spec.auth === "valid" && payload !== undefined)
             expect(response.statusCode).toBe(415);
