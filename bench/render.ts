@@ -1,0 +1,435 @@
+/**
+ * `npm run bench:render`: rendered mode over the shared corpus (pages/ and readability/), served from 127.0.0.1
+ * the way Lighthouse saw it (HTTP/1.1, `Content-Type: text/html`, no compression, no extra headers, robots.txt
+ * a 404).
+ *  1. Speed: seconds per page of BrowserPool.render, one page at a time, against the seconds Lighthouse 12.8.2
+ *     took for the same pages (lighthouse-verdicts.tsv); the target is at least 3× faster. Browser memory per
+ *     page: the proportional set size (Pss, /proc/<pid>/smaps_rollup, so pages shared between Chromium's
+ *     processes count once) of every Chromium process under this one, sampled every 100 ms; the peak of each
+ *     page's render.
+ *  2. Metrics: FCP, LCP, its element, CLS and TBT against Lighthouse 12.8.2 with `--throttling-method=provided`
+ *     on the same served pages. Lighthouse is a tool for this benchmark only: it is installed on demand into
+ *     $TMPDIR/pagegrade-lighthouse (outside the repository) and its JSON is cached there per page, so a re-run
+ *     does not run it again (BENCH_LIGHTHOUSE_REFRESH=1 runs it again). Per-page results and disagreements go
+ *     to bench-output/render/.
+ *
+ * BENCH_PAGES=N takes a deterministic subset of N pages spread evenly over the sorted list (page i·total/N for
+ * i = 0…N-1); the default is every page. BENCH_SKIP_LIGHTHOUSE=1 measures speed and memory only.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { AddressPolicy } from "../src/analysis/fetch/address-policy.js";
+import { ConnectionGuard } from "../src/analysis/fetch/connection-guard.js";
+import { systemResolver } from "../src/analysis/fetch/host-resolver.js";
+import { BrowserPool } from "../src/analysis/render/browser-pool.js";
+import type { RenderedMetrics } from "../src/analysis/render/rendered-page.js";
+import { metricsFromTrace } from "../src/analysis/render/trace-metrics.js";
+import { chromiumPath } from "../test/helpers/browser.js";
+import { corpusDir } from "../test/helpers/corpus.js";
+import { notFound, startServer } from "../test/helpers/local-server.js";
+
+const lighthouseVersion = "12.8.2";
+const lighthouseDir = join(process.env.TMPDIR ?? tmpdir(), "pagegrade-lighthouse");
+const lighthouseCli = join(lighthouseDir, "node_modules", "lighthouse", "cli", "index.js");
+const cacheDir = join(lighthouseDir, `results-${lighthouseVersion}`);
+const outputDir = new URL("../bench-output/render/", import.meta.url).pathname;
+const refreshLighthouse = process.env.BENCH_LIGHTHOUSE_REFRESH === "1";
+const skipLighthouse = process.env.BENCH_SKIP_LIGHTHOUSE === "1";
+
+// The corpus root holds pages/, readability/ and the verdicts; corpusDir is its pages/ folder.
+const corpusRoot = dirname(corpusDir);
+const folders = ["pages", "readability"];
+
+/** Seconds Lighthouse took per page ("pages/x.html" → seconds), from the recorded verdicts. */
+const recordedSeconds = new Map<string, number>();
+{
+  const [header, ...rows] = readFileSync(join(corpusRoot, "lighthouse-verdicts.tsv"), "utf8")
+    .trim()
+    .split("\n");
+  const secondsColumn = header?.split("\t").indexOf("seconds") ?? -1;
+  for (const row of rows) {
+    const cells = row.split("\t");
+    recordedSeconds.set(cells[0] ?? "", Number(cells[secondsColumn]));
+  }
+}
+
+const allPages = folders.flatMap((folder) =>
+  readdirSync(join(corpusRoot, folder))
+    .filter((name) => name.endsWith(".html"))
+    .sort()
+    .map((name) => `${folder}/${name}`),
+);
+const wanted = Number(process.env.BENCH_PAGES ?? allPages.length);
+const pages =
+  wanted >= allPages.length
+    ? allPages
+    : Array.from(
+        { length: wanted },
+        (_value, index) => allPages[Math.floor((index * allPages.length) / wanted)] ?? "",
+      );
+const bodies = new Map(pages.map((page) => [`/${page}`, readFileSync(join(corpusRoot, page))]));
+
+// Exactly what Lighthouse saw: text/html with a Content-Length, nothing else added; anything else a 404.
+const server = await startServer(
+  {},
+  {
+    fallback: (request, response) => {
+      const body = bodies.get(new URL(request.url ?? "/", "http://x").pathname);
+      if (!body) return notFound(request, response);
+      response.setHeader("content-type", "text/html");
+      response.end(body);
+    },
+  },
+);
+
+console.log(`${pages.length} of ${allPages.length} corpus pages, served at ${server.url}`);
+
+// ---- 1. Rendered mode: seconds and browser memory per page ----------------------------------------------
+
+const pool = new BrowserPool(
+  new ConnectionGuard(
+    new AddressPolicy({ allowPrivateNetworks: false, allowedRanges: ["127.0.0.1"] }),
+    systemResolver,
+  ),
+  // Benchmarks run as root here, where Chromium has no sandbox; servers keep it on.
+  { executablePath: chromiumPath, sandbox: false, maxConcurrent: 1 },
+);
+
+interface Rendered {
+  page: string;
+  seconds: number;
+  peakPssMiB: number;
+  metrics: RenderedMetrics | null;
+  error: string | null;
+}
+
+// Warm-up: the first browser launch is not a page's cost (Lighthouse's recorded seconds exclude its own
+// Chrome start-up too, as it reuses nothing between runs but measures from navigation).
+await pool.render(new URL(`${server.url}/${pages[0]}`)).catch(() => null);
+
+const rendered: Rendered[] = [];
+for (const page of pages) {
+  const sampler = startMemorySampler();
+  const t0 = performance.now();
+  let metrics: RenderedMetrics | null = null;
+  let error: string | null = null;
+  try {
+    metrics = (await pool.render(new URL(`${server.url}/${page}`))).metrics;
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message : String(failure);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  rendered.push({ page, seconds, peakPssMiB: sampler.stop(), metrics, error });
+}
+await pool.close();
+
+const ours = rendered.map((entry) => entry.seconds);
+const theirs = pages.map((page) => recordedSeconds.get(page)).filter((value) => value !== undefined);
+const memory = rendered.map((entry) => entry.peakPssMiB);
+console.log("\nSpeed, one page at a time (seconds per page)");
+console.log(`  rendered mode    median ${fmt(median(ours))}  p95 ${fmt(p95(ours))}`);
+console.log(
+  `  Lighthouse (rec) median ${fmt(median(theirs))}  p95 ${fmt(p95(theirs))}  (${theirs.length} pages)`,
+);
+console.log(
+  `  ratio            median ${(median(theirs) / median(ours)).toFixed(1)}×  p95 ${(p95(theirs) / p95(ours)).toFixed(1)}× faster (target ≥ 3×)`,
+);
+console.log(
+  `Browser memory per page (peak Pss of Chromium's processes): median ${median(memory).toFixed(0)} MiB, p95 ${p95(memory).toFixed(0)} MiB, max ${Math.max(...memory).toFixed(0)} MiB`,
+);
+const failed = rendered.filter((entry) => entry.error);
+if (failed.length)
+  console.log(`Failed renders: ${failed.map((entry) => `${entry.page} (${entry.error})`).join(", ")}`);
+
+// ---- 2. Metrics against Lighthouse -------------------------------------------------------------------------
+
+mkdirSync(outputDir, { recursive: true });
+if (!skipLighthouse) {
+  ensureLighthouse();
+  mkdirSync(cacheDir, { recursive: true });
+  const rows: string[] = [];
+  const disagreements: string[] = [];
+  const agreement = { fcp: 0, lcp: 0, element: 0, cls: 0, tbt: 0 };
+  let compared = 0;
+  // pagegrade's trace-metrics.ts applied to the trace Lighthouse itself recorded: the computation alone,
+  // without two page loads' differences (machine load, name resolution) between the runs.
+  const sameTrace = { pages: 0, fcp: 0, lcp: 0, cls: 0, tbt: 0 };
+  let lighthouseSeconds = 0;
+  let lighthouseRuns = 0;
+  for (const entry of rendered) {
+    const cached = join(cacheDir, `${entry.page.replaceAll("/", "__")}.json`);
+    if (refreshLighthouse || !existsSync(cached)) {
+      const t0 = performance.now();
+      await runLighthouse(`${server.url}/${entry.page}`, cached);
+      lighthouseSeconds += (performance.now() - t0) / 1000;
+      lighthouseRuns++;
+    }
+    const reference = existsSync(cached) ? lighthouseMetrics(JSON.parse(readFileSync(cached, "utf8"))) : null;
+    const tracePath = cached.replace(/\.json$/, "-0.trace.json");
+    if (reference && existsSync(tracePath)) {
+      const computed = metricsFromTrace(JSON.parse(readFileSync(tracePath, "utf8")).traceEvents ?? []);
+      if (computed) {
+        sameTrace.pages++;
+        if (within(computed.firstContentfulPaintMs, reference.fcp, 0.1, 100)) sameTrace.fcp++;
+        if (within(computed.largestContentfulPaint?.ms ?? null, reference.lcp, 0.1, 100)) sameTrace.lcp++;
+        if (reference.cls !== null && Math.abs(computed.cumulativeLayoutShift - reference.cls) <= 0.01)
+          sameTrace.cls++;
+        if (within(computed.totalBlockingTimeMs, reference.tbt, 0.2, 50)) sameTrace.tbt++;
+      }
+    }
+    const metrics = entry.metrics;
+    if (!reference || !metrics) {
+      disagreements.push(
+        `${entry.page}\tnot compared\t${entry.error ?? (metrics ? "Lighthouse gave no metrics" : "no metrics")}`,
+      );
+      continue;
+    }
+    compared++;
+    const checks = {
+      fcp: within(metrics.firstContentfulPaintMs, reference.fcp, 0.1, 100),
+      lcp: within(metrics.largestContentfulPaintMs, reference.lcp, 0.1, 100),
+      element: sameElement(metrics.largestContentfulPaintElement?.html ?? null, reference.lcpElement),
+      cls: reference.cls !== null && Math.abs(metrics.cumulativeLayoutShift - reference.cls) <= 0.01,
+      tbt: within(metrics.totalBlockingTimeMs, reference.tbt, 0.2, 50),
+    };
+    for (const key of Object.keys(checks) as Array<keyof typeof checks>) {
+      if (checks[key]) agreement[key]++;
+    }
+    const row = [
+      entry.page,
+      `${metrics.firstContentfulPaintMs}/${num(reference.fcp)}`,
+      `${metrics.largestContentfulPaintMs}/${num(reference.lcp)}`,
+      `${metrics.cumulativeLayoutShift}/${reference.cls === null ? "-" : reference.cls.toFixed(4)}`,
+      `${metrics.totalBlockingTimeMs}/${num(reference.tbt)}`,
+      checks.element ? "same" : "differs",
+    ].join("\t");
+    rows.push(row);
+    const wrong = (Object.keys(checks) as Array<keyof typeof checks>).filter((key) => !checks[key]);
+    if (wrong.length) {
+      disagreements.push(
+        `${row}\t${wrong.join(",")}\t${metrics.largestContentfulPaintElement?.html ?? "-"}\t${reference.lcpElement ?? "-"}`,
+      );
+    }
+  }
+  const header = "page\tFCP ms ours/LH\tLCP ms ours/LH\tCLS ours/LH\tTBT ms ours/LH\tLCP element";
+  writeFileSync(join(outputDir, "metrics.tsv"), `${[header, ...rows].join("\n")}\n`);
+  writeFileSync(
+    join(outputDir, "disagreements.tsv"),
+    `${[`${header}\tdisagreeing\tour LCP element\tLighthouse LCP element`, ...disagreements].join("\n")}\n`,
+  );
+  console.log(`\nPer page (ours/Lighthouse):\n${header}\n${rows.join("\n")}`);
+  if (lighthouseRuns) {
+    console.log(
+      `\nLighthouse ran on ${lighthouseRuns} pages in this run: ${(lighthouseSeconds / lighthouseRuns).toFixed(2)} s per page on average (the rest came from ${cacheDir})`,
+    );
+  }
+  const share = (count: number) => (compared ? (100 * count) / compared : 0);
+  const line = (name: string, count: number, target: number, rule: string) =>
+    console.log(
+      `  ${name.padEnd(12)} ${String(count).padStart(4)}/${compared}  ${share(count).toFixed(1).padStart(5)} %  target ≥ ${target} %  ${share(count) >= target ? "met" : "NOT met"}  (${rule})`,
+    );
+  console.log(
+    `\nAgreement with Lighthouse ${lighthouseVersion} (--throttling-method=provided), ${compared} pages compared`,
+  );
+  line("FCP", agreement.fcp, 90, "within max(10 %, 100 ms)");
+  line("LCP", agreement.lcp, 90, "within max(10 %, 100 ms)");
+  line("LCP element", agreement.element, 90, "same tag and attributes");
+  line("CLS", agreement.cls, 80, "within 0.01");
+  line("TBT", agreement.tbt, 80, "within max(20 %, 50 ms)");
+  if (sameTrace.pages) {
+    const of = (count: number) => `${count}/${sameTrace.pages}`;
+    console.log(
+      `Computed from Lighthouse's own trace (${sameTrace.pages} pages): FCP ${of(sameTrace.fcp)}, LCP ${of(sameTrace.lcp)}, CLS ${of(sameTrace.cls)}, TBT ${of(sameTrace.tbt)} within the same bounds`,
+    );
+  }
+  console.log(`Per-page figures and disagreements: ${outputDir}`);
+}
+
+await server.close();
+
+// ---- helpers -------------------------------------------------------------------------------------------------
+
+function ensureLighthouse(): void {
+  if (existsSync(lighthouseCli)) return;
+  console.log(`Installing Lighthouse ${lighthouseVersion} into ${lighthouseDir} (once) …`);
+  execFileSync(
+    "npm",
+    ["install", "--prefix", lighthouseDir, "--no-save", `lighthouse@${lighthouseVersion}`],
+    {
+      stdio: "inherit",
+    },
+  );
+}
+
+function runLighthouse(url: string, outputPath: string): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        lighthouseCli,
+        url,
+        "--quiet",
+        "--only-categories=performance",
+        "--throttling-method=provided",
+        "--output=json",
+        // The trace beside the report, so pagegrade's metrics can also be computed from Lighthouse's own trace.
+        "--save-assets",
+        `--output-path=${outputPath}`,
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run --disable-sync",
+      ],
+      { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) console.log(`Lighthouse failed on ${url} (${code}): ${stderr.trim().slice(-300)}`);
+      resolve();
+    });
+  });
+}
+
+interface LighthouseMetrics {
+  fcp: number | null;
+  lcp: number | null;
+  lcpElement: string | null;
+  cls: number | null;
+  tbt: number | null;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Lighthouse's report JSON, read field by field.
+function lighthouseMetrics(report: any): LighthouseMetrics | null {
+  const audits = report?.audits;
+  if (!audits) return null;
+  const value = (id: string): number | null =>
+    typeof audits[id]?.numericValue === "number" ? audits[id].numericValue : null;
+  // 12.x: a list of tables, the first one naming the element.
+  const details = audits["largest-contentful-paint-element"]?.details;
+  const table = details?.type === "list" ? details.items?.[0] : details;
+  const node = table?.items?.[0]?.node;
+  return {
+    fcp: value("first-contentful-paint"),
+    lcp: value("largest-contentful-paint"),
+    lcpElement: typeof node?.snippet === "string" ? node.snippet : null,
+    cls: value("cumulative-layout-shift"),
+    tbt: value("total-blocking-time"),
+  };
+}
+
+function within(ours: number | null, theirs: number | null, share: number, floorMs: number): boolean {
+  if (ours === null || theirs === null) return ours === theirs;
+  return Math.abs(ours - theirs) <= Math.max(share * theirs, floorMs);
+}
+
+/**
+ * Whether two start-tag renderings name the same element: same tag and, for every attribute both show, the
+ * same value as far as both are shown (Lighthouse cuts values at 75 characters, pagegrade at 100, with "…").
+ */
+function sameElement(ours: string | null, theirs: string | null): boolean {
+  if (ours === null || theirs === null) return ours === theirs;
+  const a = parseStartTag(ours);
+  const b = parseStartTag(theirs);
+  if (a.tag !== b.tag) return false;
+  for (const [name, value] of a.attributes) {
+    const other = b.attributes.get(name);
+    if (other === undefined) continue;
+    const shown = Math.min(value.length, other.length);
+    if (value.slice(0, shown) !== other.slice(0, shown)) return false;
+  }
+  return true;
+}
+
+function parseStartTag(snippet: string): { tag: string; attributes: Map<string, string> } {
+  const tag = /^<([^\s>/]+)/.exec(snippet)?.[1]?.toLowerCase() ?? "";
+  const attributes = new Map<string, string>();
+  for (const match of snippet.slice(tag.length + 1).matchAll(/([^\s=>"]+)(?:="([^"]*)"?)?/g)) {
+    const value = (match[2] ?? "").replaceAll("&quot;", '"').replace(/…$/, "");
+    attributes.set(match[1]?.toLowerCase() ?? "", value);
+  }
+  return { tag, attributes };
+}
+
+/** Samples the Pss of every Chromium process under this one every 100 ms; stop() gives the peak in MiB. */
+function startMemorySampler(): { stop(): number } {
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(peak, chromiumPssKiB() / 1024);
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+function chromiumPssKiB(): number {
+  const parents = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ")".
+      const close = stat.lastIndexOf(")");
+      names.set(Number(entry), stat.slice(stat.indexOf("(") + 1, close));
+      parents.set(Number(entry), Number(stat.slice(close + 2).split(" ")[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (
+      let current = parents.get(pid);
+      current !== undefined && current > 1;
+      current = parents.get(current)
+    ) {
+      if (current === process.pid) return true;
+    }
+    return false;
+  };
+  let total = 0;
+  for (const [pid, name] of names) {
+    if (!name.startsWith("chrom") || !descends(pid)) continue;
+    try {
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+      total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return total;
+}
+
+function median(values: readonly number[]): number {
+  return quantile(values, 0.5);
+}
+
+function p95(values: readonly number[]): number {
+  return quantile(values, 0.95);
+}
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  return (sorted[low] ?? 0) + ((sorted[high] ?? 0) - (sorted[low] ?? 0)) * (position - low);
+}
+
+function fmt(seconds: number): string {
+  return `${seconds.toFixed(2)} s`;
+}
+
+function num(value: number | null): string {
+  return value === null ? "-" : String(Math.round(value));
+}
