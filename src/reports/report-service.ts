@@ -10,6 +10,7 @@ import { hashPassword } from "../accounts/passwords.js";
 import type { AnalysisReport, Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { InvalidUrl, normaliseSubmittedUrl } from "../analysis/submitted-url.js";
+import { type EventSink, silentEventSink } from "../events/event-sink.js";
 import type {
   AnalysisColumns,
   DisplayRow,
@@ -43,6 +44,7 @@ export class ReportService {
     private readonly reports: ReportStore,
     private readonly analyzer: Analyzer,
     private readonly capacity: AnalysisCapacity,
+    private readonly events: EventSink = silentEventSink,
   ) {}
 
   list(userId: number, query: ReportListQuery) {
@@ -64,7 +66,7 @@ export class ReportService {
       privacy === privacyLevels.password ? await hashPassword(input.password as string) : null;
     const report = await this.analyse(url);
     const now = timestamp();
-    return this.reports.insert({
+    const created = await this.reports.insert({
       user_id: userId,
       ...analysisColumns(report),
       privacy,
@@ -72,6 +74,8 @@ export class ReportService {
       created_at: now,
       updated_at: now,
     });
+    await this.announce(created, "create");
+    return created;
   }
 
   /** Applies the changes; undefined when the user has no such report. */
@@ -94,7 +98,9 @@ export class ReportService {
       // A failed re-run throws before anything is written: the report and its history stay as they were.
       const analysis = analysisColumns(await this.analyse(new URL(existing.url)));
       changes.updated_at = timestamp();
-      return this.reports.reanalysed(userId, id, analysis, "rerun", changes);
+      const updated = await this.reports.reanalysed(userId, id, analysis, "rerun", changes);
+      if (updated) await this.announce(updated, "rerun");
+      return updated;
     }
     if (Object.keys(changes).length === 0) return existing;
     changes.updated_at = timestamp();
@@ -103,6 +109,18 @@ export class ReportService {
 
   delete(userId: number, id: number): Promise<boolean> {
     return this.reports.delete(userId, id);
+  }
+
+  /** Tells the event sink about the complete analysis a report now shows. */
+  private async announce(report: ReportRow, trigger: "create" | "rerun"): Promise<void> {
+    if (report.analysis_id === null) return;
+    await this.events.analysisRecorded({
+      userId: report.user_id,
+      reportId: report.id,
+      analysisId: report.analysis_id,
+      status: "complete",
+      trigger,
+    });
   }
 
   private async analyse(url: URL): Promise<AnalysisReport> {
