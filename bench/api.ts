@@ -1,23 +1,22 @@
 /**
  * `npm run bench:api`: the service under load from autocannon (a separate process on the same machine).
  * Seeds 100,000 reports over 100 users plus one user who owns 100,000 more, with realistic analysis results
- * (real reports of corpus pages), then measures requests per second and p99 at 50 connections for:
- * list per_page=10, list per_page=100, list with search + result + sort_by=url (the large user), show, a
- * report's analyses, and two baselines in the same process returning the very bytes of the per_page=10 list
- * response from memory: a bare node:http server (the floor for Node, the one the ratios are taken against) and
- * a bare fastify route. The service counts every request against the per-key rate limit (set far above what
- * the load reaches, so it counts but never refuses). Also the median latency of search + sort over the large
- * user's reports, one request at a time.
+ * (real reports of corpus pages), then measures requests per second and p99 at 50 connections for: list
+ * per_page=10 and show (compressed, as clients ask, and uncompressed; with and without the response cache), list
+ * per_page=100, list with search + result + sort_by=url (the large user) and a report's analyses. Each scenario
+ * runs right after its baseline: a bare node:http server returning from memory the very bytes the service sent
+ * for it (the floor for Node). The service counts every request against the per-key rate limit (set far above
+ * what the load reaches, so it counts but never refuses). Also the median latency of search + sort over the
+ * large user's reports, one request at a time.
  * BENCH_DATABASE_URL picks the database (default: a fresh SQLite file); BENCH_SECONDS the length of each run.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import Fastify from "fastify";
 import { sql } from "kysely";
 import { AccountService } from "../src/accounts/account-service.js";
 import { Analyzer } from "../src/analysis/analyse.js";
@@ -139,26 +138,65 @@ const app = await buildApp({
 });
 await app.listen({ host: "127.0.0.1", port: 0 });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+// The same service without its response cache: what a request costs when the cache cannot answer it.
+const uncachedApp = await buildApp({
+  store,
+  analyzer,
+  config: loadServiceConfig({
+    DATABASE_URL: databaseUrl,
+    PAGEGRADE_RATE_LIMIT: "1000000000",
+    PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+    PAGEGRADE_RESPONSE_CACHE_MB: "0",
+    LOG_LEVEL: "silent",
+  }),
+  logger: false,
+});
+await uncachedApp.listen({ host: "127.0.0.1", port: 0 });
+const uncachedBase = `http://127.0.0.1:${(uncachedApp.server.address() as AddressInfo).port}`;
 
-// The baselines, in the same process: the very bytes of a per_page=10 list, from memory, with the headers a
-// client needs (type and length).
-const sampleList = await fetch(`${base}/api/v1/reports?per_page=10`, {
-  headers: { authorization: `Bearer ${keys[7]}` },
-});
-const staticBody = Buffer.from(await sampleList.arrayBuffer());
-const node = createServer((_request, response) => {
-  response.writeHead(200, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": staticBody.length,
+// The baselines: for each scenario, a bare node:http server in this process returning the very bytes the service
+// sent for it (as sent: compressed when the client asked for gzip), with the headers a client needs. Each
+// scenario is measured right after its own baseline, so a ratio compares two runs of the same moment.
+interface Captured {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+function capture(url: string, key: string, acceptEncoding: string): Promise<Captured> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { headers: { authorization: `Bearer ${key}`, "accept-encoding": acceptEncoding } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          if (response.statusCode !== 200) reject(new Error(`${url} answered ${response.statusCode}`));
+          const headers: Record<string, string> = {
+            "content-type": String(response.headers["content-type"]),
+          };
+          const encoding = response.headers["content-encoding"];
+          if (encoding) headers["content-encoding"] = encoding;
+          resolve({ body: Buffer.concat(chunks), headers });
+        });
+      },
+    );
+    request.on("error", reject);
+    request.end();
   });
-  response.end(staticBody);
-});
-await new Promise<void>((resolve) => node.listen(0, "127.0.0.1", resolve));
-const nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}/`;
-const bare = Fastify({ logger: false });
-bare.get("/bare", async (_request, reply) => reply.type("application/json; charset=utf-8").send(staticBody));
-await bare.listen({ host: "127.0.0.1", port: 0 });
-const bareUrl = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/bare`;
+}
+
+async function serveBare({ body, headers }: Captured): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { ...headers, "content-length": body.length });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 const someReport = (await (
   await fetch(`${base}/api/v1/reports?per_page=10`, { headers: { authorization: `Bearer ${largeKey}` } })
@@ -170,12 +208,19 @@ interface Outcome {
   rps: number;
   p50: number;
   p99: number;
+  bytes: number;
   errors: number;
   non2xx: number;
 }
 
-async function load(url: string, key: string | null, connections: number): Promise<Outcome> {
+async function load(
+  url: string,
+  key: string | null,
+  connections: number,
+  acceptEncoding: string,
+): Promise<Outcome> {
   const args = ["autocannon", "-c", String(connections), "-d", String(seconds), "-j"];
+  args.push("-H", `accept-encoding=${acceptEncoding}`);
   if (key) args.push("-H", `authorization=Bearer ${key}`);
   args.push(url);
   const { stdout } = await run("npx", args, { maxBuffer: 64 * 1024 * 1024 });
@@ -184,61 +229,124 @@ async function load(url: string, key: string | null, connections: number): Promi
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    bytes: result.requests.average > 0 ? result.throughput.average / result.requests.average : 0,
     errors: result.errors,
     non2xx: result.non2xx,
   };
 }
 
-const baselineName = "bare node:http, same bytes (baseline)";
-const scenarios: Array<[string, string, string | null, number]> = [
-  [baselineName, nodeUrl, null, 50],
-  ["bare fastify route, same bytes", bareUrl, null, 50],
-  ["list per_page=10", `${base}/api/v1/reports?per_page=10`, keys[7] as string, 50],
-  ["list per_page=100", `${base}/api/v1/reports?per_page=100`, keys[7] as string, 50],
-  [
-    "list search+result+sort_by=url (100k user)",
-    `${base}/api/v1/reports?search=pricing&result=good&sort_by=url&sort=asc`,
-    largeKey,
-    50,
-  ],
-  ["show", `${base}/api/v1/reports/${someReport.data[0]?.id}`, largeKey, 50],
-  [
-    "a report's analyses per_page=10",
-    `${base}/api/v1/reports/${historyReport}/analyses?per_page=10`,
-    keys[0] as string,
-    50,
-  ],
-  [
-    "search+sort, one at a time (100k user)",
-    `${base}/api/v1/reports?search=pricing&result=good&sort_by=url&sort=asc`,
-    largeKey,
-    1,
-  ],
+interface Scenario {
+  name: string;
+  url: string;
+  key: string;
+  connections: number;
+  /** What the client's Accept-Encoding says: gzip, as browsers and HTTP libraries send, or identity. */
+  acceptEncoding: "gzip" | "identity";
+  /** Whether the scenario has targets (list per_page=10 and show, at 50 connections). */
+  targeted: boolean;
+}
+
+const list10 = `${base}/api/v1/reports?per_page=10`;
+const show = `${base}/api/v1/reports/${someReport.data[0]?.id}`;
+const searchSort = `${base}/api/v1/reports?search=pricing&result=good&sort_by=url&sort=asc`;
+const scenarios: Scenario[] = [
+  {
+    name: "list per_page=10",
+    url: list10,
+    key: keys[7] as string,
+    connections: 50,
+    acceptEncoding: "gzip",
+    targeted: true,
+  },
+  {
+    name: "list per_page=10, uncompressed",
+    url: list10,
+    key: keys[7] as string,
+    connections: 50,
+    acceptEncoding: "identity",
+    targeted: false,
+  },
+  { name: "show", url: show, key: largeKey, connections: 50, acceptEncoding: "gzip", targeted: true },
+  {
+    name: "show, uncompressed",
+    url: show,
+    key: largeKey,
+    connections: 50,
+    acceptEncoding: "identity",
+    targeted: false,
+  },
+  {
+    name: "list per_page=10, no response cache",
+    url: `${uncachedBase}/api/v1/reports?per_page=10`,
+    key: keys[7] as string,
+    connections: 50,
+    acceptEncoding: "identity",
+    targeted: false,
+  },
+  {
+    name: "show, no response cache",
+    url: `${uncachedBase}/api/v1/reports/${someReport.data[0]?.id}`,
+    key: largeKey,
+    connections: 50,
+    acceptEncoding: "identity",
+    targeted: false,
+  },
+  {
+    name: "list per_page=100",
+    url: `${base}/api/v1/reports?per_page=100`,
+    key: keys[7] as string,
+    connections: 50,
+    acceptEncoding: "gzip",
+    targeted: false,
+  },
+  {
+    name: "list search+result+sort_by=url (100k user)",
+    url: searchSort,
+    key: largeKey,
+    connections: 50,
+    acceptEncoding: "gzip",
+    targeted: false,
+  },
+  {
+    name: "a report's analyses per_page=10",
+    url: `${base}/api/v1/reports/${historyReport}/analyses?per_page=10`,
+    key: keys[0] as string,
+    connections: 50,
+    acceptEncoding: "gzip",
+    targeted: false,
+  },
 ];
 
 console.log(
-  `api benchmark: ${databaseUrl.split(":")[0]}, ${seeded} reports seeded in ${seedSeconds.toFixed(0)} s, ${seconds} s per run`,
+  `api benchmark: ${databaseUrl.split(":")[0]}, ${seeded} reports seeded in ${seedSeconds.toFixed(0)} s, ${seconds} s per run, ` +
+    "each scenario against a bare node:http server returning the same bytes",
 );
-const outcomes = new Map<string, Outcome>();
-for (const [name, url, key, connections] of scenarios) {
-  const outcome = await load(url, key, connections);
-  outcomes.set(name, outcome);
-  const baseline = outcomes.get(baselineName)?.rps ?? outcome.rps;
+const misses: string[] = [];
+for (const scenario of scenarios) {
+  const bare = await serveBare(await capture(scenario.url, scenario.key, scenario.acceptEncoding));
+  const floor = await load(bare.url, null, scenario.connections, scenario.acceptEncoding);
+  await bare.close();
+  const outcome = await load(scenario.url, scenario.key, scenario.connections, scenario.acceptEncoding);
+  const ratio = outcome.rps / floor.rps;
   console.log(
-    `${name.padEnd(44)} ${outcome.rps.toFixed(0).padStart(6)} req/s  ${(outcome.rps / baseline).toFixed(2)}x bare   p50 ${outcome.p50} ms  p99 ${outcome.p99} ms  c=${connections}${outcome.errors || outcome.non2xx ? `  errors ${outcome.errors} non-2xx ${outcome.non2xx}` : ""}`,
+    `${scenario.name.padEnd(44)} ${outcome.rps.toFixed(0).padStart(6)} req/s  ${ratio.toFixed(2)}x bare (${floor.rps.toFixed(0)} req/s, p99 ${floor.p99} ms)   p50 ${outcome.p50} ms  p99 ${outcome.p99} ms  ${(outcome.bytes / 1024).toFixed(1)} KiB/response${outcome.errors || outcome.non2xx ? `  errors ${outcome.errors} non-2xx ${outcome.non2xx}` : ""}`,
   );
+  if (scenario.targeted) {
+    if (ratio < 0.5) misses.push(`${scenario.name} at ${ratio.toFixed(2)}x bare`);
+    if (outcome.p99 >= 50) misses.push(`${scenario.name} p99 ${outcome.p99} ms`);
+  }
 }
-const list10 = outcomes.get("list per_page=10") as Outcome;
-const bareOutcome = outcomes.get(baselineName) as Outcome;
-const single = outcomes.get("search+sort, one at a time (100k user)") as Outcome;
-const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
+const single = await load(searchSort, largeKey, 1, "gzip");
 console.log(
-  `targets: list per_page=10 >= 0.5x bare node:http: ${verdict(list10.rps >= bareOutcome.rps / 2)}; list p99 < 50 ms: ${verdict(list10.p99 < 50)}; search+sort median < 20 ms: ${verdict(single.p50 < 20)}`,
+  `${"search+sort, one at a time (100k user)".padEnd(44)} ${single.rps.toFixed(0).padStart(6)} req/s  p50 ${single.p50} ms  p99 ${single.p99} ms`,
+);
+if (single.p50 >= 20) misses.push(`search+sort median ${single.p50} ms`);
+console.log(
+  `targets (list per_page=10 and show >= 0.5x bare, p99 < 50 ms at 50 connections; search+sort median < 20 ms): ${misses.length === 0 ? "ok" : `MISSED: ${misses.join("; ")}`}`,
 );
 
 await app.close();
-await bare.close();
-await new Promise((resolve) => node.close(resolve));
+await uncachedApp.close();
 await analyzer.close();
 if (schema) await store.db.schema.dropSchema(schema).cascade().execute();
 await store.close();

@@ -19,6 +19,7 @@ import { Project } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
 import { frameworkError, installErrorHandling, installNotFound } from "./http/error-handling.js";
 import { RateLimiter } from "./http/rate-limiter.js";
+import { ResponseCache } from "./http/response-cache.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
 import { ProjectService } from "./projects/project-service.js";
 import { AnalysisCapacity } from "./reports/analysis-capacity.js";
@@ -26,6 +27,7 @@ import { HistoryService } from "./reports/history-service.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { ReportService } from "./reports/report-service.js";
 import { AnalysisStore } from "./store/analysis-store.js";
+import { BatchedRateCounters } from "./store/batched-rate-counters.js";
 import type { Store } from "./store/database.js";
 import { openRateCounters } from "./store/rate-counters.js";
 import { ReportStore } from "./store/report-store.js";
@@ -121,10 +123,16 @@ export async function buildApp({
   const projects = new ProjectService(reportStore, analyzer.scoring);
   const sessions = new SessionService(store);
   const counters = await openRateCounters(store, config);
-  app.addHook("onClose", async () => counters.close());
+  // Every API request counts against its key: those hits are written in batches (see batched-rate-counters.ts).
+  const requestCounters = new BatchedRateCounters(counters, Math.ceil(config.rateLimit / 2));
+  app.addHook("onClose", async () => {
+    await requestCounters.close();
+    await counters.close();
+  });
   const limiter = (name: string, limit: number) =>
     limit > 0 ? new RateLimiter(counters, name, limit) : null;
-  const requestLimiter = limiter("requests", config.rateLimit);
+  const requestLimiter =
+    config.rateLimit > 0 ? new RateLimiter(requestCounters, "requests", config.rateLimit) : null;
   const analysisLimiter = limiter("analyses", config.analysisRateLimit);
   const authFailureLimiter = limiter("auth-failures", config.authFailureLimit);
   // Wrong report passwords: 5 per report and client address in 15 minutes. Failed log-ins: 10 per address
@@ -155,6 +163,7 @@ export async function buildApp({
     requestLimiter,
     analysisLimiter,
     authFailureLimiter,
+    responses: new ResponseCache(config.responseCacheBytes),
   });
 
   await app.register(webPages, {

@@ -60,6 +60,8 @@ export interface ServiceConfig {
   jobGraceSeconds: number;
   /** Analyses kept per report, oldest dropped first; 0 keeps all. */
   historyLimit: number;
+  /** Memory for finished API responses (reports lists and reports), in bytes; 0 turns the cache off. */
+  responseCacheBytes: number;
 }
 
 export const defaultDatabaseUrl = "sqlite:./data/pagegrade.db";
@@ -102,6 +104,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     jobLeaseSeconds: integer(env, "PAGEGRADE_JOB_LEASE_SECONDS", 30, 1),
     jobGraceSeconds: integer(env, "PAGEGRADE_JOB_GRACE_SECONDS", 10, 0),
     historyLimit: integer(env, "PAGEGRADE_HISTORY_LIMIT", 100, 0),
+    responseCacheBytes: integer(env, "PAGEGRADE_RESPONSE_CACHE_MB", 64, 0) * 1024 * 1024,
   };
 }
 

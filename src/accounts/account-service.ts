@@ -3,7 +3,7 @@
  * Shared by the `pagegrade user|key` commands, the API's authentication and, later, the web pages.
  */
 import { randomBytes } from "node:crypto";
-import type { Transaction } from "kysely";
+import { CompiledQuery, type Transaction } from "kysely";
 import type { Store } from "../store/database.js";
 import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
@@ -31,8 +31,34 @@ function timingDecoy(): Promise<string> {
   return decoy;
 }
 
+interface KeyOwnerRow extends Account {
+  reports_version: number;
+  key_id: number;
+}
+
 export class AccountService {
-  constructor(private readonly store: Store) {}
+  /**
+   * The key lookup runs on every API request; its SQL is built once (Kysely's builder costs several times
+   * what the indexed lookup itself does) and run with each request's digest.
+   */
+  private readonly keyOwnerSql: string;
+
+  constructor(private readonly store: Store) {
+    this.keyOwnerSql = store.db
+      .selectFrom("api_keys")
+      .innerJoin("users", "users.id", "api_keys.user_id")
+      .select([
+        "users.id",
+        "users.email",
+        "users.created_at",
+        "users.updated_at",
+        "users.reports_version",
+        "api_keys.id as key_id",
+      ])
+      .where("api_keys.digest", "=", "")
+      .where("api_keys.revoked_at", "is", null)
+      .compile().sql;
+  }
 
   /** Creates a user and its first API key; returns the key in full (the only time it is shown). */
   async createUser(email: string, password: string | null): Promise<{ account: Account; key: string }> {
@@ -84,18 +110,21 @@ export class AccountService {
   }
 
   /** The account a live key belongs to (and the key's id), or null for a malformed, unknown or revoked key. */
-  async authenticate(key: string): Promise<{ account: Account; keyId: number } | null> {
+  /**
+   * The account an API key belongs to, or null. `reportsVersion` changes whenever any of the account's reports
+   * does (migration 010), which is what the API's response cache keys on.
+   */
+  async authenticate(
+    key: string,
+  ): Promise<{ account: Account; keyId: number; reportsVersion: number } | null> {
     if (!looksLikeApiKey(key)) return null;
-    const row = await this.store.db
-      .selectFrom("api_keys")
-      .innerJoin("users", "users.id", "api_keys.user_id")
-      .select(["users.id", "users.email", "users.created_at", "users.updated_at", "api_keys.id as key_id"])
-      .where("api_keys.digest", "=", digestOf(key))
-      .where("api_keys.revoked_at", "is", null)
-      .executeTakeFirst();
+    const { rows } = await this.store.db.executeQuery<KeyOwnerRow>(
+      CompiledQuery.raw(this.keyOwnerSql, [digestOf(key)]),
+    );
+    const row = rows[0];
     if (!row) return null;
-    const { key_id, ...account } = row;
-    return { account, keyId: key_id };
+    const { key_id, reports_version, ...account } = row;
+    return { account, keyId: key_id, reportsVersion: Number(reports_version) };
   }
 
   /** The account for an e-mail and password, or null. Unknown e-mails cost as much time as wrong passwords. */

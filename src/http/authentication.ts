@@ -12,6 +12,8 @@ declare module "fastify" {
   interface FastifyRequest {
     account: Account;
     apiKeyId: number;
+    /** The account's reports version as read with the key (see AccountService.authenticate). */
+    reportsVersion: number;
   }
 }
 
@@ -25,6 +27,7 @@ export function authenticate(accounts: AccountService, failures: RateLimiter | n
     if (found) {
       request.account = found.account;
       request.apiKeyId = found.keyId;
+      request.reportsVersion = found.reportsVersion;
       reply.header("cache-control", "no-store");
       return undefined;
     }

@@ -19,6 +19,17 @@ export function sendPage(
   itemsJson: Array<string | Buffer>,
   total: number,
 ): FastifyReply {
+  const { body, headers } = pageResponse(request, page, itemsJson, total);
+  return reply.code(200).headers(headers).send(body);
+}
+
+/** The page's body and the headers that go with it (type, Link). */
+export function pageResponse(
+  request: FastifyRequest,
+  page: PageRequest,
+  itemsJson: Array<string | Buffer>,
+  total: number,
+): { body: Buffer; headers: Record<string, string> } {
   const lastPage = Math.max(1, Math.ceil(total / page.perPage));
   const path = `${request.protocol}://${request.host}${request.url.split("?")[0]}`;
   const urlFor = (number: number) => {
@@ -54,15 +65,16 @@ export function sendPage(
     ...(next ? [`<${next}>; rel="next"`] : []),
     `<${links.last}>; rel="last"`,
   ].join(", ");
-  reply.header("link", linkHeader);
   const parts: Buffer[] = [Buffer.from('{"data":[')];
   itemsJson.forEach((item, index) => {
     if (index > 0) parts.push(comma);
     parts.push(typeof item === "string" ? Buffer.from(item) : item);
   });
   parts.push(Buffer.from(`],"links":${JSON.stringify(links)},"meta":${JSON.stringify(meta)},"status":200}`));
-  const body = Buffer.concat(parts);
-  return reply.code(200).type("application/json; charset=utf-8").send(body);
+  return {
+    body: Buffer.concat(parts),
+    headers: { "content-type": "application/json; charset=utf-8", link: linkHeader },
+  };
 }
 
 const comma = Buffer.from(",");

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import pg from "pg";
 import { migrate } from "./migrations.js";
 import type { Database } from "./schema.js";
@@ -51,13 +51,44 @@ function openSqlite(path: string): Store {
   database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const close = async () => {
     // Lets SQLite refresh the statistics its query planner uses, as its documentation advises on close.
     database.pragma("optimize");
     await db.destroy();
   };
   return { db, dialect: "sqlite", close };
+}
+
+/** Prepared statements kept per connection; the service issues a few dozen distinct ones. */
+const statementCacheSize = 256;
+
+/**
+ * Kysely prepares every query anew, which on SQLite costs about as much as running a small one. The SQL text of
+ * a Kysely query is stable for a given shape (values are parameters), so statements are kept by text, least
+ * recently used dropped first. Statements are only ever run to completion (`all`/`run`), never left half-read,
+ * so one statement is never busy when it is reused.
+ */
+function withStatementCache(database: SqliteDatabase): SqliteDatabase {
+  const statements = new Map<string, ReturnType<SqliteDatabase["prepare"]>>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      const cached = statements.get(sql);
+      if (cached) {
+        statements.delete(sql);
+        statements.set(sql, cached);
+        return cached;
+      }
+      const statement = database.prepare(sql);
+      statements.set(sql, statement);
+      if (statements.size > statementCacheSize) {
+        const oldest = statements.keys().next().value as string;
+        statements.delete(oldest);
+      }
+      return statement;
+    },
+  };
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Store> {

@@ -7,6 +7,7 @@
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import { packResults } from "./analysis-document.js";
 import type { Dialect, Store } from "./database.js";
+import { reportsVersion } from "./migrations/010_reports_version.js";
 
 /** The list sort keys, each paired with the filters that can precede it in an index. */
 const sortColumns = ["id", "generated_at", "url", "score"] as const;
@@ -219,6 +220,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    "010_reports_version": reportsVersion(dialect),
   };
 }
 

@@ -7,8 +7,11 @@ import { sql } from "kysely";
 import type { Store } from "./database.js";
 
 export interface RateCounters {
-  /** Counts one hit in the bucket's window that starts at `windowStart` (epoch seconds); returns the new count. */
-  increment(bucket: string, windowStart: number, windowSeconds: number): Promise<number>;
+  /**
+   * Counts `by` hits (default 1) in the bucket's window that starts at `windowStart` (epoch seconds); returns the
+   * new count.
+   */
+  increment(bucket: string, windowStart: number, windowSeconds: number, by?: number): Promise<number>;
   /** The bucket's count in that window; 0 when there is none. */
   count(bucket: string, windowStart: number): Promise<number>;
   /** Forgets the windows of buckets named `<prefix>…` that started before `before` (epoch seconds). */
@@ -22,12 +25,12 @@ export interface RateCounters {
 export class DatabaseRateCounters implements RateCounters {
   constructor(private readonly store: Store) {}
 
-  async increment(bucket: string, windowStart: number): Promise<number> {
+  async increment(bucket: string, windowStart: number, _windowSeconds: number, by = 1): Promise<number> {
     const row = await this.store.db
       .insertInto("rate_limits")
-      .values({ bucket, window_start: windowStart, count: 1 })
+      .values({ bucket, window_start: windowStart, count: by })
       .onConflict((conflict) =>
-        conflict.columns(["bucket", "window_start"]).doUpdateSet({ count: sql`rate_limits.count + 1` }),
+        conflict.columns(["bucket", "window_start"]).doUpdateSet({ count: sql`rate_limits.count + ${by}` }),
       )
       .returning("count")
       .executeTakeFirstOrThrow();

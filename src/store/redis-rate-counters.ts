@@ -39,11 +39,11 @@ export class RedisRateCounters implements RateCounters {
     }
   }
 
-  async increment(bucket: string, windowStart: number, windowSeconds: number): Promise<number> {
+  async increment(bucket: string, windowStart: number, windowSeconds: number, by = 1): Promise<number> {
     const key = this.key(bucket, windowStart);
     const results = await this.client
       .multi()
-      .incr(key)
+      .incrby(key, by)
       .expire(key, windowSeconds * 2)
       .exec();
     const [incremented] = results ?? [];

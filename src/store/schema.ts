@@ -12,6 +12,8 @@ export interface UsersTable {
   password_hash: string | null;
   created_at: string;
   updated_at: string;
+  /** Changes with every insert, update or delete of the user's reports (database triggers, migration 010). */
+  reports_version: Generated<number>;
 }
 
 export interface ApiKeysTable {

@@ -4,12 +4,15 @@ import type { AccountService } from "../../../accounts/account-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
+import type { ResponseCache } from "../../response-cache.js";
 
 export interface ApiContext {
   reports: ReportService;
   history: HistoryService;
   projects: ProjectService;
   accounts: AccountService;
+  /** Finished responses of the reports list and show, valid while their owner's reports version holds. */
+  responses: ResponseCache;
   limits: {
     /** Counts the call against the caller's analysis budget. */
     analysis: preHandlerAsyncHookHandler;

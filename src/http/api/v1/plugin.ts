@@ -11,6 +11,7 @@ import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
 import { type RateLimiter, rateLimitHeaders } from "../../rate-limiter.js";
 import { normaliseRequest } from "../../request-normalisation.js";
+import type { ResponseCache } from "../../response-cache.js";
 import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
 import { metaRoutes } from "./meta/routes.js";
@@ -26,6 +27,7 @@ export interface ApiOptions {
   requestLimiter: RateLimiter | null;
   analysisLimiter: RateLimiter | null;
   authFailureLimiter: RateLimiter | null;
+  responses: ResponseCache;
 }
 
 export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
@@ -58,6 +60,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     history: options.history,
     projects: options.projects,
     accounts: options.accounts,
+    responses: options.responses,
     limits: {
       analysis: countAnalysis,
       analysisWhen: (predicate) => async (request, reply) => {

@@ -1,0 +1,20 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AccountService } from "../src/accounts/account-service.js";
+import { Analyzer } from "../src/analysis/analyse.js";
+import { buildApp } from "../src/app.js";
+import { loadAnalysisConfig, loadServiceConfig } from "../src/config.js";
+import { openStore } from "../src/store/database.js";
+const dir = mkdtempSync(join(tmpdir(), "prof-"));
+const databaseUrl = `sqlite:${join(dir, "b.db")}`;
+const analyzer = new Analyzer(loadAnalysisConfig({ PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" }));
+const store = await openStore(databaseUrl, {});
+const { key } = await new AccountService(store).createUser("a@example.com", null);
+const app = await buildApp({ store, analyzer, config: loadServiceConfig({ DATABASE_URL: databaseUrl, PAGEGRADE_RATE_LIMIT: "1000000000", LOG_LEVEL: "silent" }), logger: false });
+await app.inject({ url: "/api/v1/reports/1", headers: { authorization: `Bearer ${key}` } });
+const orig = (store.db as any).getExecutor().executeQuery;
+const ex = (store.db as any).getExecutor();
+(store.db as any).getExecutor().constructor.prototype.executeQuery = async function (q: any, id: any) { const t = performance.now(); const r = await orig.call(this, q, id); console.log((performance.now()-t).toFixed(3), q.sql.slice(0, 160)); return r; };
+for (let i = 0; i < 2; i++) { console.log("--"); await app.inject({ url: "/api/v1/reports/1", headers: { authorization: `Bearer ${key}` } }); }
+await app.close(); await store.close(); await analyzer.close();

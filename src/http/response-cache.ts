@@ -1,0 +1,97 @@
+/**
+ * Finished API responses kept in memory, so a list or report asked for again is sent without a query, a
+ * serialisation or a compression. An entry holds the bytes as sent (and their gzip, made on first demand) with
+ * the reports version of its owner when it was made; it is used only while that version is still the owner's
+ * current one. The version is bumped by the database itself on every change to the owner's reports (migration
+ * 010), and read with the API key on every request, so an entry can never outlive a change, whichever instance
+ * made it. Bounded by bytes, least recently used dropped first.
+ */
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+const gzipAsync = promisify(gzip);
+
+export interface CachedResponse {
+  version: number;
+  body: Buffer;
+  /** Response headers that belong to the body (content type, Link). */
+  headers: Record<string, string>;
+  /** The body gzip-compressed, once a client that accepts gzip asked for it. */
+  gzip?: Promise<Buffer>;
+}
+
+export class ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  /** The entry for `key` if it was made at `version`; a stale one is dropped. */
+  get(key: string, version: number): CachedResponse | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== version) {
+      this.bytes -= entry.body.length;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, entry: CachedResponse): void {
+    if (!this.enabled || entry.body.length > this.maxBytes / 8) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= previous.body.length;
+    }
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldestKey);
+      this.bytes -= oldest.body.length;
+    }
+  }
+
+  /** The entry's gzip, compressed once and shared by every request that wants it. */
+  static gzipOf(entry: CachedResponse): Promise<Buffer> {
+    entry.gzip ??= gzipAsync(entry.body, { level: 6 });
+    return entry.gzip;
+  }
+}
+
+/** Whether the request's Accept-Encoding admits gzip (RFC 9110: listed, or `*`, with a q above 0). */
+export function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers["accept-encoding"];
+  if (typeof header !== "string") return false;
+  for (const part of header.split(",")) {
+    const [coding = "", ...parameters] = part.trim().toLowerCase().split(";");
+    if (coding.trim() !== "gzip" && coding.trim() !== "*") continue;
+    const q = parameters.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+/** Bodies smaller than this go out as they are: compressing them saves less than it costs. */
+const compressFrom = 1024;
+
+/** Sends a cached (or just made) response, gzip-compressed when the client accepts it. */
+export async function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: CachedResponse,
+): Promise<FastifyReply> {
+  reply.code(200).headers(entry.headers).header("vary", "accept-encoding");
+  if (entry.body.length >= compressFrom && acceptsGzip(request)) {
+    return reply.header("content-encoding", "gzip").send(await ResponseCache.gzipOf(entry));
+  }
+  return reply.send(entry.body);
+}
