@@ -7,6 +7,7 @@ import type { AccountService } from "../../../accounts/account-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
+import type { PdfRenderer } from "../../../web/pdf/pdf-renderer.js";
 import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
 import { type RateLimiter, rateLimitHeaders } from "../../rate-limiter.js";
@@ -15,6 +16,7 @@ import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
 import { metaRoutes } from "./meta/routes.js";
 import { projectRoutes } from "./projects/routes.js";
+import { reportPdfRoutes } from "./reports/pdf-routes.js";
 import { reportRoutes } from "./reports/routes.js";
 
 export interface ApiOptions {
@@ -26,6 +28,8 @@ export interface ApiOptions {
   requestLimiter: RateLimiter | null;
   analysisLimiter: RateLimiter | null;
   authFailureLimiter: RateLimiter | null;
+  /** Prints reports as PDFs. */
+  pdfs: PdfRenderer;
 }
 
 export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
@@ -66,6 +70,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     },
   };
   await reportRoutes(app, context);
+  await reportPdfRoutes(app, { ...context, pdfs: options.pdfs });
   await analysisRoutes(app, context);
   await projectRoutes(app, context);
   await metaRoutes(app, context);
