@@ -78,6 +78,8 @@ export async function startApi(kind: DatabaseKind, env: Record<string, string> =
     DATABASE_URL: database.url,
     PAGEGRADE_RATE_LIMIT: "0",
     PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+    // Tests run as root, where Chromium (report PDFs) cannot have its sandbox.
+    PAGEGRADE_CHROMIUM_SANDBOX: "0",
     ...env,
   });
   const app = await buildApp({ store: database.store, analyzer, config, logger: false });

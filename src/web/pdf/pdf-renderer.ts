@@ -17,6 +17,7 @@ import {
   launchChromium,
 } from "../../analysis/render/chromium-launch.js";
 import { GuardProxy, type Vetter } from "../../analysis/render/guard-proxy.js";
+import { PdfCache } from "./pdf-cache.js";
 
 export interface PdfRendererOptions {
   /** PAGEGRADE_CHROMIUM_PATH. */
@@ -31,6 +32,8 @@ export interface PdfRendererOptions {
   deadlineMs?: number;
   /** Documents one browser process prints before it is replaced (bounds leaks in a long-lived browser). */
   documentsPerBrowser?: number;
+  /** Bytes of recently printed PDFs kept to serve the same document again; 0 keeps none. */
+  cacheBytes?: number;
 }
 
 /** What to print: a complete HTML document and Chromium's header and footer templates (HTML too). */
@@ -77,9 +80,18 @@ export class PdfRenderer {
   private readonly waiting: Array<() => void> = [];
   private closed = false;
   private launchCount = 0;
+  private printCount = 0;
+  private readonly cache: PdfCache;
 
   constructor(options: PdfRendererOptions) {
-    this.options = { maxWaiting: 8, deadlineMs: 30_000, documentsPerBrowser: 200, ...options };
+    this.options = {
+      maxWaiting: 8,
+      deadlineMs: 30_000,
+      documentsPerBrowser: 200,
+      cacheBytes: 32 * 1024 * 1024,
+      ...options,
+    };
+    this.cache = new PdfCache(this.options.cacheBytes);
   }
 
   /** False when this server has no Chromium at the configured path (PDFs are then unavailable). */
@@ -92,17 +104,27 @@ export class PdfRenderer {
     return this.launchCount;
   }
 
+  /** Documents Chromium has printed so far (PDFs served again from the cache not counted). */
+  get prints(): number {
+    return this.printCount;
+  }
+
   /**
-   * Prints the document. Throws ChromiumUnavailable without Chromium, PdfBusy when the queue is full,
-   * PdfTimeout past the deadline.
+   * Prints the document, or serves the PDF printed for the same document recently. Throws ChromiumUnavailable
+   * without Chromium, PdfBusy when the queue is full, PdfTimeout past the deadline.
    */
   async render(document: PrintDocument): Promise<Buffer> {
     if (this.closed) throw new Error("The PDF renderer is closed.");
     if (!this.available) throw new ChromiumUnavailable(this.options.executablePath);
+    return this.cache.get(PdfCache.keyOf(document), () => this.printInTurn(document));
+  }
+
+  private async printInTurn(document: PrintDocument): Promise<Buffer> {
     const deadlineAt = performance.now() + this.options.deadlineMs;
     await this.acquire(deadlineAt);
     const entry = this.entryForNextDocument();
     entry.printing++;
+    this.printCount++;
     try {
       return await this.print(entry, document, deadlineAt);
     } finally {

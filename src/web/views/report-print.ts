@@ -19,6 +19,7 @@ export function reportPrintDocument(report: ReportView, css: string): SafeHtml {
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>Report for ${report.url} · pagegrade</title>
 <style>${trusted(css)}</style>
 </head>
