@@ -180,6 +180,29 @@ body { font-family: Remote, sans-serif; background: url(${target}/background.png
     }
   });
 
+  it("closes an idle browser and starts another for the next PDF", async () => {
+    const renderer = new PdfRenderer({
+      executablePath: chromiumPath,
+      sandbox: false,
+      maxConcurrent: 1,
+      idleMs: 100,
+    });
+    const document = (text: string) => ({
+      html: `<p>${text}</p>`,
+      headerTemplate: "<span></span>",
+      footerTemplate: "<span></span>",
+      margin: { top: "10mm", right: "10mm", bottom: "10mm", left: "10mm" },
+    });
+    try {
+      await renderer.render(document("first"));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(pdfPages(await renderer.render(document("after a pause")))).toEqual(["after a pause"]);
+      expect(renderer.launches).toBe(2);
+    } finally {
+      await renderer.close();
+    }
+  });
+
   it("bounds PDFs at once: a full queue is busy, a late one times out", async () => {
     const page = (text: string) => ({
       html: `<p>${text}</p>`,

@@ -6,7 +6,8 @@
  * resolves no name and reaches nothing.
  *
  * One browser, started when the first PDF is asked for and shared by every PDF after it (replaced after a number
- * of documents, or when it crashed); a bounded number of PDFs at once, a short queue, a deadline per PDF.
+ * of documents or when it crashed, closed when idle for minutes); a bounded number of PDFs at once, a short
+ * queue, a deadline per PDF.
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import type { VettedAddress } from "../../analysis/fetch/connection-guard.js";
@@ -34,6 +35,8 @@ export interface PdfRendererOptions {
   documentsPerBrowser?: number;
   /** Bytes of recently printed PDFs kept to serve the same document again; 0 keeps none. */
   cacheBytes?: number;
+  /** A browser with nothing to print for this long is closed (the next PDF starts one again). */
+  idleMs?: number;
 }
 
 /** What to print: a complete HTML document and Chromium's header and footer templates (HTML too). */
@@ -82,6 +85,7 @@ export class PdfRenderer {
   private launchCount = 0;
   private printCount = 0;
   private readonly cache: PdfCache;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(options: PdfRendererOptions) {
     this.options = {
@@ -89,6 +93,7 @@ export class PdfRenderer {
       deadlineMs: 30_000,
       documentsPerBrowser: 200,
       cacheBytes: 32 * 1024 * 1024,
+      idleMs: 5 * 60_000,
       ...options,
     };
     this.cache = new PdfCache(this.options.cacheBytes);
@@ -121,6 +126,7 @@ export class PdfRenderer {
 
   private async printInTurn(document: PrintDocument): Promise<Buffer> {
     const deadlineAt = performance.now() + this.options.deadlineMs;
+    this.stopIdleTimer();
     await this.acquire(deadlineAt);
     const entry = this.entryForNextDocument();
     entry.printing++;
@@ -131,11 +137,13 @@ export class PdfRenderer {
       entry.printing--;
       if (entry.retired && entry.printing === 0) void this.closeEntry(entry);
       this.release();
+      if (this.running === 0) this.startIdleTimer();
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopIdleTimer();
     this.current = null;
     await Promise.all([...this.entries].map((entry) => this.closeEntry(entry)));
     await (await this.fallbackProxy?.catch(() => null))?.close();
@@ -190,6 +198,21 @@ export class PdfRenderer {
       // A context that will not close means a browser that no longer answers: replace it.
       if (!closedInTime) this.retire(entry);
     }
+  }
+
+  /** Closes the browser once nothing has been printed for a while; a new PDF starts another. */
+  private startIdleTimer(): void {
+    this.stopIdleTimer();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.running === 0 && this.current) this.retire(this.current);
+    }, this.options.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private stopIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 
   /** The shared browser, launched on first use and again after it crashed or printed its share. */
