@@ -32,6 +32,7 @@ import type { Store } from "./store/database.js";
 import { openRateCounters } from "./store/rate-counters.js";
 import { ReportStore } from "./store/report-store.js";
 import { sharedSecret } from "./store/secrets.js";
+import { PdfRenderer } from "./web/pdf/pdf-renderer.js";
 import { webPages } from "./web/plugin.js";
 
 export const bodyLimit = 16 * 1024;
@@ -154,6 +155,14 @@ export async function buildApp({
   timer.unref();
   app.addHook("onClose", async () => clearInterval(timer));
 
+  // Reports as PDFs: one Chromium, started on the first PDF, closed with the app.
+  const pdfs = new PdfRenderer({
+    executablePath: config.chromiumPath,
+    sandbox: config.chromiumSandbox,
+    maxConcurrent: config.maxConcurrentPdfs,
+  });
+  app.addHook("onClose", async () => pdfs.close());
+
   await app.register(apiV1, {
     prefix: "/api/v1",
     reports,
@@ -164,6 +173,7 @@ export async function buildApp({
     analysisLimiter,
     authFailureLimiter,
     responses: new ResponseCache(config.responseCacheBytes),
+    pdfs,
   });
 
   await app.register(webPages, {
@@ -174,6 +184,7 @@ export async function buildApp({
     projects,
     access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
     loginFailures,
+    pdfs,
   });
 
   app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_request, reply) =>

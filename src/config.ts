@@ -62,6 +62,12 @@ export interface ServiceConfig {
   historyLimit: number;
   /** Memory for finished API responses (reports lists and reports), in bytes; 0 turns the cache off. */
   responseCacheBytes: number;
+  /** Chromium for reports as PDF (PAGEGRADE_CHROMIUM_PATH, the one rendered mode uses); PDFs are unavailable without it. */
+  chromiumPath: string;
+  /** Chromium's sandbox (PAGEGRADE_CHROMIUM_SANDBOX), as for rendered mode. */
+  chromiumSandbox: boolean;
+  /** Report PDFs made at once in this process (PAGEGRADE_MAX_CONCURRENT_PDFS); a few more wait their turn. */
+  maxConcurrentPdfs: number;
 }
 
 export const defaultDatabaseUrl = "sqlite:./data/pagegrade.db";
@@ -105,6 +111,9 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     jobGraceSeconds: integer(env, "PAGEGRADE_JOB_GRACE_SECONDS", 10, 0),
     historyLimit: integer(env, "PAGEGRADE_HISTORY_LIMIT", 100, 0),
     responseCacheBytes: integer(env, "PAGEGRADE_RESPONSE_CACHE_MB", 64, 0) * 1024 * 1024,
+    chromiumPath: chromiumPath(env.PAGEGRADE_CHROMIUM_PATH),
+    chromiumSandbox: chromiumSandbox(env),
+    maxConcurrentPdfs: integer(env, "PAGEGRADE_MAX_CONCURRENT_PDFS", 1, 1),
   };
 }
 
@@ -141,7 +150,7 @@ export function loadAnalysisConfig(env: Env = process.env): AnalysisConfig {
     probeCacheSeconds: integer(env, "PAGEGRADE_PROBE_CACHE_SECONDS", 300, 0),
     scoring: scoringFile(env.PAGEGRADE_SCORING_FILE),
     chromiumPath: chromiumPath(env.PAGEGRADE_CHROMIUM_PATH),
-    chromiumSandbox: env.PAGEGRADE_CHROMIUM_SANDBOX?.trim() ? flag(env, "PAGEGRADE_CHROMIUM_SANDBOX") : true,
+    chromiumSandbox: chromiumSandbox(env),
     maxConcurrentRenders: integer(env, "PAGEGRADE_MAX_CONCURRENT_RENDERS", 2, 1),
   };
 }
@@ -155,6 +164,11 @@ function chromiumPath(raw: string | undefined): string {
     throw new ConfigError(`PAGEGRADE_CHROMIUM_PATH must be an absolute path, got "${path}"`);
   }
   return path;
+}
+
+/** On unless PAGEGRADE_CHROMIUM_SANDBOX=0 (Chromium cannot have a sandbox as root). */
+function chromiumSandbox(env: Env): boolean {
+  return env.PAGEGRADE_CHROMIUM_SANDBOX?.trim() ? flag(env, "PAGEGRADE_CHROMIUM_SANDBOX") : true;
 }
 
 function flag(env: Env, name: string): boolean {

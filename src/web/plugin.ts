@@ -9,6 +9,8 @@ import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { historyRoutes } from "./history-routes.js";
+import type { PdfRenderer } from "./pdf/pdf-renderer.js";
+import { pdfRoutes } from "./pdf-routes.js";
 import { reportRoutes } from "./report-routes.js";
 import { siteRoutes } from "./site-routes.js";
 import { loadWebContext } from "./web-context.js";
@@ -21,6 +23,7 @@ export interface WebOptions {
   projects: ProjectService;
   access: ReportAccess;
   loginFailures: RateLimiter;
+  pdfs: PdfRenderer;
 }
 
 export async function webPages(app: FastifyInstance, options: WebOptions): Promise<void> {
@@ -33,4 +36,5 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await accountRoutes(app, options);
   await reportRoutes(app, options);
   await historyRoutes(app, options);
+  await pdfRoutes(app, options);
 }

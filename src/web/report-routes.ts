@@ -13,7 +13,7 @@ import type { DisplayRow, ReportSortKey } from "../store/report-store.js";
 import { expired } from "./account-routes.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
-import { accessCookie, reportIdOf, visitReport } from "./report-visit.js";
+import { accessCookie, accessCookiePaths, reportIdOf, visitReport } from "./report-visit.js";
 import { scoreChart } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
 import { confirmBody, dashboardBody, type ListState, manageBody, passwordFormBody } from "./views/reports.js";
@@ -160,10 +160,13 @@ export async function reportRoutes(
           401,
         );
       case "unlocked":
-        reply.setCookie(accessCookie(id), outcome.token, {
-          ...cookieOptions(request, 7 * 24 * 3600),
-          path: `/reports/${id}`,
-        });
+        // A cookie's path covers /reports/{id} and what is under it, not /reports/{id}.pdf: that gets its own.
+        for (const path of accessCookiePaths(id)) {
+          reply.setCookie(accessCookie(id), outcome.token, {
+            ...cookieOptions(request, 7 * 24 * 3600),
+            path,
+          });
+        }
         return seeOther(reply, `/reports/${id}`);
     }
   });

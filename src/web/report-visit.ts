@@ -1,5 +1,5 @@
 /**
- * Opening a report's pages as a visitor: the report page, its history and its past analyses share one rule
+ * Opening a report's pages as a visitor: the report page, its PDF, its history and its past analyses share one rule
  * (report-access.ts). Private is a 404 to others, a password page asks for its password until the access
  * cookie (scoped to the report's path, so it covers every page under it) is there, and only public pages may
  * be indexed.
@@ -36,9 +36,14 @@ export async function visitReport(
   return { row: view.row, owner: view.owner };
 }
 
-/** The cookie that holds a report's access token, scoped to that report's path. */
+/** The cookie that holds a report's access token, scoped to that report's paths. */
 export function accessCookie(id: number): string {
   return `pg_report_${id}`;
+}
+
+/** The paths the access cookie is set for: the report's pages, and its PDF (which no page path covers). */
+export function accessCookiePaths(id: number): string[] {
+  return [`/reports/${id}`, `/reports/${id}.pdf`];
 }
 
 export function reportIdOf(raw: string): number | null {

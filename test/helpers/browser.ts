@@ -37,6 +37,8 @@ export async function startService() {
     DATABASE_URL: database.url,
     PAGEGRADE_RATE_LIMIT: "0",
     PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+    // Tests run as root, where Chromium (report PDFs) cannot have its sandbox.
+    PAGEGRADE_CHROMIUM_SANDBOX: "0",
   });
   const app = await buildApp({ store: database.store, analyzer, config, logger: false });
   await app.listen({ host: "127.0.0.1", port: 0 });

@@ -29,6 +29,7 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/reports/{id}/analyses",
         "GET /api/v1/reports/{id}/analyses/{analysis}",
         "GET /api/v1/reports/{id}/diff",
+        "GET /api/v1/reports/{id}/pdf",
         "PATCH /api/v1/reports/{id}",
         "POST /api/v1/reports",
         "PUT /api/v1/reports/{id}",

@@ -90,8 +90,8 @@ describe.each(databaseKinds)("isolation on %s", (kind) => {
               expect(response.statusCode).toBe(404);
               expect(strip(response.json())).toEqual(strip(missing));
             }
-            // The report's history, one of its analyses and its diff: just as missing.
-            for (const path of ["analyses", `analyses/${row.analysis_id}`, "diff"]) {
+            // The report's history, one of its analyses, its diff and its PDF: just as missing.
+            for (const path of ["analyses", `analyses/${row.analysis_id}`, "diff", "pdf"]) {
               const response = await api.app.inject({
                 method: "GET",
                 url: `/api/v1/reports/${row.id}/${path}`,
@@ -147,6 +147,7 @@ describe.each(databaseKinds)("isolation on %s", (kind) => {
             for (const path of [
               `/reports/${row.id}/history`,
               `/reports/${row.id}/analyses/${row.analysis_id}`,
+              `/reports/${row.id}.pdf`,
             ]) {
               const historyPage = await web.get(path);
               checked++;

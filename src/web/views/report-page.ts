@@ -20,13 +20,13 @@ export interface ReportView {
   results: Record<string, CheckResult>;
 }
 
-const categoryNames: Record<string, string> = {
+export const categoryNames: Record<string, string> = {
   seo: "SEO",
   performance: "Performance",
   security: "Security",
   miscellaneous: "Miscellaneous",
 };
-const statusOrder = ["fail", "warn", "error", "pass", "info", "na"];
+export const statusOrder = ["fail", "warn", "error", "pass", "info", "na"];
 const statusNames: Record<string, string> = {
   fail: "Failed",
   warn: "Warning",
@@ -38,7 +38,7 @@ const statusNames: Record<string, string> = {
 const texts = new Map(catalogue.map((entry) => [entry.id, entry]));
 
 /** "53 checks: 8 failed, 9 warnings, 29 passed, …", statuses in the page's order, absent ones left out. */
-function tally(statuses: string[]): string {
+export function tally(statuses: string[]): string {
   const counts = statusOrder
     .map((status) => [status, statuses.filter((candidate) => candidate === status).length] as const)
     .filter(([, count]) => count > 0)
@@ -80,7 +80,7 @@ export function reportBody(
     <div class="bars">${Object.entries(report.categories).map(([category, score]) => bar(categoryNames[category] ?? category, score))}</div>
   </div>
   <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
-  <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${history ? html`${scoreChange(history.scoreChange)} · <a href="/reports/${report.id}/history">History (${history.analyses} ${history.analyses === 1 ? "analysis" : "analyses"})</a>` : ""}${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
+  <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${history ? html`${scoreChange(history.scoreChange)} · <a href="/reports/${report.id}/history">History (${history.analyses} ${history.analyses === 1 ? "analysis" : "analyses"})</a> · <a href="/reports/${report.id}.pdf" class="no-print" download>Download PDF</a>` : ""}${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
   ${history?.chart ?? ""}
   ${history?.changes ?? ""}
   ${Object.keys(categoryNames).map((category) => {
@@ -103,7 +103,7 @@ export function evidenceFields(item: Record<string, unknown>): SafeHtml[] {
     .map(([key, value]) => html`<span class="muted">${key}:</span> <code>${String(value)}</code> `);
 }
 
-function checkBlock(id: string, result: CheckResult): SafeHtml {
+export function checkBlock(id: string, result: CheckResult): SafeHtml {
   const entry = texts.get(id);
   const items = result.details?.items ?? [];
   const failing = result.status === "fail" || result.status === "warn";
@@ -146,7 +146,7 @@ export function gauge(score: number, result: string): SafeHtml {
 </svg>`;
 }
 
-function bar(label: string, score: number | null): SafeHtml {
+export function bar(label: string, score: number | null): SafeHtml {
   const width = score === null ? 0 : Math.max(0, Math.min(100, score)) * 2;
   const colour = score === null ? "#dde2ea" : score >= 80 ? "#15803d" : score >= 50 ? "#b45309" : "#b91c1c";
   return html`<div class="bar">

@@ -7,6 +7,7 @@ import type { AccountService } from "../../../accounts/account-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
+import type { PdfRenderer } from "../../../web/pdf/pdf-renderer.js";
 import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
 import { type RateLimiter, rateLimitHeaders } from "../../rate-limiter.js";
@@ -16,6 +17,7 @@ import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
 import { metaRoutes } from "./meta/routes.js";
 import { projectRoutes } from "./projects/routes.js";
+import { reportPdfRoutes } from "./reports/pdf-routes.js";
 import { reportRoutes } from "./reports/routes.js";
 
 export interface ApiOptions {
@@ -28,6 +30,8 @@ export interface ApiOptions {
   analysisLimiter: RateLimiter | null;
   authFailureLimiter: RateLimiter | null;
   responses: ResponseCache;
+  /** Prints reports as PDFs. */
+  pdfs: PdfRenderer;
 }
 
 export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
@@ -69,6 +73,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     },
   };
   await reportRoutes(app, context);
+  await reportPdfRoutes(app, { ...context, pdfs: options.pdfs });
   await analysisRoutes(app, context);
   await projectRoutes(app, context);
   await metaRoutes(app, context);

@@ -1,0 +1,48 @@
+/**
+ * /reports/{id}.pdf: the report page as a PDF, opened through report-visit.ts like the page itself (public,
+ * private, password). Without Chromium, or while too many PDFs are being made, a readable page says so.
+ */
+import type { FastifyInstance } from "fastify";
+import { ChromiumUnavailable } from "../analysis/render/chromium-launch.js";
+import type { ReportAccess } from "../reports/report-access.js";
+import { PdfBusy, type PdfRenderer, PdfTimeout } from "./pdf/pdf-renderer.js";
+import { pdfBusyMessage, pdfUnavailableMessage, reportPdf, sendPdf } from "./pdf/report-pdf.js";
+import { sendHtml } from "./render.js";
+import { reportView } from "./report-routes.js";
+import { visitReport } from "./report-visit.js";
+import { errorBody } from "./views/site.js";
+
+export interface PdfRouteOptions {
+  access: ReportAccess;
+  pdfs: PdfRenderer;
+}
+
+export async function pdfRoutes(app: FastifyInstance, { access, pdfs }: PdfRouteOptions): Promise<void> {
+  app.get<{ Params: { id: string } }>("/reports/:id.pdf", async (request, reply) => {
+    const visit = await visitReport(access, request, reply, request.params.id);
+    if (!visit) return reply;
+    try {
+      return sendPdf(reply, visit.row.id, await reportPdf(pdfs, reportView(visit.row)));
+    } catch (error) {
+      if (error instanceof ChromiumUnavailable)
+        return sendHtml(
+          request,
+          reply,
+          "PDF unavailable",
+          errorBody("No PDF here", pdfUnavailableMessage),
+          503,
+        );
+      if (error instanceof PdfBusy || error instanceof PdfTimeout) {
+        reply.header("retry-after", "5");
+        return sendHtml(
+          request,
+          reply,
+          "PDF unavailable",
+          errorBody("Please try again", pdfBusyMessage),
+          503,
+        );
+      }
+      throw error;
+    }
+  });
+}
