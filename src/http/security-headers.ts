@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 const denyAll = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-content-type-options", "nosniff");
     if (!reply.hasHeader("x-frame-options")) reply.header("x-frame-options", "DENY");
     if (!reply.hasHeader("referrer-policy")) reply.header("referrer-policy", "no-referrer");
@@ -15,5 +15,6 @@ export function installSecurityHeaders(app: FastifyInstance): void {
     reply.header("cross-origin-opener-policy", "same-origin");
     if (request.protocol === "https")
       reply.header("strict-transport-security", "max-age=31536000; includeSubDomains");
+    done(null, payload);
   });
 }
