@@ -9,6 +9,7 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { problems, sendProblem } from "./problem.js";
 
 const gzipAsync = promisify(gzip);
 
@@ -94,4 +95,30 @@ export async function sendCached(
     return reply.header("content-encoding", "gzip").send(await ResponseCache.gzipOf(entry));
   }
   return reply.send(entry.body);
+}
+
+/** A response the cache can keep: the body as sent and the headers that belong to it. */
+export type CacheableResponse = Pick<CachedResponse, "body" | "headers">;
+
+export const jsonHeaders = { "content-type": "application/json; charset=utf-8" };
+
+/**
+ * Answers a GET of the caller's own reports data from the cache when it can, else makes the response, keeps it
+ * and sends it. `make` resolving undefined means the resource does not exist (404, not kept). The response must
+ * depend only on the caller's reports and their history (what the reports version covers) and on the request.
+ */
+export async function respondCached(
+  cache: ResponseCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  make: () => Promise<CacheableResponse | undefined>,
+): Promise<FastifyReply> {
+  const key = `${request.account.id} ${request.protocol}://${request.host}${request.url}`;
+  const cached = cache.get(key, request.reportsVersion);
+  if (cached) return sendCached(request, reply, cached);
+  const made = await make();
+  if (!made) return sendProblem(request, reply, problems.notFound());
+  const entry = { version: request.reportsVersion, ...made };
+  cache.set(key, entry);
+  return sendCached(request, reply, entry);
 }

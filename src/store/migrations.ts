@@ -91,7 +91,9 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
 
         if (pg) {
-          await sql`create extension if not exists pg_trgm`.execute(db);
+          // In public, which every connection's search_path ends with: created in the first schema of the path,
+          // it would vanish with that schema and be invisible from the others sharing the database.
+          await sql`create extension if not exists pg_trgm with schema public`.execute(db);
           await sql`create index reports_url_trigram on reports using gin (url gin_trgm_ops)`.execute(db);
         } else {
           // An external-content FTS5 table over reports.url with the trigram tokenizer: substring search

@@ -80,6 +80,28 @@ describe.each(databaseKinds)("the API's response cache (%s)", (kind) => {
     expect(after.data.some((report) => report.id === id)).toBe(false);
   });
 
+  it("never serves a report's history after an analysis is added to it", async () => {
+    const id = reportIds[2] as number;
+    const analyses = async () =>
+      JSON.parse((await call(api, "GET", `/api/v1/reports/${id}/analyses`, { key })).body).meta
+        .total as number;
+    const before = await analyses();
+    expect(await analyses()).toBe(before);
+    const columns = seedRow(userId, { url: `https://a.example/2`, score: 40 });
+    await new ReportStore(api.database.store).recordFailure(
+      userId,
+      id,
+      {
+        url: columns.url,
+        reason: "timeout",
+        message: "The page did not respond in time.",
+        generated_at: columns.generated_at,
+      },
+      "rerun",
+    );
+    expect(await analyses()).toBe(before + 1);
+  });
+
   it("keeps each user's responses to that user", async () => {
     const mine = await list(key);
     const theirs = await list(otherKey);

@@ -1,12 +1,12 @@
 /**
- * Migration 010: `users.reports_version`, a number that changes whenever any of the user's reports is inserted,
- * updated or deleted, by whatever code path, because the database itself bumps it (triggers), in the same
- * transaction as the change. The API's response cache (src/http/response-cache.ts) keys what it keeps by it, so
+ * Migration 010: `users.reports_version`, a number that changes whenever any of the user's reports or of their
+ * analyses (history) is inserted, updated or deleted, by whatever code path, because the database itself bumps
+ * it (triggers), in the same transaction as the change. The API's response cache (src/http/response-cache.ts) keys what it keeps by it, so
  * a cached list or report is never served after a change, whichever instance made it.
  *
  * SQLite: row triggers (one writer at a time, nothing to contend). PostgreSQL: statement triggers over the
  * transition tables, so a statement touching many reports bumps each owner once, after its rows are locked.
- * A later migration that rebuilds the reports table must create these triggers again.
+ * A later migration that rebuilds the reports or analyses table must create these triggers again.
  */
 import { type Kysely, type Migration, sql } from "kysely";
 import type { Dialect } from "../database.js";
@@ -31,33 +31,35 @@ export function reportsVersion(dialect: Dialect): Migration {
             end if;
             return null;
           end $$`.execute(db);
-        await sql`create trigger reports_version_insert after insert on reports
-          referencing new table as changed_after for each statement execute function bump_reports_version()`.execute(
-          db,
-        );
-        await sql`create trigger reports_version_update after update on reports
-          referencing new table as changed_after for each statement execute function bump_reports_version()`.execute(
-          db,
-        );
-        await sql`create trigger reports_version_delete after delete on reports
-          referencing old table as changed_before for each statement execute function bump_reports_version()`.execute(
-          db,
-        );
+        for (const table of ["reports", "analyses"])
+          for (const [event, transition] of [
+            ["insert", "new table as changed_after"],
+            ["update", "new table as changed_after"],
+            ["delete", "old table as changed_before"],
+          ]) {
+            await sql
+              .raw(
+                `create trigger ${table}_version_${event} after ${event} on ${table}
+                 referencing ${transition} for each statement execute function bump_reports_version()`,
+              )
+              .execute(db);
+          }
         return;
       }
-      for (const [event, row] of [
-        ["insert", "new"],
-        ["update", "new"],
-        ["delete", "old"],
-      ] as const) {
-        await sql
-          .raw(
-            `create trigger reports_version_${event} after ${event} on reports for each row begin
-               update users set reports_version = reports_version + 1 where id = ${row}.user_id;
-             end`,
-          )
-          .execute(db);
-      }
+      for (const table of ["reports", "analyses"])
+        for (const [event, row] of [
+          ["insert", "new"],
+          ["update", "new"],
+          ["delete", "old"],
+        ]) {
+          await sql
+            .raw(
+              `create trigger ${table}_version_${event} after ${event} on ${table} for each row begin
+                 update users set reports_version = reports_version + 1 where id = ${row}.user_id;
+               end`,
+            )
+            .execute(db);
+        }
     },
   };
 }

@@ -3,8 +3,9 @@
  * service call, present.
  */
 import type { FastifyInstance } from "fastify";
-import { sendPage } from "../../../pagination.js";
+import { pageResponse } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
+import { jsonHeaders, respondCached } from "../../../response-cache.js";
 import type { ApiContext } from "../context.js";
 import { analysisJson } from "./present.js";
 import { diffAnalyses, listAnalyses, showAnalysis } from "./schema.js";
@@ -15,39 +16,46 @@ interface ListQuery {
   page?: number;
 }
 
-export async function analysisRoutes(app: FastifyInstance, { history }: ApiContext): Promise<void> {
+export async function analysisRoutes(
+  app: FastifyInstance,
+  { history, responses }: ApiContext,
+): Promise<void> {
   app.get<{ Params: { id: number }; Querystring: ListQuery }>(
     "/reports/:id/analyses",
     { schema: listAnalyses },
-    async (request, reply) => {
-      const query = request.query;
-      const page = query.page ?? 1;
-      const perPage = query.per_page ?? 10;
-      const direction = query.sort ?? "desc";
-      const found = await history.list(request.account.id, request.params.id, {
-        direction,
-        limit: perPage,
-        offset: (page - 1) * perPage,
-      });
-      if (!found) return sendProblem(request, reply, problems.notFound());
-      const params: Array<[string, string]> = [
-        ["sort", direction],
-        ["per_page", String(perPage)],
-      ];
-      return sendPage(request, reply, { page, perPage, params }, found.rows.map(analysisJson), found.total);
-    },
+    async (request, reply) =>
+      respondCached(responses, request, reply, async () => {
+        const query = request.query;
+        const page = query.page ?? 1;
+        const perPage = query.per_page ?? 10;
+        const direction = query.sort ?? "desc";
+        const found = await history.list(request.account.id, request.params.id, {
+          direction,
+          limit: perPage,
+          offset: (page - 1) * perPage,
+        });
+        if (!found) return undefined;
+        const params: Array<[string, string]> = [
+          ["sort", direction],
+          ["per_page", String(perPage)],
+        ];
+        return pageResponse(request, { page, perPage, params }, found.rows.map(analysisJson), found.total);
+      }),
   );
 
   app.get<{ Params: { id: number; analysis: number } }>(
     "/reports/:id/analyses/:analysis",
     { schema: showAnalysis },
-    async (request, reply) => {
-      const row = await history.show(request.account.id, request.params.id, request.params.analysis);
-      if (!row) return sendProblem(request, reply, problems.notFound());
-      return reply
-        .type("application/json; charset=utf-8")
-        .send(Buffer.concat([Buffer.from('{"data":'), analysisJson(row), Buffer.from(',"status":200}')]));
-    },
+    async (request, reply) =>
+      respondCached(responses, request, reply, async () => {
+        const row = await history.show(request.account.id, request.params.id, request.params.analysis);
+        return (
+          row && {
+            body: Buffer.concat([Buffer.from('{"data":'), analysisJson(row), Buffer.from(',"status":200}')]),
+            headers: jsonHeaders,
+          }
+        );
+      }),
   );
 
   app.get<{ Params: { id: number }; Querystring: { from?: number; to?: number } }>(

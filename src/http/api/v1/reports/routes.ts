@@ -1,9 +1,9 @@
 /** /api/v1/reports: list, show, store, update (PUT and PATCH), delete. Thin: schema, service call, present. */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ReportSortKey } from "../../../../store/report-store.js";
 import { pageResponse } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
-import { sendCached } from "../../../response-cache.js";
+import { jsonHeaders, respondCached } from "../../../response-cache.js";
 import type { ApiContext } from "../context.js";
 import { reportEnvelope, reportJson } from "./present.js";
 import { deleteReport, listReports, showReport, storeReport, updateReport } from "./schema.js";
@@ -21,53 +21,38 @@ interface ListQuery {
 
 export async function reportRoutes(app: FastifyInstance, context: ApiContext): Promise<void> {
   const { reports, limits, responses } = context;
-  /** What a cached response is filed under: its owner and the request as made (host and scheme included). */
-  const cacheKey = (request: FastifyRequest) =>
-    `${request.account.id} ${request.protocol}://${request.host}${request.url}`;
 
   app.get<{ Querystring: ListQuery }>("/reports", { schema: listReports }, async (request, reply) => {
-    const cached = responses.get(cacheKey(request), request.reportsVersion);
-    if (cached) return sendCached(request, reply, cached);
-    const query = request.query;
-    const page = query.page ?? 1;
-    const perPage = query.per_page ?? 10;
-    const sortBy = query.sort_by ?? "id";
-    const direction = query.sort ?? "desc";
-    const { rows, total } = await reports.list(request.account.id, {
-      ...(query.search !== undefined ? { search: query.search } : {}),
-      ...(query.project !== undefined ? { project: query.project } : {}),
-      ...(query.result !== undefined ? { result: query.result } : {}),
-      sortBy: (sortBy === "result" ? "score" : sortBy) as ReportSortKey,
-      direction,
-      limit: perPage,
-      offset: (page - 1) * perPage,
+    return respondCached(responses, request, reply, async () => {
+      const query = request.query;
+      const page = query.page ?? 1;
+      const perPage = query.per_page ?? 10;
+      const sortBy = query.sort_by ?? "id";
+      const direction = query.sort ?? "desc";
+      const { rows, total } = await reports.list(request.account.id, {
+        ...(query.search !== undefined ? { search: query.search } : {}),
+        ...(query.project !== undefined ? { project: query.project } : {}),
+        ...(query.result !== undefined ? { result: query.result } : {}),
+        sortBy: (sortBy === "result" ? "score" : sortBy) as ReportSortKey,
+        direction,
+        limit: perPage,
+        offset: (page - 1) * perPage,
+      });
+      const params: Array<[string, string]> = [];
+      if (query.search !== undefined)
+        params.push(["search", query.search], ["search_by", query.search_by ?? "url"]);
+      if (query.project !== undefined) params.push(["project", query.project]);
+      if (query.result !== undefined) params.push(["result", query.result]);
+      params.push(["sort_by", sortBy], ["sort", direction], ["per_page", String(perPage)]);
+      return pageResponse(request, { page, perPage, params }, rows.map(reportJson), total);
     });
-    const params: Array<[string, string]> = [];
-    if (query.search !== undefined)
-      params.push(["search", query.search], ["search_by", query.search_by ?? "url"]);
-    if (query.project !== undefined) params.push(["project", query.project]);
-    if (query.result !== undefined) params.push(["result", query.result]);
-    params.push(["sort_by", sortBy], ["sort", direction], ["per_page", String(perPage)]);
-    const entry = {
-      version: request.reportsVersion,
-      ...pageResponse(request, { page, perPage, params }, rows.map(reportJson), total),
-    };
-    responses.set(cacheKey(request), entry);
-    return sendCached(request, reply, entry);
   });
 
   app.get<{ Params: { id: number } }>("/reports/:id", { schema: showReport }, async (request, reply) => {
-    const cached = responses.get(cacheKey(request), request.reportsVersion);
-    if (cached) return sendCached(request, reply, cached);
-    const row = await reports.show(request.account.id, request.params.id);
-    if (!row) return sendProblem(request, reply, problems.notFound());
-    const entry = {
-      version: request.reportsVersion,
-      body: reportEnvelope(row, 200),
-      headers: { "content-type": "application/json; charset=utf-8" },
-    };
-    responses.set(cacheKey(request), entry);
-    return sendCached(request, reply, entry);
+    return respondCached(responses, request, reply, async () => {
+      const row = await reports.show(request.account.id, request.params.id);
+      return row && { body: reportEnvelope(row, 200), headers: jsonHeaders };
+    });
   });
 
   app.post<{ Body: { url: string; privacy?: number; password?: string } }>(
