@@ -22,7 +22,7 @@ import { AccountService } from "../src/accounts/account-service.js";
 import { Analyzer } from "../src/analysis/analyse.js";
 import { buildApp } from "../src/app.js";
 import { loadAnalysisConfig, loadServiceConfig } from "../src/config.js";
-import { analysisColumns } from "../src/reports/report-service.js";
+import { analysisColumns } from "../src/reports/analysis-columns.js";
 import { openStore } from "../src/store/database.js";
 import { ReportStore } from "../src/store/report-store.js";
 import { timestamp } from "../src/timestamps.js";

@@ -12,7 +12,7 @@ import { sql } from "kysely";
 import { AccountService } from "../src/accounts/account-service.js";
 import { type AnalysisReport, Analyzer } from "../src/analysis/analyse.js";
 import { loadAnalysisConfig } from "../src/config.js";
-import { analysisColumns } from "../src/reports/report-service.js";
+import { analysisColumns } from "../src/reports/analysis-columns.js";
 import { packResults, unpackResults } from "../src/store/analysis-document.js";
 import { openStore } from "../src/store/database.js";
 import { ReportStore } from "../src/store/report-store.js";

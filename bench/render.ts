@@ -13,6 +13,10 @@
  *     does not run it again (BENCH_LIGHTHOUSE_REFRESH=1 runs it again). Per-page results and disagreements go
  *     to bench-output/render/.
  *
+ *  3. Verdicts: the whole corpus analysed in rendered mode (two pages at once), its SEO verdicts against
+ *     Lighthouse's recorded ones (lighthouse-verdicts.tsv) under the raw-mode mapping of bench:lighthouse; the
+ *     target is at least 98 % (BENCH_SKIP_VERDICTS=1 skips it).
+ *
  * BENCH_PAGES=N takes a deterministic subset of N pages spread evenly over the sorted list (page i·total/N for
  * i = 0…N-1); the default is every page. BENCH_SKIP_LIGHTHOUSE=1 measures speed and memory only.
  */
@@ -29,6 +33,7 @@ import { metricsFromTrace } from "../src/analysis/render/trace-metrics.js";
 import { chromiumPath } from "../test/helpers/browser.js";
 import { corpusDir } from "../test/helpers/corpus.js";
 import { notFound, startServer } from "../test/helpers/local-server.js";
+import { agreementWithLighthouse } from "./lighthouse-agreement.js";
 
 const lighthouseVersion = "12.8.2";
 const lighthouseDir = join(process.env.TMPDIR ?? tmpdir(), "pagegrade-lighthouse");
@@ -248,6 +253,17 @@ if (!skipLighthouse) {
 }
 
 await server.close();
+
+// ---- 3. Rendered SEO verdicts against Lighthouse's ------------------------------------------------------------
+// Lighthouse judged the rendered document: pagegrade's rendered mode must agree on at least 98 % of verdicts.
+
+if (process.env.BENCH_SKIP_VERDICTS !== "1") {
+  console.log("");
+  const { share } = await agreementWithLighthouse("rendered", 2);
+  console.log(
+    `rendered verdicts: ${(share * 100).toFixed(1)} % agree (target ≥ 98 %: ${share >= 0.98 ? "met" : "NOT met"})`,
+  );
+}
 
 // ---- helpers -------------------------------------------------------------------------------------------------
 

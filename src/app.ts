@@ -1,6 +1,7 @@
 /**
  * Builds the HTTP application (fastify): request ids, logging with secrets redacted, body parsing and limits,
- * the OpenAPI document generated from the route schemas, /healthz, and the /api/v1 scope. Built by a function
+ * the OpenAPI document generated from the route schemas, /healthz, the /api/v1 scope and the web pages, over
+ * the services (services.ts) and the job queue the configuration names, whose workers run in this process. Built by a function
  * so tests drive it with inject() and the server start-up lives elsewhere (main.ts).
  */
 import { randomUUID } from "node:crypto";
@@ -8,29 +9,26 @@ import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance } from "fastify";
-import { AccountService } from "./accounts/account-service.js";
-import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
 import { analysisSchemas } from "./http/api/v1/analyses/schema.js";
 import { Problem } from "./http/api/v1/common-schema.js";
+import { crawlSchemas } from "./http/api/v1/crawls/schema.js";
 import { apiV1 } from "./http/api/v1/plugin.js";
 import { Project } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
+import { webhookSchemas } from "./http/api/v1/webhooks/schema.js";
 import { frameworkError, installErrorHandling, installNotFound } from "./http/error-handling.js";
 import { RateLimiter } from "./http/rate-limiter.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
-import { ProjectService } from "./projects/project-service.js";
-import { AnalysisCapacity } from "./reports/analysis-capacity.js";
-import { HistoryService } from "./reports/history-service.js";
+import { openJobQueue } from "./jobs/open-job-queue.js";
+import { registerJobs, scheduleJobs } from "./jobs/registry.js";
 import { ReportAccess } from "./reports/report-access.js";
-import { ReportService } from "./reports/report-service.js";
-import { AnalysisStore } from "./store/analysis-store.js";
+import { createServices } from "./services.js";
 import { BatchedRateCounters } from "./store/batched-rate-counters.js";
 import type { Store } from "./store/database.js";
 import { openRateCounters } from "./store/rate-counters.js";
-import { ReportStore } from "./store/report-store.js";
 import { sharedSecret } from "./store/secrets.js";
 import { PdfRenderer } from "./web/pdf/pdf-renderer.js";
 import { webPages } from "./web/plugin.js";
@@ -81,9 +79,12 @@ export async function buildApp({
   });
   // While shutting down, responses ask clients to close their connection, so keep-alive sockets do not hold
   // the server open once the in-flight requests are answered.
+  // Long-lived responses (a crawl's event stream) end on `closing`, so they never hold the close either.
   let shuttingDown = false;
+  const closing = new AbortController();
   app.addHook("preClose", async () => {
     shuttingDown = true;
+    closing.abort();
   });
   app.addHook("onSend", (_request, reply, payload, done) => {
     if (shuttingDown) reply.header("connection", "close");
@@ -113,19 +114,31 @@ export async function buildApp({
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
     },
   });
-  for (const schema of [Problem, ...reportSchemas, ...analysisSchemas, Project]) app.addSchema(schema);
+  for (const schema of [
+    Problem,
+    ...reportSchemas,
+    ...analysisSchemas,
+    Project,
+    ...webhookSchemas,
+    ...crawlSchemas,
+  ]) {
+    app.addSchema(schema);
+  }
 
   await app.register(cookie);
-  const reportStore = new ReportStore(store, { historyLimit: config.historyLimit });
-  const accounts = new AccountService(store);
-  const reports = new ReportService(
-    reportStore,
-    analyzer,
-    new AnalysisCapacity(config.maxConcurrentAnalyses),
+  // The background jobs run in this process too (unless PAGEGRADE_WORKERS=0): they start once the app is ready
+  // and, at close, get PAGEGRADE_JOB_GRACE_SECONDS to finish before they are handed back.
+  const jobs = await openJobQueue(store, config, (error, context) =>
+    app.log.error({ err: error, job: context.job }, "background job failed"),
   );
-  const history = new HistoryService(reportStore, new AnalysisStore(store));
-  const projects = new ProjectService(reportStore, analyzer.scoring);
-  const sessions = new SessionService(store);
+  const services = createServices({ store, analyzer, config, jobs });
+  const { reportStore, accounts, reports, history, projects, sessions, webhooks, crawls } = services;
+  registerJobs(services);
+  app.addHook("onReady", async () => {
+    await scheduleJobs(services);
+    await jobs.start();
+  });
+  app.addHook("onClose", async () => jobs.close(config.jobGraceSeconds * 1000));
   const counters = await openRateCounters(store, config);
   // Every API request counts against its key: those hits are written in batches (see batched-rate-counters.ts).
   const requestCounters = new BatchedRateCounters(counters, Math.ceil(config.rateLimit / 2));
@@ -172,11 +185,14 @@ export async function buildApp({
     history,
     projects,
     accounts,
+    webhooks,
+    crawls,
     requestLimiter,
     analysisLimiter,
     authFailureLimiter,
     responses: new ResponseCache(config.responseCacheBytes),
     pdfs,
+    closing: closing.signal,
   });
 
   await app.register(webPages, {
@@ -188,6 +204,9 @@ export async function buildApp({
     access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
     loginFailures,
     pdfs,
+    webhooks,
+    crawls,
+    analyzer,
   });
 
   app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_request, reply) =>

@@ -68,7 +68,34 @@ export interface ServiceConfig {
   chromiumSandbox: boolean;
   /** Report PDFs made at once in this process (PAGEGRADE_MAX_CONCURRENT_PDFS); a few more wait their turn. */
   maxConcurrentPdfs: number;
+  /** Seconds between a scheduled report's analyses, per schedule (PAGEGRADE_SCHEDULE_INTERVALS). */
+  scheduleIntervals: ScheduleIntervals;
+  /** Seconds to wait before each retry of a webhook delivery (PAGEGRADE_WEBHOOK_RETRY_SCHEDULE). */
+  webhookRetrySchedule: number[];
+  /** A score drop of at least this many points announces `report.regressed` (PAGEGRADE_REGRESSION_SCORE_DROP). */
+  regressionScoreDrop: number;
+  /** 32 bytes that encrypt webhook secrets at rest (PAGEGRADE_ENCRYPTION_KEY); null stores them as they are. */
+  encryptionKey: Buffer | null;
+  crawls: CrawlSettings;
 }
+
+export interface CrawlSettings {
+  /** The most pages one crawl may fetch (PAGEGRADE_CRAWL_MAX_PAGES). */
+  maxPages: number;
+  /** Queued or running crawls per user (PAGEGRADE_CRAWLS_PER_USER). */
+  perUser: number;
+  /** Requests at once per host (PAGEGRADE_CRAWL_HOST_CONCURRENCY). */
+  hostConcurrency: number;
+  /** Milliseconds between request starts per host (PAGEGRADE_CRAWL_DELAY_MS), or the Crawl-delay if longer. */
+  delayMs: number;
+}
+
+export interface ScheduleIntervals {
+  daily: number;
+  weekly: number;
+}
+
+export const defaultScheduleIntervals: ScheduleIntervals = { daily: 86_400, weekly: 604_800 };
 
 export const defaultDatabaseUrl = "sqlite:./data/pagegrade.db";
 
@@ -114,7 +141,60 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     chromiumPath: chromiumPath(env.PAGEGRADE_CHROMIUM_PATH),
     chromiumSandbox: chromiumSandbox(env),
     maxConcurrentPdfs: integer(env, "PAGEGRADE_MAX_CONCURRENT_PDFS", 1, 1),
+    scheduleIntervals: scheduleIntervals(env.PAGEGRADE_SCHEDULE_INTERVALS),
+    webhookRetrySchedule: retrySchedule(env.PAGEGRADE_WEBHOOK_RETRY_SCHEDULE),
+    regressionScoreDrop: integer(env, "PAGEGRADE_REGRESSION_SCORE_DROP", 5, 1),
+    encryptionKey: encryptionKey(env.PAGEGRADE_ENCRYPTION_KEY),
+    crawls: {
+      maxPages: integer(env, "PAGEGRADE_CRAWL_MAX_PAGES", 10_000, 1),
+      perUser: integer(env, "PAGEGRADE_CRAWLS_PER_USER", 2, 1),
+      hostConcurrency: integer(env, "PAGEGRADE_CRAWL_HOST_CONCURRENCY", 2, 1),
+      delayMs: integer(env, "PAGEGRADE_CRAWL_DELAY_MS", 250, 0),
+    },
   };
+}
+
+export const defaultWebhookRetrySchedule = [5, 300, 1800, 7200, 18000, 36000, 50400];
+
+/** "5,300,1800": seconds before each retry; at most 20 retries, each at most a week. */
+function retrySchedule(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === "") return defaultWebhookRetrySchedule;
+  const delays = raw.split(",").map((item) => item.trim());
+  const valid = delays.every((item) => /^\d+$/.test(item) && Number(item) >= 1 && Number(item) <= 604_800);
+  if (!valid || delays.length > 20) {
+    throw new ConfigError(
+      `PAGEGRADE_WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated delays in seconds (1 to 604800), got "${raw}"`,
+    );
+  }
+  return delays.map(Number);
+}
+
+/** 32 bytes, written as 64 hex digits or in base64. */
+function encryptionKey(raw: string | undefined): Buffer | null {
+  const text = raw?.trim();
+  if (!text) return null;
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
+  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(text) && key.toString("base64") !== text)) {
+    throw new ConfigError(
+      "PAGEGRADE_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64 (make one with: openssl rand -base64 32)",
+    );
+  }
+  return key;
+}
+
+/** "daily=86400,weekly=604800": either or both, in seconds; the other keeps its default. */
+function scheduleIntervals(raw: string | undefined): ScheduleIntervals {
+  const intervals = { ...defaultScheduleIntervals };
+  for (const item of list(raw)) {
+    const match = /^(daily|weekly)\s*=\s*(\d+)$/.exec(item);
+    if (!match || Number(match[2]) < 1 || !Number.isSafeInteger(Number(match[2]))) {
+      throw new ConfigError(
+        `PAGEGRADE_SCHEDULE_INTERVALS must look like "daily=86400,weekly=604800" (seconds, at least 1), got "${item}"`,
+      );
+    }
+    intervals[match[1] as keyof ScheduleIntervals] = Number(match[2]);
+  }
+  return intervals;
 }
 
 export class ConfigError extends Error {

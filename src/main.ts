@@ -7,8 +7,6 @@
 import { Analyzer } from "./analysis/analyse.js";
 import { buildApp } from "./app.js";
 import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "./config.js";
-import { openJobQueue } from "./jobs/open-job-queue.js";
-import { registerJobs, scheduleJobs } from "./jobs/registry.js";
 import { openStore } from "./store/database.js";
 
 async function start(): Promise<void> {
@@ -16,25 +14,19 @@ async function start(): Promise<void> {
   const analyzer = new Analyzer(loadAnalysisConfig());
   const store = await openStore(config.databaseUrl);
   const app = await buildApp({ store, analyzer, config });
-  const jobs = await openJobQueue(store, config, (error, context) =>
-    app.log.error({ err: error, job: context.job }, "background job failed"),
-  );
-  registerJobs(jobs, { store });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, "shutting down");
+    // Stops accepting, lets in-flight requests finish, then the jobs (finished or handed back in the grace).
     await app.close();
-    await jobs.close(config.jobGraceSeconds * 1000);
     await analyzer.close();
     await store.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
-  await scheduleJobs(jobs);
-  await jobs.start();
   await app.listen({ host: config.host, port: config.port });
 }
 

@@ -119,7 +119,11 @@ describe("the service process", () => {
         if (Date.now() > deadline) throw new Error("the expired session was not swept");
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      const jobs = await store.db.selectFrom("jobs").select(["name", "state"]).execute();
+      const jobs = await store.db
+        .selectFrom("jobs")
+        .select(["name", "state"])
+        .where("name", "=", "maintenance")
+        .execute();
       expect(jobs).toEqual([{ name: "maintenance", state: "completed" }]);
     } finally {
       service.child.kill("SIGTERM");

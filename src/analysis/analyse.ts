@@ -3,14 +3,20 @@
  * the command line prints. One Analyzer is meant to live as long as the process (it holds the probe cache
  * and a keep-alive connection pool for host probes).
  */
+import { existsSync } from "node:fs";
 import type { AnalysisConfig } from "../config.js";
+import type { AnalysisMode } from "../store/schema.js";
 import type { Category } from "./checks/check.js";
 import { checks } from "./checks/index.js";
 import { PageCollector } from "./collect.js";
+import type { ConnectionGuard } from "./fetch/connection-guard.js";
 import { type CheckResults, judge } from "./judge.js";
 import { isNotIndexable } from "./page-facts.js";
+import type { BrowserPool } from "./render/browser-pool.js";
+import type { Screenshot } from "./render/rendered-page.js";
 import { type Result, type Summary, score } from "./score.js";
 import { resolveScoring, type Scoring } from "./scoring-config.js";
+import type { PageSnapshot } from "./snapshot.js";
 import { normaliseSubmittedUrl, projectOf } from "./submitted-url.js";
 
 export interface AnalysisReport {
@@ -37,21 +43,42 @@ export interface AnalysisTimings {
 export class Analyzer {
   readonly scoring: Scoring;
   private readonly collector: PageCollector;
+  private readonly chromiumPath: string;
+  private pool: BrowserPool | null = null;
 
-  constructor(config: AnalysisConfig) {
+  constructor(private readonly config: AnalysisConfig) {
     this.scoring = resolveScoring(config.scoring);
+    this.chromiumPath = config.chromiumPath;
     this.collector = new PageCollector(config);
   }
 
-  /** Analyses a URL; throws InvalidUrl for a malformed URL and FetchFailure when the page cannot be fetched. */
-  async analyse(rawUrl: string): Promise<{ report: AnalysisReport; timings: AnalysisTimings }> {
+  /**
+   * Analyses a URL, raw (the HTML as served) or rendered (in Chromium); throws InvalidUrl for a malformed URL,
+   * FetchFailure when the page cannot be fetched, and in rendered mode ChromiumUnavailable or RenderFailure.
+   * A rendered analysis also returns the viewport's screenshot.
+   */
+  async analyse(
+    rawUrl: string,
+    options: { mode?: AnalysisMode } = {},
+  ): Promise<{
+    report: AnalysisReport;
+    timings: AnalysisTimings;
+    screenshot: Screenshot | null;
+    /** Everything collected about the page (a crawl reads its links and signals from it). */
+    snapshot: PageSnapshot;
+  }> {
     const url = normaliseSubmittedUrl(rawUrl);
+    const mode = options.mode ?? "raw";
     const started = performance.now();
-    const { snapshot, parseMs } = await this.collector.collect(url);
-    const collected = performance.now();
+    const collected =
+      mode === "rendered"
+        ? await this.collector.collectRendered(url, await this.browserPool())
+        : { ...(await this.collector.collect(url)), screenshot: null };
+    const { snapshot, parseMs, screenshot } = collected;
+    const collectedAt = performance.now();
     const results = judge(snapshot, checks, this.scoring.thresholds);
     const scored = score(results, this.scoring, isNotIndexable(snapshot));
-    const judgeMs = performance.now() - collected;
+    const judgeMs = performance.now() - collectedAt;
     return {
       report: {
         url: url.href,
@@ -64,11 +91,46 @@ export class Analyzer {
         results,
         generated_at: new Date().toISOString(),
       },
-      timings: { fetchMs: collected - started - parseMs, parseMs, judgeMs },
+      timings: { fetchMs: collectedAt - started - parseMs, parseMs, judgeMs },
+      screenshot,
+      snapshot,
     };
   }
 
+  /**
+   * The browser pool of rendered mode, made with the first rendered analysis (playwright-core is loaded only
+   * then, so raw analyses and the command line do not pay for it).
+   */
+  private async browserPool(): Promise<BrowserPool> {
+    const { BrowserPool } = await import("./render/browser-pool.js");
+    this.pool ??= new BrowserPool(this.collector.guard, {
+      executablePath: this.config.chromiumPath,
+      sandbox: this.config.chromiumSandbox,
+      maxConcurrent: this.config.maxConcurrentRenders,
+      connectTimeoutMs: this.config.connectTimeoutMs,
+    });
+    return this.pool;
+  }
+
+  /**
+   * The address guard and the settings an outbound connection outside an analysis (a webhook delivery) must
+   * use: the same operator settings (private networks, allowed ranges, DNS servers, extra CAs) apply.
+   */
+  outbound(): { guard: ConnectionGuard; extraCaCertificates: string | null; userAgent: string } {
+    return {
+      guard: this.collector.guard,
+      extraCaCertificates: this.config.extraCaCertificates,
+      userAgent: this.config.userAgent,
+    };
+  }
+
+  /** Whether rendered mode can run here: Chromium is where the configuration says. */
+  renderingAvailable(): boolean {
+    return existsSync(this.chromiumPath);
+  }
+
   async close(): Promise<void> {
+    await this.pool?.close();
     await this.collector.close();
   }
 }

@@ -8,12 +8,14 @@ import { decodeDocument } from "./charset.js";
 import { AddressPolicy } from "./fetch/address-policy.js";
 import { ConnectionGuard } from "./fetch/connection-guard.js";
 import { acceptedEncodings } from "./fetch/content-decoding.js";
-import { FetchFailure, failures } from "./fetch/fetch-failure.js";
+import { FetchFailure, failures, retryAfterSeconds } from "./fetch/fetch-failure.js";
 import { GuardedAgent } from "./fetch/guarded-agent.js";
 import { type GetOptions, type GetResponse, guardedGet } from "./fetch/guarded-get.js";
 import { dnsServerResolver, systemResolver } from "./fetch/host-resolver.js";
 import { ProbeCache } from "./fetch/probe-cache.js";
 import { parseDocument } from "./parse.js";
+import type { BrowserPool } from "./render/browser-pool.js";
+import type { Screenshot } from "./render/rendered-page.js";
 import { parseRobotsTxt } from "./robots/robots-txt.js";
 import type { HostProbes, PageSnapshot, ProbeResponse, ProbeResult } from "./snapshot.js";
 
@@ -21,7 +23,8 @@ const htmlMediaTypes = new Set(["text/html", "application/xhtml+xml"]);
 const documentAccept = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
 
 export class PageCollector {
-  private readonly guard: ConnectionGuard;
+  /** The address guard every connection of this collector goes through; shared with other outbound work. */
+  readonly guard: ConnectionGuard;
   private readonly probeAgent: GuardedAgent;
   private readonly probeCache: ProbeCache;
 
@@ -52,7 +55,8 @@ export class PageCollector {
         maxRedirects: this.config.maxRedirects,
         overLimit: "fail",
         inspect: (status, headers) => {
-          if (status < 200 || status > 299) throw failures.httpStatus(status);
+          if (status < 200 || status > 299)
+            throw failures.httpStatus(status, retryAfterSeconds(headers["retry-after"]));
           const type = mediaTypeOf(headers["content-type"]);
           if (type && !htmlMediaTypes.has(type)) throw failures.notHtml(type);
         },
@@ -101,6 +105,65 @@ export class PageCollector {
       probes,
     };
     return { snapshot, parseMs };
+  }
+
+  /**
+   * Renders the page in Chromium (through `pool`, whose every connection goes through this collector's guard)
+   * and builds the same snapshot from the rendered document, with the main response's headers and the host
+   * probes of a raw analysis, plus the rendered facts. Throws FetchFailure, ChromiumUnavailable or
+   * RenderFailure. The screenshot comes back beside the snapshot (checks do not judge pixels).
+   */
+  async collectRendered(
+    url: URL,
+    pool: BrowserPool,
+  ): Promise<{ snapshot: PageSnapshot; parseMs: number; screenshot: Screenshot }> {
+    const early = this.startProbes(url);
+    const rendered = await pool.render(url);
+    const finalUrl = new URL(rendered.finalUrl);
+    const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl);
+    const parseStarted = performance.now();
+    const contentType = rendered.main.headers["content-type"];
+    const served = decodeDocument(rendered.main.body, contentType);
+    const rawDocument = parseDocument(served.html, finalUrl.href);
+    const document = parseDocument(rendered.html, finalUrl.href);
+    const parseMs = performance.now() - parseStarted;
+    const declaresIcon = document.links.some(
+      (link) => link.rel.includes("icon") || link.rel.includes("apple-touch-icon"),
+    );
+    const probes = await this.finishProbes(finalUrl, probesStarted, declaresIcon);
+    const { main, timing, facts } = rendered;
+    const snapshot: PageSnapshot = {
+      requestedUrl: url.href,
+      finalUrl: finalUrl.href,
+      response: {
+        status: main.status,
+        protocol: main.protocol,
+        headers: main.headers,
+        redirects: main.redirects,
+        connectMs: null,
+        ttfbMs: Math.round(timing.ttfbMs),
+        totalMs: Math.round(timing.responseEndMs),
+        transferBytes: timing.transferBytes ?? main.body.length,
+        htmlBytes: main.body.length,
+        contentEncoding: (main.headers["content-encoding"] ?? "")
+          .split(",")
+          .map((coding) => coding.trim().toLowerCase())
+          .filter((coding) => coding && coding !== "identity"),
+        mediaType: mediaTypeOf(contentType) || "text/html",
+      },
+      charset: served.charset,
+      document,
+      probes,
+      rendered: {
+        metrics: rendered.metrics,
+        failedRequests: facts.failedRequests,
+        failedRequestCount: facts.failedRequestCount,
+        consoleProblems: facts.consoleProblems,
+        consoleProblemCount: facts.consoleProblemCount,
+        rawDocument,
+      },
+    };
+    return { snapshot, parseMs, screenshot: rendered.screenshot };
   }
 
   async close(): Promise<void> {

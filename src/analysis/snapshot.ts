@@ -3,6 +3,7 @@
  * only this; they never fetch, parse or look at the clock. URLs are absolute (resolved against the page's base
  * URL) unless a field says "raw". `html` fields hold a short rendering of the element's start tag, for evidence.
  */
+import type { ConsoleProblem, FailedRequest, RenderedMetrics } from "./render/rendered-page.js";
 import type { RobotsTxt } from "./robots/robots-txt.js";
 
 export interface PageSnapshot {
@@ -14,6 +15,24 @@ export interface PageSnapshot {
   charset: CharsetFacts;
   document: DocumentFacts;
   probes: HostProbes;
+  /**
+   * What only a browser knows, in rendered mode (the page loaded in Chromium; `document` is then the rendered
+   * DOM). Absent in raw mode, where the rendered-only checks are `na`.
+   */
+  rendered?: RenderedFactsSnapshot;
+}
+
+export interface RenderedFactsSnapshot {
+  /** Lab Web Vitals from the page's trace; null when the trace held no navigation to measure. */
+  metrics: RenderedMetrics | null;
+  /** Up to 100 subresources that failed; `failedRequestCount` says how many in all. */
+  failedRequests: FailedRequest[];
+  failedRequestCount: number;
+  /** Up to 50 console errors and uncaught exceptions; `consoleProblemCount` says how many in all. */
+  consoleProblems: ConsoleProblem[];
+  consoleProblemCount: number;
+  /** The document as served, before any script ran: what a crawler that does not run scripts reads. */
+  rawDocument: DocumentFacts;
 }
 
 export interface ResponseFacts {

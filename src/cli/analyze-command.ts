@@ -1,6 +1,7 @@
 /**
  * `pagegrade analyze`: one URL printed as a readable report (or --json), or many URLs from a file analysed
- * concurrently into JSON Lines, with a progress bar when stderr is a terminal. For one URL, the regression
+ * concurrently into JSON Lines, with a progress bar when stderr is a terminal. `--mode rendered` loads each
+ * page in Chromium (PAGEGRADE_CHROMIUM_PATH) instead of reading the HTML as served. For one URL, the regression
  * gate: --baseline (what changed since a saved report; a regressed check fails), --budget (minimum scores and
  * checks that must pass) and --junit (the checks as JUnit XML for CI).
  */
@@ -8,9 +9,11 @@ import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type AnalysisReport, Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
+import { RenderFailure } from "../analysis/render/render-errors.js";
 import { InvalidUrl } from "../analysis/submitted-url.js";
 import { loadAnalysisConfig } from "../config.js";
 import { diffAnalyses, isRegression } from "../reports/analysis-diff.js";
+import type { AnalysisMode } from "../store/schema.js";
 import { paletteFor } from "./colour.js";
 import { type Baseline, loadBaseline } from "./gate/baseline.js";
 import { type Budget, budgetBreaches, loadBudget } from "./gate/budget.js";
@@ -34,6 +37,7 @@ export async function runAnalyze(args: string[]): Promise<number> {
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
+  const mode = modeOf(values.mode);
   const gateOptions = (["baseline", "budget", "junit"] as const).filter((name) => values[name] !== undefined);
   if (values.file !== undefined) {
     if (gateOptions.length > 0) {
@@ -43,7 +47,7 @@ export async function runAnalyze(args: string[]): Promise<number> {
     }
     if (positionals.length > 0) throw new UsageError("give either a URL or --file, not both");
     if (values.json) throw new UsageError("--json prints one report; with --file use --json-lines");
-    return analyseFile(values.file, concurrencyOf(values.concurrency), values["json-lines"]);
+    return analyseFile(values.file, concurrencyOf(values.concurrency), values["json-lines"], mode);
   }
   if (positionals.length !== 1) throw new UsageError("analyze takes exactly one URL");
   if (values["json-lines"] !== undefined || values.concurrency !== undefined) {
@@ -54,7 +58,25 @@ export async function runAnalyze(args: string[]): Promise<number> {
     budget: values.budget === undefined ? undefined : loadBudget(values.budget),
     junit: values.junit,
   };
-  return analyseOne(positionals[0] as string, Boolean(values.json), gate);
+  return analyseOne(positionals[0] as string, Boolean(values.json), gate, mode);
+}
+
+function modeOf(raw: string | undefined): AnalysisMode {
+  if (raw === undefined || raw === "raw") return "raw";
+  if (raw === "rendered") return "rendered";
+  throw new UsageError(`--mode must be raw or rendered, got "${raw}"`);
+}
+
+/** The analyzer for the mode; rendered mode without Chromium stops before any page is fetched. */
+function analyzerFor(mode: AnalysisMode): Analyzer {
+  const analyzer = new Analyzer(loadAnalysisConfig());
+  if (mode === "rendered" && !analyzer.renderingAvailable()) {
+    void analyzer.close();
+    throw new UsageError(
+      "--mode rendered needs Chromium, which is not installed where PAGEGRADE_CHROMIUM_PATH points (default /usr/bin/chromium)",
+    );
+  }
+  return analyzer;
 }
 
 /** The regression gate asked for on the command line; files are read and validated before the page is fetched. */
@@ -73,6 +95,7 @@ function parse(args: string[]) {
       file: { type: "string" },
       concurrency: { type: "string" },
       "json-lines": { type: "string" },
+      mode: { type: "string" },
       baseline: { type: "string" },
       budget: { type: "string" },
       junit: { type: "string" },
@@ -88,11 +111,16 @@ function concurrencyOf(raw: string | undefined): number {
   return Number(raw);
 }
 
-async function analyseOne(url: string, json: boolean, gate: GateSettings): Promise<number> {
-  const analyzer = new Analyzer(loadAnalysisConfig());
+async function analyseOne(
+  url: string,
+  json: boolean,
+  gate: GateSettings,
+  mode: AnalysisMode,
+): Promise<number> {
+  const analyzer = analyzerFor(mode);
   let report: AnalysisReport;
   try {
-    ({ report } = await analyzer.analyse(url));
+    ({ report } = await analyzer.analyse(url, { mode }));
   } catch (error) {
     process.stderr.write(`pagegrade: ${url}: ${reasonOf(error)}\n`);
     return 1;
@@ -150,6 +178,7 @@ async function analyseFile(
   path: string,
   concurrency: number,
   jsonLines: string | undefined,
+  mode: AnalysisMode,
 ): Promise<number> {
   let text: string;
   try {
@@ -163,7 +192,7 @@ async function analyseFile(
     .filter((line) => line !== "" && !line.startsWith("#"));
   const out = jsonLines === undefined || jsonLines === "-" ? process.stdout : createWriteStream(jsonLines);
   const progress = new ProgressBar(process.stderr, urls.length);
-  const analyzer = new Analyzer(loadAnalysisConfig());
+  const analyzer = analyzerFor(mode);
   let failed = 0;
   let next = 0;
   const worker = async () => {
@@ -171,7 +200,7 @@ async function analyseFile(
       const url = urls[next++] as string;
       let line: string;
       try {
-        const { report } = await analyzer.analyse(url);
+        const { report } = await analyzer.analyse(url, { mode });
         line =
           jsonLines === undefined
             ? `${report.result}\t${report.score}\t${url}`
@@ -185,7 +214,12 @@ async function analyseFile(
             : JSON.stringify({
                 url,
                 error: {
-                  reason: error instanceof FetchFailure ? error.reason : "invalid-url",
+                  reason:
+                    error instanceof FetchFailure || error instanceof RenderFailure
+                      ? error.reason
+                      : error instanceof InvalidUrl
+                        ? "invalid-url"
+                        : "internal-error",
                   message: reasonOf(error),
                 },
               });
@@ -206,6 +240,8 @@ async function analyseFile(
 }
 
 function reasonOf(error: unknown): string {
-  if (error instanceof FetchFailure || error instanceof InvalidUrl) return error.message;
+  if (error instanceof FetchFailure || error instanceof InvalidUrl || error instanceof RenderFailure) {
+    return error.message;
+  }
   return "The page could not be analysed.";
 }

@@ -5,12 +5,15 @@
 import { ConfigError } from "../config.js";
 import { runKey, runUser } from "./account-commands.js";
 import { runAnalyze } from "./analyze-command.js";
+import { runCrawl } from "./crawl-command.js";
 import { UsageError } from "./usage.js";
 import { runWorker } from "./worker-command.js";
 
 const usage = `Usage:
-  pagegrade analyze <url> [--json] [--baseline <report.json>] [--budget <budget.json>] [--junit <out.xml>]
-  pagegrade analyze --file <urls.txt> [--concurrency N] [--json-lines <out.jsonl|->]
+  pagegrade analyze <url> [--mode raw|rendered] [--json] [--baseline <report.json>] [--budget <budget.json>] [--junit <out.xml>]
+  pagegrade analyze --file <urls.txt> [--mode raw|rendered] [--concurrency N] [--json-lines <out.jsonl|->]
+  pagegrade crawl <url> [--max-pages N] [--max-depth N] [--include P]... [--exclude P]... [--no-sitemaps]
+                  [--concurrency N] [--json-lines <out.jsonl|->] [--csv <dir>]
   pagegrade user create --email <e> [--password <p>]
   pagegrade key create --email <e> [--keep-old]
   pagegrade worker          (runs jobs only; needs PAGEGRADE_QUEUE_URL and a PostgreSQL DATABASE_URL)
@@ -24,6 +27,8 @@ async function main(argv: string[]): Promise<number> {
     case "analyze":
     case "analyse":
       return runAnalyze(rest);
+    case "crawl":
+      return runCrawl(rest);
     case "user":
       return runUser(rest);
     case "key":

@@ -4,9 +4,11 @@
  * says which setting is missing. SIGTERM/SIGINT: it stops taking jobs, lets running ones finish for up to
  * PAGEGRADE_JOB_GRACE_SECONDS, hands back the rest, and exits 0.
  */
-import { ConfigError, loadServiceConfig } from "../config.js";
+import { Analyzer } from "../analysis/analyse.js";
+import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "../config.js";
 import { openJobQueue } from "../jobs/open-job-queue.js";
 import { registerJobs, scheduleJobs } from "../jobs/registry.js";
+import { createServices } from "../services.js";
 import { openStore } from "../store/database.js";
 import { UsageError } from "./usage.js";
 
@@ -31,19 +33,22 @@ export async function runWorker(args: string[]): Promise<number> {
   const jobs = await openJobQueue(store, config, (error, context) =>
     log(`${context.job ? `job ${context.job}: ` : ""}${(error as Error)?.message ?? String(error)}`),
   );
-  registerJobs(jobs, { store });
+  const analyzer = new Analyzer(loadAnalysisConfig());
+  const services = createServices({ store, analyzer, config, jobs });
+  registerJobs(services);
   const stopped = new Promise<string>((resolve) => {
     process.once("SIGTERM", () => resolve("SIGTERM"));
     process.once("SIGINT", () => resolve("SIGINT"));
   });
   try {
-    await scheduleJobs(jobs);
+    await scheduleJobs(services);
     await jobs.start();
     log(`running up to ${config.workers} jobs at once`);
     const signal = await stopped;
     log(`${signal}: finishing running jobs (at most ${config.jobGraceSeconds} s)`);
   } finally {
     await jobs.close(config.jobGraceSeconds * 1000);
+    await analyzer.close();
     await store.close();
   }
   log("stopped");

@@ -33,6 +33,12 @@ export const problems = {
     title: "Method not allowed",
     detail: "The method is not allowed for this resource.",
   }),
+  conflict: (detail: string): Problem => ({
+    status: 409,
+    type: "/problems/conflict",
+    title: "Conflict",
+    detail,
+  }),
   badRequest: (detail: string): Problem => ({
     status: 400,
     type: "/problems/bad-request",

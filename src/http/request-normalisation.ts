@@ -6,7 +6,17 @@
  */
 import type { FastifyRequest } from "fastify";
 
-const integerFields = new Set(["privacy", "results", "page", "per_page", "id", "analysis", "from", "to"]);
+const integerFields = new Set([
+  "privacy",
+  "results",
+  "page",
+  "per_page",
+  "id",
+  "analysis",
+  "from",
+  "to",
+  "enabled",
+]);
 const plainInteger = /^(0|[1-9][0-9]{0,14})$/;
 
 export async function normaliseRequest(request: FastifyRequest): Promise<void> {

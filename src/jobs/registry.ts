@@ -1,27 +1,81 @@
 /**
  * Every kind of job the service runs, in one place: the handler for each job name, its concurrency, and the
- * recurring schedules. The service (src/main.ts) and `pagegrade worker` both call this, so any process can run
- * any job. A new kind of job is one line here and a handler module.
+ * recurring schedules. The service (app.ts) and `pagegrade worker` both call this, so any process can run any
+ * job. A new kind of job is one line here and a handler module.
  */
-import type { Store } from "../store/database.js";
-import type { JobQueue } from "./job-queue.js";
+
+import { scheduleDueCrawlsHandler, scheduleDueCrawlsJob } from "../crawls/crawl-schedules.js";
+import { crawlHandler, crawlJob } from "../crawls/crawler.js";
+import { analyseReportHandler, analyseReportJob } from "../reports/analysis-job.js";
+import { scheduleDueReportsHandler, scheduleDueReportsJob, sweepEveryMs } from "../reports/schedules.js";
+import type { Services } from "../services.js";
+import { deliverWebhookHandler, deliverWebhookJob } from "../webhooks/delivery-job.js";
 import { maintenanceEveryMs, maintenanceHandler, maintenanceJob } from "./maintenance.js";
 
-export interface JobDependencies {
-  store: Store;
-}
-
-/** Registers the handlers (before `start`). */
-export function registerJobs(queue: JobQueue, { store }: JobDependencies): void {
-  queue.register(maintenanceJob, maintenanceHandler(store), { concurrency: 1 });
+/** Registers the handlers on the services' queue (before it starts). */
+export function registerJobs(services: Services): void {
+  const { jobs, store, config } = services;
+  jobs.register(maintenanceJob, maintenanceHandler(store), { concurrency: 1 });
+  jobs.register(
+    analyseReportJob,
+    analyseReportHandler({
+      reports: services.reportStore,
+      analyzer: services.analyzer,
+      events: services.events,
+      scheduleIntervals: config.scheduleIntervals,
+    }),
+    { concurrency: Math.max(1, config.workers) },
+  );
+  jobs.register(
+    deliverWebhookJob,
+    deliverWebhookHandler({
+      webhooks: services.webhookStore,
+      jobs,
+      secrets: services.secrets,
+      outbound: services.analyzer.outbound(),
+      retrySchedule: config.webhookRetrySchedule,
+    }),
+    { concurrency: Math.max(1, config.workers) },
+  );
+  jobs.register(
+    crawlJob,
+    crawlHandler({
+      crawls: services.crawlStore,
+      reports: services.reportStore,
+      analyzer: services.analyzer,
+      events: services.events,
+      settings: config.crawls,
+      scheduleIntervals: config.scheduleIntervals,
+      outbound: services.analyzer.outbound(),
+    }),
+    { concurrency: Math.max(1, Math.floor(config.workers / 2)) },
+  );
+  jobs.register(scheduleDueReportsJob, scheduleDueReportsHandler(store, services.reportStore, jobs), {
+    concurrency: 1,
+  });
+  jobs.register(scheduleDueCrawlsJob, scheduleDueCrawlsHandler(services.crawlStore, services.crawls), {
+    concurrency: 1,
+  });
 }
 
 /** Declares the recurring jobs (idempotent: every process declares them, each period enqueues one). */
-export async function scheduleJobs(queue: JobQueue): Promise<void> {
-  await queue.schedule({
+export async function scheduleJobs({ jobs, config }: Services): Promise<void> {
+  await jobs.schedule({
     id: maintenanceJob,
     name: maintenanceJob,
     payload: null,
     everyMs: maintenanceEveryMs,
+  });
+  await jobs.schedule({
+    id: scheduleDueReportsJob,
+    name: scheduleDueReportsJob,
+    payload: null,
+    everyMs: sweepEveryMs(config.scheduleIntervals),
+  });
+  await jobs.schedule({
+    id: scheduleDueCrawlsJob,
+    name: scheduleDueCrawlsJob,
+    payload: null,
+    everyMs: sweepEveryMs(config.scheduleIntervals),
   });
 }

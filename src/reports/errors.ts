@@ -1,5 +1,4 @@
 /** The domain errors the services raise; the HTTP layer and the web pages turn them into responses. */
-import type { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 
 /** Input that breaks a rule; messages per field, written for people. */
 export class ValidationFailed extends Error {
@@ -14,11 +13,14 @@ export class ValidationFailed extends Error {
   }
 }
 
-/** The page at the URL could not be analysed; nothing was stored or changed. */
+/**
+ * The page at the URL could not be analysed (a FetchFailure, or a crash of the browser tab that rendered it);
+ * nothing was stored or changed. `reason` is a stable code, `message` ours.
+ */
 export class AnalysisFailed extends Error {
   override readonly name = "AnalysisFailed";
 
-  constructor(readonly failure: FetchFailure) {
+  constructor(readonly failure: { reason: string; message: string }) {
     super(failure.message);
   }
 }

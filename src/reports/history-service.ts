@@ -9,6 +9,7 @@ import type {
   AnalysisStore,
   AnalysisWithResults,
   ScorePoint,
+  StoredScreenshot,
 } from "../store/analysis-store.js";
 import type { ReportStore } from "../store/report-store.js";
 import { type AnalysisDiff, diffAnalyses } from "./analysis-diff.js";
@@ -84,6 +85,11 @@ export class HistoryService {
       );
     }
     return found;
+  }
+
+  /** The viewport screenshot of the report's latest rendered analysis; undefined when there is none. */
+  screenshot(userId: number, reportId: number): Promise<StoredScreenshot | undefined> {
+    return this.analyses.latestScreenshot(userId, reportId);
   }
 
   /** The scores of the newest `limit` complete analyses, oldest first. */

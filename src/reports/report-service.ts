@@ -1,27 +1,36 @@
 /**
- * The rules of reports: creating one analyses the URL synchronously and stores the finished report; the
- * project is the final URL's host; privacy and password follow the contract (a password only where privacy
- * is 2, required there, cleared when leaving it); re-analysis replaces the results only when it succeeds.
- * Every stored analysis is kept in the report's history (the store adds it in the same transaction).
- * Shared by the API and the web pages.
+ * The rules of reports: creating one analyses the URL and stores the finished report — at once (synchronous),
+ * or in the background when the client asked for it (`Prefer: respond-async`): then the report is stored first,
+ * `queued`, and the `analyse-report` job analyses it. The project is the final URL's host; privacy and password
+ * follow the contract (a password only where privacy is 2, required there, cleared when leaving it); a
+ * synchronous re-analysis replaces the results only when it succeeds. Every stored analysis is kept in the
+ * report's history (the store adds it in the same transaction). Shared by the API and the web pages.
  */
 
+import { randomUUID } from "node:crypto";
 import { hashPassword } from "../accounts/passwords.js";
 import type { AnalysisReport, Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
-import { InvalidUrl, normaliseSubmittedUrl } from "../analysis/submitted-url.js";
+import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
+import type { Screenshot } from "../analysis/render/rendered-page.js";
+import { InvalidUrl, normaliseSubmittedUrl, projectOf } from "../analysis/submitted-url.js";
+import type { ScheduleIntervals } from "../config.js";
 import { type EventSink, silentEventSink } from "../events/event-sink.js";
+import type { JobQueue } from "../jobs/job-queue.js";
 import type {
-  AnalysisColumns,
   DisplayRow,
-  NewReport,
+  ReportChanges,
   ReportListQuery,
   ReportRow,
   ReportStore,
 } from "../store/report-store.js";
-import { timestamp, toTimestamp } from "../timestamps.js";
+import type { AnalysisMode, ReportSchedule } from "../store/schema.js";
+import { timestamp } from "../timestamps.js";
 import type { AnalysisCapacity } from "./analysis-capacity.js";
+import { analysisColumns, storedScreenshot } from "./analysis-columns.js";
+import { enqueueAnalysis } from "./analysis-job.js";
 import { AnalysisFailed, ValidationFailed } from "./errors.js";
+import { nextRunAt } from "./schedules.js";
 
 export const privacyLevels = { public: 0, private: 1, password: 2 } as const;
 export const maxPasswordLength = 128;
@@ -30,6 +39,8 @@ export interface CreateReportInput {
   url: string;
   privacy?: number;
   password?: string;
+  mode?: AnalysisMode;
+  schedule?: ReportSchedule;
 }
 
 export interface UpdateReportInput {
@@ -37,15 +48,41 @@ export interface UpdateReportInput {
   password?: string;
   /** 1 re-runs the analysis. */
   results?: number;
+  mode?: AnalysisMode;
+  schedule?: ReportSchedule;
+}
+
+/** How to run the analysis a request asks for. */
+export interface RequestOptions {
+  /** Store first and analyse in the background (`Prefer: respond-async`). */
+  background?: boolean;
+}
+
+export interface ReportServiceDependencies {
+  reports: ReportStore;
+  analyzer: Analyzer;
+  capacity: AnalysisCapacity;
+  jobs: JobQueue;
+  scheduleIntervals: ScheduleIntervals;
+  events?: EventSink;
 }
 
 export class ReportService {
-  constructor(
-    private readonly reports: ReportStore,
-    private readonly analyzer: Analyzer,
-    private readonly capacity: AnalysisCapacity,
-    private readonly events: EventSink = silentEventSink,
-  ) {}
+  private readonly reports: ReportStore;
+  private readonly analyzer: Analyzer;
+  private readonly capacity: AnalysisCapacity;
+  private readonly jobs: JobQueue;
+  private readonly scheduleIntervals: ScheduleIntervals;
+  private readonly events: EventSink;
+
+  constructor(dependencies: ReportServiceDependencies) {
+    this.reports = dependencies.reports;
+    this.analyzer = dependencies.analyzer;
+    this.capacity = dependencies.capacity;
+    this.jobs = dependencies.jobs;
+    this.scheduleIntervals = dependencies.scheduleIntervals;
+    this.events = dependencies.events ?? silentEventSink;
+  }
 
   list(userId: number, query: ReportListQuery) {
     return this.reports.list(userId, query);
@@ -55,36 +92,61 @@ export class ReportService {
     return this.reports.findForDisplay(userId, id);
   }
 
-  async create(userId: number, input: CreateReportInput): Promise<ReportRow> {
+  async create(userId: number, input: CreateReportInput, options: RequestOptions = {}): Promise<ReportRow> {
     const url = validUrl(input.url);
     const privacy = input.privacy ?? privacyLevels.private;
     checkPassword(input.password);
     if (privacy === privacyLevels.password && input.password === undefined) {
       throw ValidationFailed.of("password", "The password field is required when privacy is 2.");
     }
+    const mode = this.checkMode(input.mode ?? "raw");
+    const schedule = input.schedule ?? "off";
     const passwordHash =
       privacy === privacyLevels.password ? await hashPassword(input.password as string) : null;
-    const report = await this.analyse(url);
     const now = timestamp();
-    const created = await this.reports.insert({
-      user_id: userId,
-      ...analysisColumns(report),
+    const settings = {
       privacy,
       password_hash: passwordHash,
+      mode,
+      schedule,
       created_at: now,
       updated_at: now,
+    };
+    if (options.background) {
+      const pending = await this.reports.insertPending({
+        ...settings,
+        user_id: userId,
+        url: url.href,
+        final_url: url.href,
+        project: projectOf(url.href),
+        next_run_at: null,
+      });
+      return this.enqueue(pending, "create", () => this.reports.delete(userId, pending.id));
+    }
+    const { report, screenshot } = await this.analyse(url, mode);
+    const created = await this.reports.insert({
+      ...settings,
+      user_id: userId,
+      ...analysisColumns(report),
+      next_run_at: nextRunAt(schedule, this.scheduleIntervals, new Date()),
+      screenshot: storedScreenshot(screenshot),
     });
     await this.announce(created, "create");
     return created;
   }
 
   /** Applies the changes; undefined when the user has no such report. */
-  async update(userId: number, id: number, input: UpdateReportInput): Promise<ReportRow | undefined> {
+  async update(
+    userId: number,
+    id: number,
+    input: UpdateReportInput,
+    options: RequestOptions = {},
+  ): Promise<ReportRow | undefined> {
     const existing = await this.reports.find(userId, id);
     if (!existing) return undefined;
     checkPassword(input.password);
+    const changes: ReportChanges = {};
     const privacy = input.privacy ?? existing.privacy;
-    const changes: Partial<NewReport> = {};
     if (privacy !== existing.privacy) changes.privacy = privacy;
     if (privacy === privacyLevels.password) {
       if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
@@ -94,21 +156,81 @@ export class ReportService {
     } else if (existing.password_hash !== null) {
       changes.password_hash = null;
     }
-    if (input.results === 1) {
+    if (input.mode !== undefined && input.mode !== existing.mode) changes.mode = this.checkMode(input.mode);
+    if (input.schedule !== undefined && input.schedule !== existing.schedule) {
+      changes.schedule = input.schedule;
+      // Counted from the latest analysis: a report last analysed long ago is due at once.
+      const last = existing.generated_at ? new Date(existing.generated_at) : new Date();
+      changes.next_run_at = nextRunAt(input.schedule, this.scheduleIntervals, last);
+    }
+    if (input.results === 1 && !options.background) {
       // A failed re-run throws before anything is written: the report and its history stay as they were.
-      const analysis = analysisColumns(await this.analyse(new URL(existing.url)));
+      const mode = changes.mode ?? existing.mode;
+      const { report, screenshot } = await this.analyse(new URL(existing.url), mode);
+      const analysis = analysisColumns(report);
+      changes.next_run_at = nextRunAt(
+        changes.schedule ?? existing.schedule,
+        this.scheduleIntervals,
+        new Date(),
+      );
       changes.updated_at = timestamp();
-      const updated = await this.reports.reanalysed(userId, id, analysis, "rerun", changes);
+      const origin = {
+        trigger: "rerun" as const,
+        mode,
+        requestId: null,
+        screenshot: storedScreenshot(screenshot),
+      };
+      const updated = await this.reports.reanalysed(userId, id, analysis, origin, changes);
       if (updated) await this.announce(updated, "rerun");
       return updated;
     }
-    if (Object.keys(changes).length === 0) return existing;
-    changes.updated_at = timestamp();
-    return this.reports.update(userId, id, changes);
+    let updated = existing;
+    if (Object.keys(changes).length > 0) {
+      changes.updated_at = timestamp();
+      const saved = await this.reports.update(userId, id, changes);
+      if (!saved) return undefined;
+      updated = saved;
+    }
+    if (input.results === 1) return this.enqueue(updated, "rerun");
+    return updated;
   }
 
   delete(userId: number, id: number): Promise<boolean> {
     return this.reports.delete(userId, id);
+  }
+
+  /**
+   * Queues an analysis of the report (the `analyse-report` job). Should the queue refuse, `undo` (if given)
+   * removes what the request stored, so nothing half-made stays behind.
+   */
+  private async enqueue(
+    report: ReportRow,
+    trigger: "create" | "rerun",
+    undo?: () => Promise<unknown>,
+  ): Promise<ReportRow> {
+    try {
+      const queued = await enqueueAnalysis(this.reports, this.jobs, {
+        userId: report.user_id,
+        reportId: report.id,
+        requestId: randomUUID(),
+        trigger,
+      });
+      return queued ?? report;
+    } catch (error) {
+      if (undo) await undo();
+      throw error;
+    }
+  }
+
+  /** `rendered` needs Chromium on this server. */
+  private checkMode(mode: AnalysisMode): AnalysisMode {
+    if (mode === "rendered" && !this.analyzer.renderingAvailable()) {
+      throw ValidationFailed.of(
+        "mode",
+        "The mode field cannot be rendered: this server has no Chromium (set PAGEGRADE_CHROMIUM_PATH).",
+      );
+    }
+    return mode;
   }
 
   /** Tells the event sink about the complete analysis a report now shows. */
@@ -123,13 +245,17 @@ export class ReportService {
     });
   }
 
-  private async analyse(url: URL): Promise<AnalysisReport> {
+  private async analyse(
+    url: URL,
+    mode: AnalysisMode,
+  ): Promise<{ report: AnalysisReport; screenshot: Screenshot | null }> {
     return this.capacity.run(async () => {
       try {
-        return (await this.analyzer.analyse(url.href)).report;
+        return await this.analyzer.analyse(url.href, { mode });
       } catch (error) {
-        if (error instanceof FetchFailure) throw new AnalysisFailed(error);
+        if (error instanceof FetchFailure || error instanceof RenderFailure) throw new AnalysisFailed(error);
         if (error instanceof InvalidUrl) throw ValidationFailed.of("url", error.message);
+        if (error instanceof ChromiumUnavailable) throw ValidationFailed.of("mode", error.message);
         throw error;
       }
     });
@@ -156,19 +282,4 @@ function checkPassword(password: string | undefined): void {
       `The password field must not be greater than ${maxPasswordLength} characters.`,
     );
   }
-}
-
-/** A finished analysis as the store keeps it: its documents as JSON text, its time as a timestamp. */
-export function analysisColumns(report: AnalysisReport): AnalysisColumns {
-  return {
-    url: report.url,
-    final_url: report.final_url,
-    project: report.project,
-    result: report.result,
-    score: report.score,
-    summary: JSON.stringify(report.summary),
-    categories: JSON.stringify(report.categories),
-    results: JSON.stringify(report.results),
-    generated_at: toTimestamp(report.generated_at),
-  };
 }

@@ -7,10 +7,13 @@
 import type { Kysely, Selectable } from "kysely";
 import { packResults, unpackResults } from "./analysis-document.js";
 import type { Store } from "./database.js";
-import type { AnalysesTable, Database } from "./schema.js";
+import type { AnalysesTable, AnalysisMode, Database } from "./schema.js";
 
 export type AnalysisTrigger = AnalysesTable["trigger"];
-export type AnalysisRow = Omit<Selectable<AnalysesTable>, "results" | "user_id">;
+export type AnalysisRow = Omit<
+  Selectable<AnalysesTable>,
+  "results" | "user_id" | "request_id" | "screenshot" | "screenshot_type"
+>;
 /** An analysis with its check results as UTF-8 JSON bytes (null for a failed one). */
 export type AnalysisWithResults = AnalysisRow & { results: Buffer | null };
 
@@ -24,6 +27,16 @@ export interface CompleteAnalysis {
   categories: string;
   results: string;
   generated_at: string;
+  mode: AnalysisMode;
+  /** The request (job) that made it; null for one made inside an HTTP request. */
+  requestId: string | null;
+  /** A rendered analysis's viewport screenshot. */
+  screenshot?: StoredScreenshot | null;
+}
+
+export interface StoredScreenshot {
+  mediaType: string;
+  data: Buffer;
 }
 
 /** An analysis that could not be made: the URL, the stable reason code, its message and when it happened. */
@@ -33,6 +46,9 @@ export interface FailedAnalysis {
   message: string;
   generated_at: string;
 }
+
+/** How a failed analysis was made, as history records it. */
+export type FailedRun = FailedAnalysis & { mode: AnalysisMode; requestId: string | null };
 
 /** Every column but the (large) results. */
 const listColumns = [
@@ -124,6 +140,21 @@ export class AnalysisStore {
     return found ? this.find(userId, reportId, found.id) : undefined;
   }
 
+  /** The screenshot of the report's latest rendered analysis that has one. */
+  async latestScreenshot(userId: number, reportId: number): Promise<StoredScreenshot | undefined> {
+    const row = await this.db
+      .selectFrom("analyses")
+      .select(["screenshot", "screenshot_type"])
+      .where("user_id", "=", userId)
+      .where("report_id", "=", reportId)
+      .where("screenshot", "is not", null)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (!row?.screenshot) return undefined;
+    return { mediaType: row.screenshot_type ?? "image/webp", data: row.screenshot };
+  }
+
   /** The scores of the newest `limit` complete analyses, oldest first (for a chart). */
   async scores(userId: number, reportId: number, limit: number): Promise<ScorePoint[]> {
     const rows = await this.db
@@ -158,7 +189,10 @@ export async function addComplete(
       user_id: owner.userId,
       status: "complete",
       trigger,
-      mode: "raw",
+      mode: analysis.mode,
+      request_id: analysis.requestId,
+      screenshot: analysis.screenshot?.data ?? null,
+      screenshot_type: analysis.screenshot?.mediaType ?? null,
       url: analysis.url,
       final_url: analysis.final_url,
       result: analysis.result,
@@ -180,7 +214,7 @@ export async function addFailed(
   trx: Kysely<Database>,
   owner: { userId: number; reportId: number },
   trigger: AnalysisTrigger,
-  failure: FailedAnalysis,
+  failure: FailedRun,
 ): Promise<number> {
   const row = await trx
     .insertInto("analyses")
@@ -189,7 +223,10 @@ export async function addFailed(
       user_id: owner.userId,
       status: "failed",
       trigger,
-      mode: "raw",
+      mode: failure.mode,
+      request_id: failure.requestId,
+      screenshot: null,
+      screenshot_type: null,
       url: failure.url,
       final_url: null,
       result: null,

@@ -8,6 +8,10 @@ import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import { packResults } from "./analysis-document.js";
 import type { Dialect, Store } from "./database.js";
 import { reportsVersion } from "./migrations/010_reports_version.js";
+import { reportStatus } from "./migrations/011_report_status.js";
+import { webhooks } from "./migrations/012_webhooks.js";
+import { screenshots } from "./migrations/013_screenshots.js";
+import { crawls } from "./migrations/014_crawls.js";
 
 /** The list sort keys, each paired with the filters that can precede it in an index. */
 const sortColumns = ["id", "generated_at", "url", "score"] as const;
@@ -223,6 +227,10 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       },
     },
     "010_reports_version": reportsVersion(dialect),
+    "011_report_status": reportStatus(dialect),
+    "012_webhooks": webhooks(dialect),
+    "013_screenshots": screenshots(dialect),
+    "014_crawls": crawls(dialect),
   };
 }
 

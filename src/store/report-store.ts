@@ -3,15 +3,17 @@
  * report without naming its owner. Lists page with a stable order (the sort key, then id in the same direction).
  */
 import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
+import { timestamp } from "../timestamps.js";
 import {
   type AnalysisTrigger,
   addComplete,
   addFailed,
   applyRetention,
   type FailedAnalysis,
+  type StoredScreenshot,
 } from "./analysis-store.js";
 import type { Store } from "./database.js";
-import type { Database, ReportsTable } from "./schema.js";
+import type { AnalysisMode, Database, ReportSchedule, ReportStatus, ReportsTable } from "./schema.js";
 
 export type ReportRow = Selectable<ReportsTable>;
 
@@ -21,9 +23,9 @@ export type ReportRow = Selectable<ReportsTable>;
  * more than it saves, so PostgreSQL returns the text.
  */
 export type DisplayRow = Omit<ReportRow, "summary" | "categories" | "results"> & {
-  summary: string | Buffer;
-  categories: string | Buffer;
-  results: string | Buffer;
+  summary: string | Buffer | null;
+  categories: string | Buffer | null;
+  results: string | Buffer | null;
 };
 
 /**
@@ -49,14 +51,125 @@ const plainColumns = [
   "analysis_id",
   "analyses",
   "score_change",
+  "status",
+  "error_reason",
+  "error_message",
+  "mode",
+  "schedule",
+  "next_run_at",
+  "pending_analyses",
 ] as const;
-/** A report as created: its first analysis included; the history columns are the store's to keep. */
-export type NewReport = Omit<ReportsTable, "id" | "analysis_id" | "analyses" | "score_change">;
-/** The columns a (re-)analysis sets on a report. */
-export type AnalysisColumns = Pick<
-  NewReport,
-  "url" | "final_url" | "project" | "result" | "score" | "summary" | "categories" | "results" | "generated_at"
+/** The columns a complete analysis sets on a report. */
+export interface AnalysisColumns {
+  url: string;
+  final_url: string;
+  project: string;
+  result: string;
+  score: number;
+  summary: string;
+  categories: string;
+  results: string;
+  generated_at: string;
+}
+
+/** What the owner sets on a report, apart from its analysis. */
+export interface ReportSettings {
+  privacy: number;
+  password_hash: string | null;
+  mode: AnalysisMode;
+  schedule: ReportSchedule;
+  next_run_at: string | null;
+}
+
+/** A report as created synchronously: its first analysis included; the history columns are the store's to keep. */
+export type NewReport = AnalysisColumns &
+  Partial<ReportSettings> &
+  Pick<ReportSettings, "privacy" | "password_hash"> & {
+    user_id: number;
+    created_at: string;
+    updated_at: string;
+    /** The request that made the analysis (see AnalysesTable.request_id). */
+    request_id?: string;
+    /** A rendered analysis's screenshot, kept with the analysis in history. */
+    screenshot?: StoredScreenshot | null;
+  };
+
+/** A report stored before its first analysis (an asynchronous store): queued, its analysis columns null. */
+export type PendingReport = ReportSettings & {
+  user_id: number;
+  url: string;
+  /** Until the analysis says otherwise: the submitted URL and its host. */
+  final_url: string;
+  project: string;
+  created_at: string;
+  updated_at: string;
+};
+
+/** Columns an update may change; `next_run_at` may be an expression over the row (see `nextRunFrom`). */
+export type ReportChanges = Partial<
+  Omit<ReportSettings, "next_run_at"> & {
+    next_run_at: string | null | RawBuilder<string | null>;
+    updated_at: string;
+    status: ReportStatus;
+    error_reason: string | null;
+    error_message: string | null;
+  }
 >;
+
+/** How an analysis came to be: what asked for it, the mode it ran in, the request (job) that made it. */
+export interface AnalysisOrigin {
+  trigger: AnalysisTrigger;
+  mode: AnalysisMode;
+  requestId: string | null;
+  /** What the analysis left besides its results (a rendered analysis's screenshot), kept in history only. */
+  screenshot?: StoredScreenshot | null;
+}
+
+export interface StoredAnalysisRef {
+  id: number;
+  status: "complete" | "failed";
+}
+
+/**
+ * The report's status once an analysis is stored. A job's analysis ends one pending job: the report shows the
+ * outcome unless another job is still queued or running. An analysis made inside an HTTP request leaves pending
+ * jobs as they are.
+ */
+function settled(origin: AnalysisOrigin | AnalysisTrigger, outcome: "complete" | "failed") {
+  if (typeof origin !== "string" && origin.requestId !== null) {
+    return {
+      pending_analyses: sql<number>`case when pending_analyses > 0 then pending_analyses - 1 else 0 end`,
+      status: sql<ReportStatus>`case when pending_analyses > 1 then 'queued' else ${outcome} end`,
+    };
+  }
+  return { status: sql<ReportStatus>`case when pending_analyses > 0 then status else ${outcome} end` };
+}
+
+/**
+ * `next_run_at` one interval after `from`, for whatever schedule the row has when the statement runs: an
+ * analysis that started before its report's schedule was turned off does not turn it back on.
+ */
+export function nextRunFrom(
+  intervals: { daily: number; weekly: number },
+  from: Date,
+): RawBuilder<string | null> {
+  const at = (seconds: number) => timestamp(new Date(from.getTime() + seconds * 1000));
+  return sql<
+    string | null
+  >`case schedule when 'daily' then ${at(intervals.daily)} when 'weekly' then ${at(intervals.weekly)} else null end`;
+}
+
+function triggerOf(origin: AnalysisOrigin | AnalysisTrigger): AnalysisTrigger {
+  return typeof origin === "string" ? origin : origin.trigger;
+}
+
+function runOf(origin: AnalysisOrigin | AnalysisTrigger): {
+  mode: AnalysisMode;
+  requestId: string | null;
+  screenshot?: StoredScreenshot | null;
+} {
+  return typeof origin === "string" ? { mode: "raw", requestId: null } : origin;
+}
 
 export interface ReportStoreOptions {
   /** Analyses kept per report, oldest dropped first; 0 keeps all. */
@@ -102,14 +215,20 @@ export class ReportStore {
 
   /** Stores a new report and, in the same transaction, its analysis as the first of its history. */
   async insert(report: NewReport): Promise<ReportRow> {
+    const { request_id: requestId, screenshot, ...columns } = report;
     return this.db.transaction().execute(async (trx) => {
       const created = await trx
         .insertInto("reports")
-        .values(report)
+        .values({ ...columns, status: "complete" })
         .returning("id")
         .executeTakeFirstOrThrow();
       const owner = { userId: report.user_id, reportId: created.id };
-      const analysisId = await addComplete(trx, owner, "create", report);
+      const analysisId = await addComplete(trx, owner, "create", {
+        ...report,
+        mode: report.mode ?? "raw",
+        requestId: requestId ?? null,
+        screenshot: screenshot ?? null,
+      });
       return trx
         .updateTable("reports")
         .set({ analysis_id: analysisId, analyses: 1 })
@@ -119,16 +238,26 @@ export class ReportStore {
     });
   }
 
+  /** Stores a report whose first analysis will run in the background (status `queued`, no analysis yet). */
+  async insertPending(report: PendingReport): Promise<ReportRow> {
+    return this.db
+      .insertInto("reports")
+      .values({ ...report, status: "queued" })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
   /**
    * Sets the report's columns to a new complete analysis and adds it to history, in one transaction, with any
-   * other changes (privacy, password); undefined when the user has no such report.
+   * other changes (privacy, password, next_run_at); the report's status becomes `complete`. Undefined when the
+   * user has no such report.
    */
   async reanalysed(
     userId: number,
     id: number,
     analysis: AnalysisColumns,
-    trigger: AnalysisTrigger,
-    changes: Partial<NewReport> = {},
+    origin: AnalysisOrigin | AnalysisTrigger,
+    changes: ReportChanges = {},
   ): Promise<ReportRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const existing = await trx
@@ -139,17 +268,21 @@ export class ReportStore {
         .executeTakeFirst();
       if (!existing) return undefined;
       const owner = { userId, reportId: id };
-      const analysisId = await addComplete(trx, owner, trigger, analysis);
+      const analysisId = await addComplete(trx, owner, triggerOf(origin), { ...analysis, ...runOf(origin) });
       const analyses = await applyRetention(trx, owner, this.options.historyLimit, analysisId);
       return trx
         .updateTable("reports")
         .set({
           ...changes,
           ...analysis,
+          ...settled(origin, "complete"),
+          error_reason: null,
+          error_message: null,
           analysis_id: analysisId,
           analyses,
-          // The report showed the previous complete analysis; a report without history has nothing to compare.
-          score_change: existing.analysis_id === null ? null : analysis.score - existing.score,
+          // The score change is against the previous complete analysis; with none there is nothing to compare.
+          score_change:
+            existing.analysis_id === null || existing.score === null ? null : analysis.score - existing.score,
         })
         .where("user_id", "=", userId)
         .where("id", "=", id)
@@ -159,15 +292,16 @@ export class ReportStore {
   }
 
   /**
-   * Records an analysis that failed (a background run: the page was down, timed out, …). The report keeps
-   * showing its latest complete analysis; only its count of analyses changes. Returns the new analysis's id,
-   * or undefined when the user has no such report.
+   * Records an analysis that failed (the page was down, timed out, …) with any other changes (next_run_at). The
+   * report keeps showing its latest complete analysis; its status becomes `failed` with the reason. Returns the
+   * new analysis's id, or undefined when the user has no such report.
    */
   async recordFailure(
     userId: number,
     id: number,
     failure: FailedAnalysis,
-    trigger: AnalysisTrigger,
+    origin: AnalysisOrigin | AnalysisTrigger,
+    changes: ReportChanges = {},
   ): Promise<number | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const existing = await trx
@@ -178,16 +312,77 @@ export class ReportStore {
         .executeTakeFirst();
       if (!existing) return undefined;
       const owner = { userId, reportId: id };
-      const analysisId = await addFailed(trx, owner, trigger, failure);
+      const analysisId = await addFailed(trx, owner, triggerOf(origin), { ...failure, ...runOf(origin) });
       const analyses = await applyRetention(trx, owner, this.options.historyLimit, existing.analysis_id);
       await trx
         .updateTable("reports")
-        .set({ analyses })
+        .set({
+          ...changes,
+          analyses,
+          ...settled(origin, "failed"),
+          error_reason: failure.reason,
+          error_message: failure.message,
+        })
         .where("user_id", "=", userId)
         .where("id", "=", id)
         .execute();
       return analysisId;
     });
+  }
+
+  /**
+   * Counts one more analysis job for the report and shows it queued (unless one is running): called before the
+   * job is enqueued. Undefined when the user has no such report.
+   */
+  async queueAnalysis(userId: number, id: number): Promise<ReportRow | undefined> {
+    return this.db
+      .updateTable("reports")
+      .set({
+        pending_analyses: sql<number>`pending_analyses + 1`,
+        status: sql<ReportStatus>`case when status = 'running' then 'running' else 'queued' end`,
+      })
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Takes back `queueAnalysis` when the job could not be enqueued. */
+  async unqueueAnalysis(userId: number, id: number, previous: ReportStatus): Promise<void> {
+    await this.db
+      .updateTable("reports")
+      .set({
+        pending_analyses: sql<number>`case when pending_analyses > 0 then pending_analyses - 1 else 0 end`,
+        status: sql<ReportStatus>`case when pending_analyses > 1 then status else ${previous} end`,
+      })
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** An analysis job of the report has started. */
+  async markRunning(userId: number, id: number): Promise<void> {
+    await this.db
+      .updateTable("reports")
+      .set({ status: "running" })
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** The analysis a request (job) already stored for the report, if it did: what makes a job idempotent. */
+  async analysisOfRequest(
+    userId: number,
+    id: number,
+    requestId: string,
+  ): Promise<StoredAnalysisRef | undefined> {
+    return this.db
+      .selectFrom("analyses")
+      .select(["id", "status"])
+      .where("user_id", "=", userId)
+      .where("report_id", "=", id)
+      .where("request_id", "=", requestId)
+      .executeTakeFirst();
   }
 
   async find(userId: number, id: number): Promise<ReportRow | undefined> {
@@ -196,6 +391,19 @@ export class ReportStore {
       .selectAll()
       .where("user_id", "=", userId)
       .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
+  /** The user's report for exactly this URL (the newest, should there be several). */
+  /** The user's latest report of this URL (its id, score and result; an index-only lookup). */
+  reportOfUrl(userId: number, url: string): Promise<Pick<ReportRow, "id" | "score" | "result"> | undefined> {
+    return this.db
+      .selectFrom("reports")
+      .select(["id", "score", "result"])
+      .where("user_id", "=", userId)
+      .where("url", "=", url)
+      .orderBy("id", "desc")
+      .limit(1)
       .executeTakeFirst();
   }
 
@@ -233,7 +441,7 @@ export class ReportStore {
       .executeTakeFirst();
   }
 
-  async update(userId: number, id: number, changes: Partial<NewReport>): Promise<ReportRow | undefined> {
+  async update(userId: number, id: number, changes: ReportChanges): Promise<ReportRow | undefined> {
     return this.db
       .updateTable("reports")
       .set(changes)
@@ -262,7 +470,7 @@ export class ReportStore {
       filtered
         .select(plainColumns)
         .select(this.documentBytes())
-        .orderBy(query.sortBy, query.direction)
+        .orderBy(this.sortKey(query.sortBy, query.direction))
         .orderBy("id", query.direction)
         .limit(query.limit)
         .offset(query.offset)
@@ -324,6 +532,17 @@ export class ReportStore {
       .where("project", "=", project)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /**
+   * The list's sort key. A report without a complete analysis has no score or time: it comes first in ascending
+   * order and last in descending order on both databases (SQLite's rule, spelled out for PostgreSQL, whose
+   * indexes are built that way by migration 011).
+   */
+  private sortKey(key: ReportSortKey, direction: "asc" | "desc") {
+    const nullable = key === "score" || key === "generated_at";
+    if (this.store.dialect !== "postgres" || !nullable) return sql`${sql.ref(key)} ${sql.raw(direction)}`;
+    return sql`${sql.ref(key)} ${sql.raw(direction === "asc" ? "asc nulls first" : "desc nulls last")}`;
   }
 
   /** The JSON document columns, as bytes where the driver hands them over cheaply (see DisplayRow). */

@@ -28,22 +28,41 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+export type ReportStatus = "queued" | "running" | "complete" | "failed";
+export const analysisModes = ["raw", "rendered"] as const;
+export type AnalysisMode = (typeof analysisModes)[number];
+export const reportSchedules = ["off", "daily", "weekly"] as const;
+export type ReportSchedule = (typeof reportSchedules)[number];
+
 export interface ReportsTable {
   id: Generated<number>;
   user_id: number;
   url: string;
   final_url: string;
   project: string;
-  result: string;
-  score: number;
+  /** This and the documents below describe the latest complete analysis: null until the first one completes. */
+  result: string | null;
+  score: number | null;
   privacy: number;
   password_hash: string | null;
-  summary: string;
-  categories: string;
-  results: string;
-  generated_at: string;
+  summary: string | null;
+  categories: string | null;
+  results: string | null;
+  generated_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The state of the report's latest analysis job. */
+  status: Generated<ReportStatus>;
+  /** Analysis jobs queued or running for the report (each ends by storing its analysis). */
+  pending_analyses: Generated<number>;
+  /** Why the latest analysis failed (a stable reason code and its message); null unless status is failed. */
+  error_reason: string | null;
+  error_message: string | null;
+  /** The mode the next analysis uses. */
+  mode: Generated<AnalysisMode>;
+  schedule: Generated<ReportSchedule>;
+  /** When the next scheduled analysis is due; null when the report has no schedule. */
+  next_run_at: string | null;
   /** The analysis the report shows (its latest complete one); null for a report without history. */
   analysis_id: number | null;
   /** How many analyses the report has stored. */
@@ -62,7 +81,7 @@ export interface AnalysesTable {
   user_id: number;
   status: "complete" | "failed";
   trigger: "create" | "rerun" | "schedule" | "crawl";
-  mode: "raw" | "rendered";
+  mode: AnalysisMode;
   url: string;
   final_url: string | null;
   result: string | null;
@@ -74,6 +93,11 @@ export interface AnalysesTable {
   error_reason: string | null;
   error_message: string | null;
   generated_at: string;
+  /** The request (analysis job) that made it: a job run twice finds its analysis already stored. */
+  request_id: string | null;
+  /** A rendered analysis's viewport screenshot and its media type ("image/webp"); null otherwise. */
+  screenshot: Buffer | null;
+  screenshot_type: string | null;
 }
 
 export interface RateLimitsTable {
@@ -135,7 +159,152 @@ export interface JobSchedulesTable {
   next_run_at: number;
 }
 
+export interface WebhooksTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  /** Subscribed events, comma-separated. */
+  events: string;
+  /** 1 or 0 (a 410 Gone from the receiver sets 0). */
+  enabled: number;
+  /** The signing secret, sealed (secret-box.ts). */
+  secret: string;
+  /** "whsec_…abcd": what may be shown after creation. */
+  secret_hint: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed";
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  user_id: number;
+  event: string;
+  /** What was announced ("analysis:118:report.completed"); unique per webhook. */
+  event_key: string;
+  /** The JSON request body, the same on every attempt. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export type CrawlStatus = "queued" | "running" | "complete" | "cancelled" | "failed";
+export type CrawlPageState = "queued" | "fetching" | "done" | "failed" | "excluded";
+
+export interface CrawlsTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  project: string;
+  status: CrawlStatus;
+  max_pages: number;
+  max_depth: number;
+  sitemaps: number;
+  /** JSON arrays of URL path patterns. */
+  include: string;
+  exclude: string;
+  mode: AnalysisMode;
+  privacy: number;
+  schedule: ReportSchedule;
+  discovered: Generated<number>;
+  analysed: Generated<number>;
+  failed: Generated<number>;
+  excluded: Generated<number>;
+  score: number | null;
+  result: string | null;
+  issues_high: Generated<number>;
+  issues_medium: Generated<number>;
+  issues_low: Generated<number>;
+  cancel_requested: Generated<number>;
+  /** robots.txt as fetched at the start; null when the site has none. */
+  robots_txt: string | null;
+  /** 1 once the start URL and the sitemaps are in the frontier. */
+  seeded: Generated<number>;
+  started_at: string | null;
+  finished_at: string | null;
+  /** When a scheduled crawl runs again (as a new crawl); null when not scheduled or already run again. */
+  next_run_at: Generated<string | null>;
+  /** How many `crawl` jobs (parts) share the crawl, each fetching one page at a time. */
+  parts: Generated<number>;
+  /** Page fetches taken from `max_pages` so far (claimed pages, given back when not fetched after all). */
+  reserved: Generated<number>;
+  /** When the next request to the site may start, in milliseconds since the epoch (politeness across parts). */
+  next_request_ms: Generated<number>;
+  /** Held by the part reading robots.txt and the sitemaps; null or past when no part does. */
+  seed_lease_until: Generated<string | null>;
+  /** Held by the part that judges the finished crawl; null or past when no part does. */
+  finish_lease_until: Generated<string | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CrawlPagesTable {
+  id: Generated<number>;
+  crawl_id: number;
+  url: string;
+  depth: number | null;
+  state: CrawlPageState;
+  status_code: number | null;
+  content_type: string | null;
+  in_sitemap: Generated<number>;
+  disallowed: Generated<number>;
+  indexable: Generated<number>;
+  noindex: Generated<number>;
+  canonical: string | null;
+  title: string | null;
+  meta_description: string | null;
+  redirect_to: string | null;
+  text_hash: string | null;
+  text_minhash: string | null;
+  hreflang: string | null;
+  inlinks: Generated<number>;
+  outlinks: Generated<number>;
+  report_id: number | null;
+  score: number | null;
+  result: string | null;
+  excluded: null | "robots" | "pattern" | "limit" | "not-html";
+  error: string | null;
+  attempts: Generated<number>;
+  /** The part fetching it (while `fetching`), and until when its claim holds. */
+  claimed_by: Generated<number | null>;
+  lease_until: Generated<string | null>;
+}
+
+export interface CrawlLinksTable {
+  crawl_id: number;
+  from_url: string;
+  to_url: string;
+  nofollow: number;
+}
+
+export interface CrawlIssuesTable {
+  crawl_id: number;
+  position: number;
+  check_id: string;
+  category: string;
+  importance: string;
+  title: string;
+  message: string;
+  count: number;
+  /** JSON array. */
+  items: string;
+  truncated: number;
+}
+
 export interface Database {
+  crawls: CrawlsTable;
+  crawl_pages: CrawlPagesTable;
+  crawl_links: CrawlLinksTable;
+  crawl_issues: CrawlIssuesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   jobs: JobsTable;
   job_schedules: JobSchedulesTable;
   sessions: SessionsTable;

@@ -7,7 +7,7 @@ import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import { html, type SafeHtml } from "./html.js";
 import { notFoundPage, sendHtml } from "./render.js";
-import { reportView } from "./report-routes.js";
+import { reportView } from "./report-view.js";
 import { reportIdOf, visitReport } from "./report-visit.js";
 import { historyBody, pastAnalysisBanner } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
@@ -65,7 +65,21 @@ export async function historyRoutes(
       if (!analysis) return notFoundPage(request, reply);
       const banner = pastAnalysisBanner(row.id, analysis, row.analysis_id);
       const title = `Analysis of ${analysis.url}`;
-      if (analysis.status === "failed" || analysis.results === null) {
+      const view =
+        analysis.status === "complete"
+          ? reportView({
+              id: row.id,
+              url: analysis.url,
+              final_url: analysis.final_url ?? analysis.url,
+              project: row.project,
+              result: analysis.result,
+              score: analysis.score,
+              generated_at: analysis.generated_at,
+              categories: analysis.categories,
+              results: analysis.results,
+            })
+          : null;
+      if (!view) {
         return sendHtml(
           request,
           reply,
@@ -73,17 +87,6 @@ export async function historyRoutes(
           failedAnalysisBody(row.id, analysis.url, banner, analysis.error_message ?? ""),
         );
       }
-      const view = reportView({
-        id: row.id,
-        url: analysis.url,
-        final_url: analysis.final_url ?? analysis.url,
-        project: row.project,
-        result: analysis.result ?? "",
-        score: analysis.score ?? 0,
-        generated_at: analysis.generated_at,
-        categories: analysis.categories ?? "{}",
-        results: analysis.results,
-      });
       return sendHtml(request, reply, title, reportBody(view, owner, undefined, banner));
     },
   );

@@ -6,9 +6,15 @@ import type { FastifyInstance } from "fastify";
 import { ChromiumUnavailable } from "../analysis/render/chromium-launch.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import { PdfBusy, type PdfRenderer, PdfTimeout } from "./pdf/pdf-renderer.js";
-import { pdfBusyMessage, pdfUnavailableMessage, reportPdf, sendPdf } from "./pdf/report-pdf.js";
+import {
+  noAnalysisYet,
+  pdfBusyMessage,
+  pdfUnavailableMessage,
+  reportPdf,
+  sendPdf,
+} from "./pdf/report-pdf.js";
 import { sendHtml } from "./render.js";
-import { reportView } from "./report-routes.js";
+import { reportView } from "./report-view.js";
 import { visitReport } from "./report-visit.js";
 import { errorBody } from "./views/site.js";
 
@@ -21,8 +27,12 @@ export async function pdfRoutes(app: FastifyInstance, { access, pdfs }: PdfRoute
   app.get<{ Params: { id: string } }>("/reports/:id.pdf", async (request, reply) => {
     const visit = await visitReport(access, request, reply, request.params.id);
     if (!visit) return reply;
+    const view = reportView(visit.row);
+    if (!view) {
+      return sendHtml(request, reply, "No PDF yet", errorBody("No PDF yet", noAnalysisYet), 409);
+    }
     try {
-      return sendPdf(reply, visit.row.id, await reportPdf(pdfs, reportView(visit.row)));
+      return sendPdf(reply, visit.row.id, await reportPdf(pdfs, view));
     } catch (error) {
       if (error instanceof ChromiumUnavailable)
         return sendHtml(

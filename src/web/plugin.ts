@@ -2,18 +2,23 @@
 import type { FastifyInstance } from "fastify";
 import type { AccountService } from "../accounts/account-service.js";
 import type { SessionService } from "../accounts/session-service.js";
+import type { Analyzer } from "../analysis/analyse.js";
+import type { CrawlService } from "../crawls/crawl-service.js";
 import type { RateLimiter } from "../http/rate-limiter.js";
 import type { ProjectService } from "../projects/project-service.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
+import type { WebhookService } from "../webhooks/webhook-service.js";
 import { accountRoutes } from "./account-routes.js";
+import { crawlRoutes } from "./crawl-routes.js";
 import { historyRoutes } from "./history-routes.js";
 import type { PdfRenderer } from "./pdf/pdf-renderer.js";
 import { pdfRoutes } from "./pdf-routes.js";
 import { reportRoutes } from "./report-routes.js";
 import { siteRoutes } from "./site-routes.js";
 import { loadWebContext } from "./web-context.js";
+import { webhookRoutes } from "./webhook-routes.js";
 
 export interface WebOptions {
   accounts: AccountService;
@@ -24,6 +29,9 @@ export interface WebOptions {
   access: ReportAccess;
   loginFailures: RateLimiter;
   pdfs: PdfRenderer;
+  webhooks: WebhookService;
+  crawls: CrawlService;
+  analyzer: Analyzer;
 }
 
 export async function webPages(app: FastifyInstance, options: WebOptions): Promise<void> {
@@ -37,4 +45,6 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await reportRoutes(app, options);
   await historyRoutes(app, options);
   await pdfRoutes(app, options);
+  await webhookRoutes(app, options);
+  await crawlRoutes(app, options);
 }

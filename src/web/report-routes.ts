@@ -4,16 +4,18 @@
  * API uses.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { CheckResults } from "../analysis/judge.js";
 import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { DisplayRow, ReportSortKey } from "../store/report-store.js";
+import { type AnalysisMode, analysisModes, type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { expired } from "./account-routes.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { reportView } from "./report-view.js";
 import { accessCookie, accessCookiePaths, reportIdOf, visitReport } from "./report-visit.js";
+import { analysisStatusBanner, pendingReportBody } from "./views/analysis-status.js";
 import { scoreChart } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
 import { confirmBody, dashboardBody, type ListState, manageBody, passwordFormBody } from "./views/reports.js";
@@ -112,6 +114,9 @@ export async function reportRoutes(
     const visit = await visitReport(access, request, reply, request.params.id);
     if (!visit) return reply;
     const { row, owner } = visit;
+    const title = `Report for ${row.url}`;
+    const view = reportView(row);
+    if (!view) return sendHtml(request, reply, title, pendingReportBody(row, owner));
     const [points, changes] = await Promise.all([
       history.scores(row.user_id, row.id, chartedAnalyses),
       history.latestChanges(row.user_id, row.id),
@@ -119,14 +124,30 @@ export async function reportRoutes(
     return sendHtml(
       request,
       reply,
-      `Report for ${row.url}`,
-      reportBody(reportView(row), owner, {
-        chart: scoreChart(row.id, points, row.analysis_id),
-        changes: changes ? whatChanged(changes) : "",
-        analyses: row.analyses,
-        scoreChange: row.score_change,
-      }),
+      title,
+      reportBody(
+        view,
+        owner,
+        {
+          chart: scoreChart(row.id, points, row.analysis_id),
+          changes: changes ? whatChanged(changes) : "",
+          analyses: row.analyses,
+          scoreChange: row.score_change,
+        },
+        analysisStatusBanner(row) || undefined,
+      ),
     );
+  });
+
+  app.get<{ Params: { id: string } }>("/reports/:id/screenshot", async (request, reply) => {
+    const visit = await visitReport(access, request, reply, request.params.id);
+    if (!visit) return reply;
+    const screenshot = await history.screenshot(visit.row.user_id, visit.row.id);
+    if (!screenshot) return notFoundPage(request, reply);
+    return reply
+      .type(screenshot.mediaType)
+      .header("cache-control", "private, no-cache")
+      .send(screenshot.data);
   });
 
   app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/unlock", async (request, reply) => {
@@ -244,6 +265,29 @@ export async function reportRoutes(
     return showManage(request, reply, updated ?? found.row, { notice: "Privacy saved." });
   });
 
+  app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/settings", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const schedule = request.body.schedule ?? "";
+    const mode = request.body.mode ?? "";
+    if (!(reportSchedules as readonly string[]).includes(schedule))
+      return showManage(request, reply, found.row, { error: "Choose how often to analyse again." }, 422);
+    if (!(analysisModes as readonly string[]).includes(mode))
+      return showManage(request, reply, found.row, { error: "Choose how to read the page." }, 422);
+    try {
+      await reports.update(found.user.id, found.row.id, {
+        schedule: schedule as ReportSchedule,
+        mode: mode as AnalysisMode,
+      });
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      return showManage(request, reply, found.row, { error: error.message }, 422);
+    }
+    const updated = await reports.show(found.user.id, found.row.id);
+    return showManage(request, reply, updated ?? found.row, { notice: "Schedule and mode saved." });
+  });
+
   app.get<{ Params: { id: string } }>("/reports/:id/delete", async (request, reply) => {
     const found = await owned(request, reply);
     if (!found) return reply;
@@ -279,25 +323,4 @@ function failureMessage(error: unknown): string | null {
 function listState(query: Form): { state: ListState; ignored: string[] } {
   const { values, page, ignored } = readListQuery(query, listChoices, ["search", "project"]);
   return { state: { ...values, per_page: Number(values.per_page), page }, ignored };
-}
-
-export function reportView(
-  row: Pick<
-    DisplayRow,
-    "id" | "url" | "final_url" | "project" | "result" | "score" | "generated_at" | "categories" | "results"
-  >,
-) {
-  const parse = (document: string | Buffer) =>
-    JSON.parse(typeof document === "string" ? document : document.toString("utf8"));
-  return {
-    id: row.id,
-    url: row.url,
-    final_url: row.final_url,
-    project: row.project,
-    result: row.result,
-    score: row.score,
-    generated_at: row.generated_at,
-    categories: parse(row.categories) as Record<string, number | null>,
-    results: parse(row.results) as CheckResults,
-  };
 }

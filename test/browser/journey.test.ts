@@ -89,7 +89,7 @@ describe("pagegrade in a real browser", () => {
       await page.goto(`${reportUrl}/manage`);
       await page.selectOption("#privacy", "2");
       await page.fill("#password", "first secret");
-      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByRole("button", { name: "Save privacy", exact: true }).click();
       await page.locator("text=Privacy saved.").first().waitFor();
       const visitor = await (await browser.newContext()).newPage();
       await visitor.goto(reportUrl);
@@ -105,7 +105,7 @@ describe("pagegrade in a real browser", () => {
       await page.goto(`${reportUrl}/manage`);
       await page.selectOption("#privacy", "2");
       await page.fill("#password", "second secret");
-      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByRole("button", { name: "Save privacy", exact: true }).click();
       await visitor.goto(reportUrl);
       expect((await textOf(visitor.locator("h1"))).trim()).toBe("This report is protected");
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -112,4 +112,48 @@ describe("pagegrade analyze", () => {
       'pagegrade: configuration: PAGEGRADE_FETCH_TIMEOUT_MS must be a whole number of at least 1, got "soon"\n',
     );
   });
+});
+
+describe("pagegrade analyze --mode", () => {
+  let server: LocalServer;
+  beforeAll(async () => {
+    server = await startServer({
+      "/": html(
+        '<!doctype html><html lang="en"><head><title>Served</title></head><body><h1>Repair</h1><script>document.title = "Rendered"</script></body></html>',
+      ),
+    });
+  });
+  afterAll(() => server.close());
+
+  it("refuses an unknown mode, and rendered mode without Chromium, with exit 2 and a message naming the setting", async () => {
+    const unknown = await pagegrade(["analyze", `${server.url}/`, "--mode", "browser"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--mode must be raw or rendered, got "browser"');
+    const missing = await pagegrade(["analyze", `${server.url}/`, "--mode", "rendered"], {
+      PAGEGRADE_CHROMIUM_PATH: "/nonexistent/chromium",
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("PAGEGRADE_CHROMIUM_PATH");
+  });
+
+  it.skipIf(!existsSync("/usr/bin/chromium"))(
+    "renders the page in Chromium with --mode rendered, one URL or a file of them",
+    { timeout: 60_000 },
+    async () => {
+      const env = { PAGEGRADE_CHROMIUM_SANDBOX: "0" };
+      const one = await pagegrade(["analyze", `${server.url}/`, "--mode", "rendered", "--json"], env);
+      expect(one.code).toBe(0);
+      const report = JSON.parse(one.stdout);
+      expect(report.results["rendering-changes"]).toMatchObject({ status: "fail" });
+      expect(report.results.title.message).toContain("Rendered");
+      const file = join(tmpdir(), `urls-${process.pid}.txt`);
+      writeFileSync(file, `${server.url}/\n`);
+      const many = await pagegrade(
+        ["analyze", "--file", file, "--mode", "rendered", "--json-lines", "-"],
+        env,
+      );
+      expect(many.code).toBe(0);
+      expect(JSON.parse(many.stdout.trim()).results["rendering-changes"].status).toBe("fail");
+    },
+  );
 });

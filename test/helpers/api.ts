@@ -72,7 +72,13 @@ export interface TestApi {
 export async function startApi(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApi> {
   const database = await freshDatabase(kind);
   const analyzer = new Analyzer(
-    loadAnalysisConfig({ PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1", PAGEGRADE_PROBE_CACHE_SECONDS: "0", ...env }),
+    loadAnalysisConfig({
+      PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
+      PAGEGRADE_PROBE_CACHE_SECONDS: "0",
+      // Tests run as root, where Chromium (rendered mode, report PDFs) cannot have its sandbox.
+      PAGEGRADE_CHROMIUM_SANDBOX: "0",
+      ...env,
+    }),
   );
   const config = loadServiceConfig({
     DATABASE_URL: database.url,
@@ -169,7 +175,8 @@ export async function expectDocumented(
     entry = { ajv, doc };
     validators.set(api.app, entry);
   }
-  const path = url.split("?")[0] ?? "";
+  // The path as the server routes it: dot segments resolved, as every HTTP client resolves them.
+  const path = new URL(url.split("?")[0] ?? "", "http://documented.test").pathname;
   const template = Object.keys(entry.doc.paths).find((candidate) =>
     new RegExp(`^${candidate.replace(/\{[^}]+\}/g, "[^/]*")}$`).test(path),
   );

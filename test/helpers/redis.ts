@@ -42,3 +42,12 @@ export async function startOwnRedis(port?: number): Promise<OwnRedis> {
     },
   };
 }
+
+/** Removes every key under a test's prefix from the shared Redis. */
+export async function dropRedisKeys(prefix: string): Promise<void> {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(redisUrl);
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+}

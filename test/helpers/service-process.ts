@@ -68,3 +68,11 @@ export async function startServiceProcess(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Starts `pagegrade worker` with these settings over the test's environment; stderr shows in the test's. */
+export function startWorkerProcess(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [new URL("../../bin/pagegrade.js", import.meta.url).pathname, "worker"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}

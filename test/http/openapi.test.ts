@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type TestApi } from "../helpers/api.js";
+import { expectDocumented, startApi, type TestApi } from "../helpers/api.js";
 
 describe("the OpenAPI document", () => {
   let api: TestApi;
@@ -30,9 +30,25 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/reports/{id}/analyses/{analysis}",
         "GET /api/v1/reports/{id}/diff",
         "GET /api/v1/reports/{id}/pdf",
+        "GET /api/v1/reports/{id}/screenshot",
         "PATCH /api/v1/reports/{id}",
         "POST /api/v1/reports",
         "PUT /api/v1/reports/{id}",
+        "GET /api/v1/webhooks",
+        "POST /api/v1/webhooks",
+        "GET /api/v1/webhooks/{id}",
+        "PATCH /api/v1/webhooks/{id}",
+        "DELETE /api/v1/webhooks/{id}",
+        "POST /api/v1/webhooks/{id}/ping",
+        "GET /api/v1/webhooks/{id}/deliveries",
+        "GET /api/v1/crawls",
+        "POST /api/v1/crawls",
+        "GET /api/v1/crawls/{id}",
+        "DELETE /api/v1/crawls/{id}",
+        "POST /api/v1/crawls/{id}/cancel",
+        "GET /api/v1/crawls/{id}/pages",
+        "GET /api/v1/crawls/{id}/issues",
+        "GET /api/v1/crawls/{id}/events",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
@@ -45,6 +61,19 @@ describe("the OpenAPI document", () => {
         "AnalysisWithResults",
       ]),
     );
+  });
+
+  it("documents what a path with a dot segment answers, judged by the path it resolves to", async () => {
+    // "/crawls/./cancel" resolves to "/crawls/cancel": the crawl resource named "cancel", which takes no POST.
+    const key = await api.newUser();
+    const url = "/api/v1/crawls/./cancel";
+    const response = await api.app.inject({
+      method: "POST",
+      url,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.statusCode).toBe(405);
+    await expectDocumented(api, "POST", url, response);
   });
 
   it("passes a maintained OpenAPI linter without errors", async () => {

@@ -7,10 +7,10 @@ import { seedRow } from "../helpers/seed.js";
 interface Row {
   id: number;
   url: string;
-  score: number;
-  result: string;
+  score: number | null;
+  result: string | null;
   project: string;
-  generated_at: string;
+  generated_at: string | null;
 }
 
 const sortKeys = { id: "id", generated_at: "generated_at", url: "url", result: "score" } as const;
@@ -67,7 +67,9 @@ describe.each(databaseKinds)("paging on %s", (kind) => {
             .sort((a, b) => {
               const left = a[column];
               const right = b[column];
-              const byKey = left < right ? -1 : left > right ? 1 : 0;
+              // A report without a complete analysis (null score or time) sorts first in ascending order.
+              const byKey =
+                left === right ? 0 : left === null ? -1 : right === null ? 1 : left < right ? -1 : 1;
               return sign * (byKey !== 0 ? byKey : a.id - b.id);
             })
             .map((row) => row.id);

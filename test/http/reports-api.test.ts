@@ -94,7 +94,7 @@ describe.each(databaseKinds)("the reports API on %s", (kind) => {
       });
       expect(["good", "decent", "bad"]).toContain(data.result);
       expect(data.results.title.status).toBe("pass");
-      expect(Object.keys(data.results)).toHaveLength(53);
+      expect(Object.keys(data.results)).toHaveLength(60);
       expect(data.generated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
       expect(JSON.stringify(data)).not.toMatch(/user_id|password_hash/);
     });
@@ -549,7 +549,7 @@ describe.each(databaseKinds)("the reports API on %s", (kind) => {
 
     it("serves the catalogue of checks", async () => {
       const response = await call(api, "GET", "/api/v1/checks", { key });
-      expect(response.json().data).toHaveLength(53);
+      expect(response.json().data).toHaveLength(60);
       expect(response.json().data[0]).toEqual(
         expect.objectContaining({ id: "title", how_to_fix: expect.any(String) }),
       );

@@ -124,12 +124,17 @@ describe.each(databaseKinds)("analysis history on %s", (kind) => {
           ...plain,
           object: "report",
           password: password_hash !== null,
-          summary: JSON.parse(summary),
-          categories: JSON.parse(categories),
-          results: JSON.parse(results),
+          summary: JSON.parse(summary as string),
+          categories: JSON.parse(categories as string),
+          results: JSON.parse(results as string),
           analyses: 1,
           analysis_id: analysis?.id,
           score_change: null,
+          status: "complete",
+          error: null,
+          mode: "raw",
+          schedule: "off",
+          next_run_at: null,
         });
       }
     } finally {

@@ -136,9 +136,9 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
     expect(page.body).not.toContain("onerror=alert");
     expect(page.body).toMatch(/<svg class="gauge"/);
     const tally = /<p class="tally">(\d+) checks: ([^<]*)<\/p>/.exec(page.body);
-    expect(tally?.[1]).toBe("53");
+    expect(tally?.[1]).toBe("60");
     const counted = (tally?.[2] ?? "").split(", ").map((part) => Number.parseInt(part, 10));
-    expect(counted.reduce((sum, count) => sum + count, 0)).toBe(53);
+    expect(counted.reduce((sum, count) => sum + count, 0)).toBe(60);
 
     const list = await client.get("/reports?sort_by=url&sort=asc&per_page=25");
     expect(list.body).toContain(`${site.url}/hostile`);

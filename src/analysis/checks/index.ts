@@ -6,16 +6,20 @@ import { aiCrawlersCheck } from "./ai-crawlers.js";
 import { canonical } from "./canonical.js";
 import { charset } from "./charset.js";
 import type { CheckDefinition } from "./check.js";
+import { consoleErrors } from "./console-errors.js";
 import { contentKeywords } from "./content-keywords.js";
 import { contentLength } from "./content-length.js";
 import { contentSecurityPolicy } from "./content-security-policy.js";
 import { contentTypeOptions } from "./content-type-options.js";
 import { crawlableLinks } from "./crawlable-links.js";
 import { crossOriginLinks } from "./cross-origin-links.js";
+import { cumulativeLayoutShift } from "./cumulative-layout-shift.js";
 import { deprecatedHtml } from "./deprecated-html.js";
 import { doctype } from "./doctype.js";
 import { domSize } from "./dom-size.js";
+import { failedRequests } from "./failed-requests.js";
 import { favicon } from "./favicon.js";
+import { firstContentfulPaint } from "./first-contentful-paint.js";
 import { frameProtection } from "./frame-protection.js";
 import { friendlyUrl } from "./friendly-url.js";
 import { h1 } from "./h1.js";
@@ -32,6 +36,7 @@ import { indexable } from "./indexable.js";
 import { inlineCss } from "./inline-css.js";
 import { insecureForms } from "./insecure-forms.js";
 import { language } from "./language.js";
+import { largestContentfulPaint } from "./largest-contentful-paint.js";
 import { linkCount } from "./link-count.js";
 import { linkText } from "./link-text.js";
 import { llmsTxt } from "./llms-txt.js";
@@ -45,6 +50,7 @@ import { pageSize } from "./page-size.js";
 import { plaintextEmail } from "./plaintext-email.js";
 import { redirects } from "./redirects.js";
 import { renderBlockingScripts } from "./render-blocking-scripts.js";
+import { renderingChanges } from "./rendering-changes.js";
 import { robotsTxt } from "./robots-txt.js";
 import { serverResponseTime } from "./server-response-time.js";
 import { serverSignature } from "./server-signature.js";
@@ -55,6 +61,7 @@ import { structuredData } from "./structured-data.js";
 import { textCompression } from "./text-compression.js";
 import { textHtmlRatio } from "./text-html-ratio.js";
 import { title } from "./title.js";
+import { totalBlockingTime } from "./total-blocking-time.js";
 import { viewport } from "./viewport.js";
 
 export const checks: readonly CheckDefinition[] = [
@@ -77,6 +84,7 @@ export const checks: readonly CheckDefinition[] = [
   language,
   favicon,
   sitemap,
+  renderingChanges,
   // Performance
   textCompression,
   serverResponseTime,
@@ -90,6 +98,11 @@ export const checks: readonly CheckDefinition[] = [
   doctype,
   modernHttp,
   redirects,
+  largestContentfulPaint,
+  cumulativeLayoutShift,
+  totalBlockingTime,
+  firstContentfulPaint,
+  failedRequests,
   // Security
   https,
   httpsRedirect,
@@ -115,4 +128,5 @@ export const checks: readonly CheckDefinition[] = [
   metaRefresh,
   llmsTxt,
   aiCrawlersCheck,
+  consoleErrors,
 ];

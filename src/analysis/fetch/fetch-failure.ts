@@ -34,8 +34,12 @@ export const failures = {
   timeout: () => new FetchFailure("timeout", "The server did not respond in time."),
   connectionFailed: () =>
     new FetchFailure("connection-failed", "A connection to the server could not be established."),
-  httpStatus: (status: number) =>
-    new FetchFailure("http-status", `The server returned HTTP ${status}.`, { status }),
+  /** An error status; with the seconds the server's Retry-After asks for, when it sent a valid one. */
+  httpStatus: (status: number, retryAfterSeconds: number | null = null) =>
+    new FetchFailure("http-status", `The server returned HTTP ${status}.`, {
+      status,
+      ...(retryAfterSeconds === null ? {} : { retry_after: retryAfterSeconds }),
+    }),
   tooLarge: (limitBytes: number) =>
     new FetchFailure("too-large", `The response is too large (more than ${formatBytes(limitBytes)}).`, {
       limit: limitBytes,
@@ -60,4 +64,16 @@ function formatBytes(bytes: number): string {
   const kib = bytes / 1024;
   if (kib >= 1 && Number.isInteger(kib)) return `${kib} KiB`;
   return `${bytes} bytes`;
+}
+
+/** Retry-After's delay in whole seconds (delay-seconds or an HTTP date, RFC 9110 §10.2.3); null when absent or invalid. */
+export function retryAfterSeconds(header: string | string[] | undefined, now = Date.now()): number | null {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return null;
+  if (/^\d{1,9}$/.test(value)) return Number(value);
+  // An HTTP date names its month and its time of day (IMF-fixdate, and the obsolete RFC 850 and asctime forms).
+  if (!/\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/.test(value) || !/\d\d:\d\d:\d\d/.test(value))
+    return null;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -5,6 +5,9 @@
  */
 import { accessSync, constants } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
+import { ChromiumUnavailable } from "./render-errors.js";
+
+export { ChromiumUnavailable };
 
 export interface ChromiumLaunchOptions {
   executablePath: string;
@@ -17,17 +20,6 @@ export interface ChromiumLaunchOptions {
   fallbackProxyUrl: string;
   /** Upper bound of a renderer's JavaScript heap, so a memory bomb kills its own tab first. */
   jsHeapMiB: number;
-}
-
-/** The server has no Chromium at the configured path; the API answers rendered requests with 422. */
-export class ChromiumUnavailable extends Error {
-  override readonly name = "ChromiumUnavailable";
-
-  constructor(readonly executablePath: string) {
-    super(
-      `Rendered mode needs Chromium, which this server does not have at ${executablePath} (set PAGEGRADE_CHROMIUM_PATH).`,
-    );
-  }
 }
 
 /** True when the executable exists and may be run. */

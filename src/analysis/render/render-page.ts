@@ -6,8 +6,9 @@
  */
 import type { BrowserContext, CDPSession, Page, Request, Response } from "playwright-core";
 import { mediaTypeOf } from "../collect.js";
-import { type FetchFailure, failures } from "../fetch/fetch-failure.js";
+import { type FetchFailure, failures, retryAfterSeconds } from "../fetch/fetch-failure.js";
 import type { GuardProxy, ProxyRefusal } from "./guard-proxy.js";
+import { RenderFailure } from "./render-errors.js";
 import type {
   ConsoleProblem,
   FailedRequest,
@@ -22,21 +23,13 @@ import type {
 import { metricsFromTrace, type TraceEvent } from "./trace-metrics.js";
 import { startTrace } from "./trace-recorder.js";
 
+export { RenderFailure };
+
 export interface RenderPageOptions {
   /** performance.now() by which the page must be rendered; navigation gets what remains. */
   deadlineAt: number;
   /** Longest wait after load for the network to go quiet (500 ms without requests). */
   settleMs: number;
-}
-
-/** The page took the browser down with it (a renderer crash, usually memory). */
-export class RenderFailure extends Error {
-  override readonly name = "RenderFailure";
-  readonly reason = "page-crashed";
-
-  constructor() {
-    super("The page crashed the browser tab that rendered it (it may use too much memory).");
-  }
 }
 
 const htmlMediaTypes = new Set(["text/html", "application/xhtml+xml"]);
@@ -121,7 +114,9 @@ async function navigate(page: Page, url: URL, proxy: GuardProxy, deadlineAt: num
   const refusal = refusalOf(proxy, response.url());
   if (refusal) throw navigationRefused(refusal);
   const status = response.status();
-  if (status < 200 || status > 299) throw failures.httpStatus(status);
+  if (status < 200 || status > 299) {
+    throw failures.httpStatus(status, retryAfterSeconds(response.headers()["retry-after"]));
+  }
   return response;
 }
 
@@ -343,6 +338,9 @@ class FactsRecorder {
     });
     page.on("console", (message) => {
       if (message.type() !== "error") return;
+      // Chromium logs every failed subresource as "Failed to load resource: …" (the favicon it asks for
+      // itself included); those are failed requests, judged by failed-requests, not errors of the page's code.
+      if (message.text().startsWith("Failed to load resource:")) return;
       const { url, lineNumber } = message.location();
       this.problem("console-error", message.text(), url ? `${url}:${lineNumber + 1}` : null);
     });

@@ -47,3 +47,7 @@ export function sendPdf(reply: FastifyReply, reportId: number, pdf: Buffer): Fas
 export const pdfUnavailableMessage =
   "This server cannot make PDFs: it has no Chromium (the operator sets PAGEGRADE_CHROMIUM_PATH).";
 export const pdfBusyMessage = "Too many PDFs are being made right now; try again in a few seconds.";
+
+/** A report stored asynchronously has nothing to print until its first analysis completes. */
+export const noAnalysisYet =
+  "The report has no complete analysis yet; try again once its status is complete.";

@@ -67,6 +67,10 @@ ${view.flash ? notice(view.flash) : ""}
   -d "url=https://example.com/" ${view.origin}/api/v1/reports</code></pre>
 </section>
 <section class="card">
+  <h2>Webhooks</h2>
+  <p>Tell other systems when an analysis completes, fails or regresses: <a href="/account/webhooks">manage webhooks</a>.</p>
+</section>
+<section class="card">
   <h2>E-mail</h2>
   <p>${view.email}</p>
 </section>

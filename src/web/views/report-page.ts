@@ -80,6 +80,7 @@ export function reportBody(
     <div class="bars">${Object.entries(report.categories).map(([category, score]) => bar(categoryNames[category] ?? category, score))}</div>
   </div>
   <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
+  ${renderedCard(report)}
   <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${history ? html`${scoreChange(history.scoreChange)} · <a href="/reports/${report.id}/history">History (${history.analyses} ${history.analyses === 1 ? "analysis" : "analyses"})</a> · <a href="/reports/${report.id}.pdf" class="no-print" download>Download PDF</a>` : ""}${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
   ${history?.chart ?? ""}
   ${history?.changes ?? ""}
@@ -94,6 +95,31 @@ export function reportBody(
   </section>`;
   })}
 </article>`;
+}
+
+/** The lab metrics of a rendered analysis against their bands, and its screenshot; nothing in raw mode. */
+const labMetrics: Array<[id: string, label: string, show: (value: number) => string]> = [
+  ["largest-contentful-paint", "Largest Contentful Paint", (ms) => `${(ms / 1000).toFixed(2)} s`],
+  ["first-contentful-paint", "First Contentful Paint", (ms) => `${(ms / 1000).toFixed(2)} s`],
+  ["cumulative-layout-shift", "Cumulative Layout Shift", (value) => value.toFixed(3)],
+  ["total-blocking-time", "Total Blocking Time", (ms) => `${Math.round(ms)} ms`],
+];
+
+function renderedCard(report: ReportView): SafeHtml | "" {
+  const measured = labMetrics.filter(([id]) => typeof report.results[id]?.value === "number");
+  const changes = report.results["rendering-changes"];
+  if (!changes || changes.status === "na") return "";
+  return html`<section class="card rendered" aria-labelledby="rendered-heading">
+    <h2 id="rendered-heading">As a browser renders it</h2>
+    <div class="rendered-view">
+      <img class="screenshot" src="/reports/${report.id}/screenshot" width="206" height="412" alt="The page's first screen as Chromium rendered it (412 × 823 pixels)">
+      <dl class="metrics">${measured.map(([id, label, show]) => {
+        const result = report.results[id] as CheckResult;
+        return html`<dt>${label}</dt><dd><span class="badge status-${result.status}">${statusNames[result.status] ?? result.status}</span> ${show(result.value as number)}</dd>`;
+      })}</dl>
+    </div>
+    <p class="muted">What scripts change between the served HTML and the rendered page is under <a href="#check-rendering-changes">Changes made by JavaScript</a>.</p>
+  </section>`;
 }
 
 /** One evidence item as its labelled fields (empty ones left out); page text stays text. */

@@ -1,5 +1,7 @@
 /** The dashboard of reports, the report management page, confirmations, and the password form. */
+import type { ReportStatus } from "../../store/schema.js";
 import { html, type SafeHtml } from "../html.js";
+import { resultLabel } from "./analysis-status.js";
 import { alert, csrfField, field, notice, option } from "./forms.js";
 import { scoreChange } from "./history.js";
 import { ignoredNotice, orderFields, paginationNav } from "./list-controls.js";
@@ -8,10 +10,12 @@ export interface ReportListItem {
   id: number;
   url: string;
   project: string;
-  result: string;
-  score: number;
+  /** Null until the first analysis completes; `status` says where it stands. */
+  result: string | null;
+  score: number | null;
+  status: ReportStatus;
   privacy: number;
-  generated_at: string;
+  generated_at: string | null;
   /** The score minus the previous complete analysis's; null when there is none. */
   score_change: number | null;
 }
@@ -82,10 +86,10 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
     <tbody>${view.items.map(
       (item) => html`<tr>
       <td><a href="/reports/${item.id}">${item.url}</a></td>
-      <td><span class="result-${item.result}">${item.result} (${item.score})</span>${scoreChange(item.score_change)}</td>
+      <td>${resultLabel(item)}${scoreChange(item.score_change)}</td>
       <td><a href="/reports?project=${encodeURIComponent(item.project)}">${item.project}</a></td>
       <td>${privacyNames[item.privacy]}</td>
-      <td>${item.generated_at.slice(0, 16).replace("T", " ")}</td>
+      <td>${item.generated_at?.slice(0, 16).replace("T", " ") ?? ""}</td>
       <td><a href="/reports/${item.id}/manage">Manage</a></td>
     </tr>`,
     )}</tbody>
@@ -95,18 +99,43 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
 </section>`;
 }
 
+const scheduleNames: Record<string, string> = { off: "Off", daily: "Every day", weekly: "Every week" };
+const modeNames: Record<string, string> = {
+  raw: "Raw: the HTML as served",
+  rendered: "Rendered: the page in a browser (Chromium)",
+};
+
 export function manageBody(
   csrf: string,
-  report: ReportListItem & { password: boolean },
+  report: ReportListItem & {
+    password: boolean;
+    schedule: string;
+    mode: string;
+    next_run_at: string | null;
+  },
   message: { error?: string; notice?: string } = {},
 ): SafeHtml {
   return html`<h1>Manage report</h1>
-<p><a href="/reports/${report.id}">${report.url}</a> · <span class="result-${report.result}">${report.result} (${report.score})</span></p>
+<p><a href="/reports/${report.id}">${report.url}</a> · ${resultLabel(report)}</p>
 ${message.notice ? notice(message.notice) : ""}
 ${message.error ? alert(message.error) : ""}
 <section class="card">
   <h2>Run the analysis again</h2>
   <form method="post" action="/reports/${report.id}/rerun">${csrfField(csrf)}<button type="submit">Re-run</button></form>
+</section>
+<section class="card">
+  <h2>Schedule and mode</h2>
+  <form method="post" action="/reports/${report.id}/settings" novalidate>
+    ${csrfField(csrf)}
+    <div class="form-row">
+      <div><label for="schedule">Analyse again</label>
+      <select id="schedule" name="schedule">${Object.entries(scheduleNames).map(([value, label]) => option(value, label, report.schedule))}</select></div>
+      <div><label for="mode">How to read the page</label>
+      <select id="mode" name="mode">${Object.entries(modeNames).map(([value, label]) => option(value, label, report.mode))}</select></div>
+    </div>
+    ${report.next_run_at ? html`<p class="muted">Next scheduled analysis: ${report.next_run_at.slice(0, 16).replace("T", " ")} UTC</p>` : ""}
+    <p><button type="submit">Save schedule and mode</button></p>
+  </form>
 </section>
 <section class="card">
   <h2>Privacy</h2>
@@ -115,7 +144,7 @@ ${message.error ? alert(message.error) : ""}
     <label for="privacy">Who can see the report page</label>
     <select id="privacy" name="privacy">${["0", "1", "2"].map((value) => option(value, privacyNames[Number(value)] as string, String(report.privacy)))}</select>
     ${field({ name: "password", label: report.password ? "New password (leave empty to keep the current one)" : "Password (needed for Password privacy)", type: "password", autocomplete: "new-password", maxlength: 128 })}
-    <p><button type="submit">Save</button></p>
+    <p><button type="submit">Save privacy</button></p>
   </form>
 </section>
 <section class="card">

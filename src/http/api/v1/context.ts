@@ -1,9 +1,11 @@
 /** What the API's routes are given: the services, and the rate-limit hooks for calls that fetch a page. */
 import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
+import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
+import type { WebhookService } from "../../../webhooks/webhook-service.js";
 import type { ResponseCache } from "../../response-cache.js";
 
 export interface ApiContext {
@@ -11,8 +13,12 @@ export interface ApiContext {
   history: HistoryService;
   projects: ProjectService;
   accounts: AccountService;
+  webhooks: WebhookService;
+  crawls: CrawlService;
   /** Finished responses of the reports list and show, valid while their owner's reports version holds. */
   responses: ResponseCache;
+  /** Aborted when the service starts shutting down: long-lived responses end. */
+  closing: AbortSignal;
   limits: {
     /** Counts the call against the caller's analysis budget. */
     analysis: preHandlerAsyncHookHandler;

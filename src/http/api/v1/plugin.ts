@@ -4,10 +4,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
+import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
 import type { PdfRenderer } from "../../../web/pdf/pdf-renderer.js";
+import type { WebhookService } from "../../../webhooks/webhook-service.js";
 import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
 import { type RateLimiter, rateLimitHeaders } from "../../rate-limiter.js";
@@ -15,16 +17,21 @@ import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
 import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
+import { crawlRoutes } from "./crawls/routes.js";
 import { metaRoutes } from "./meta/routes.js";
 import { projectRoutes } from "./projects/routes.js";
 import { reportPdfRoutes } from "./reports/pdf-routes.js";
 import { reportRoutes } from "./reports/routes.js";
+import { reportScreenshotRoutes } from "./reports/screenshot-routes.js";
+import { webhookRoutes } from "./webhooks/routes.js";
 
 export interface ApiOptions {
   reports: ReportService;
   history: HistoryService;
   projects: ProjectService;
   accounts: AccountService;
+  webhooks: WebhookService;
+  crawls: CrawlService;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   analysisLimiter: RateLimiter | null;
@@ -32,6 +39,8 @@ export interface ApiOptions {
   responses: ResponseCache;
   /** Prints reports as PDFs. */
   pdfs: PdfRenderer;
+  /** Aborted when the service starts shutting down. */
+  closing: AbortSignal;
 }
 
 export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
@@ -64,7 +73,10 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     history: options.history,
     projects: options.projects,
     accounts: options.accounts,
+    webhooks: options.webhooks,
+    crawls: options.crawls,
     responses: options.responses,
+    closing: options.closing,
     limits: {
       analysis: countAnalysis,
       analysisWhen: (predicate) => async (request, reply) => {
@@ -74,7 +86,10 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   };
   await reportRoutes(app, context);
   await reportPdfRoutes(app, { ...context, pdfs: options.pdfs });
+  await reportScreenshotRoutes(app, context);
   await analysisRoutes(app, context);
   await projectRoutes(app, context);
   await metaRoutes(app, context);
+  await webhookRoutes(app, context);
+  await crawlRoutes(app, context);
 }

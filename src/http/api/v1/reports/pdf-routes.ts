@@ -7,8 +7,14 @@ import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
 import { ChromiumUnavailable } from "../../../../analysis/render/chromium-launch.js";
 import { PdfBusy, type PdfRenderer, PdfTimeout } from "../../../../web/pdf/pdf-renderer.js";
-import { pdfBusyMessage, pdfUnavailableMessage, reportPdf, sendPdf } from "../../../../web/pdf/report-pdf.js";
-import { reportView } from "../../../../web/report-routes.js";
+import {
+  noAnalysisYet,
+  pdfBusyMessage,
+  pdfUnavailableMessage,
+  reportPdf,
+  sendPdf,
+} from "../../../../web/pdf/report-pdf.js";
+import { reportView } from "../../../../web/report-view.js";
 import { type Problem, problems, sendProblem } from "../../../problem.js";
 import { errorResponses } from "../common-schema.js";
 import type { ApiContext } from "../context.js";
@@ -17,7 +23,7 @@ export const showReportPdf = {
   summary: "Download a report as a PDF",
   description:
     "The report (any mode) as an A4 PDF: the URL and date on every page, page numbers, every finding with its evidence. " +
-    "503 when this server has no Chromium, or (with Retry-After) when too many PDFs are being made.",
+    "409 while the report's first analysis has not completed. 503 when this server has no Chromium, or (with Retry-After) when too many PDFs are being made.",
   tags: ["reports"],
   params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
   response: {
@@ -25,7 +31,7 @@ export const showReportPdf = {
       description: 'The PDF, as an attachment named "report-<id>.pdf"',
       content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
     },
-    ...errorResponses(404, 503),
+    ...errorResponses(404, 409, 503),
   },
 };
 
@@ -46,8 +52,10 @@ export async function reportPdfRoutes(
     async (request, reply) => {
       const row = await reports.show(request.account.id, request.params.id);
       if (!row) return sendProblem(request, reply, problems.notFound());
+      const view = reportView(row);
+      if (!view) return sendProblem(request, reply, problems.conflict(noAnalysisYet));
       try {
-        return sendPdf(reply, row.id, await reportPdf(pdfs, reportView(row)));
+        return sendPdf(reply, row.id, await reportPdf(pdfs, view));
       } catch (error) {
         if (error instanceof ChromiumUnavailable)
           return sendProblem(request, reply, unavailable(pdfUnavailableMessage));

@@ -17,6 +17,14 @@ export function reportJson(row: ReportRow | DisplayRow): Buffer {
     score: row.score,
     privacy: row.privacy,
     password: row.password_hash !== null,
+    status: row.status,
+    error:
+      row.status === "failed" && row.error_reason !== null
+        ? { reason: row.error_reason, message: row.error_message }
+        : null,
+    mode: row.mode,
+    schedule: row.schedule,
+    next_run_at: row.next_run_at,
   });
   const tail = JSON.stringify({
     analyses: row.analyses,
@@ -42,6 +50,10 @@ export function reportEnvelope(row: ReportRow | DisplayRow, status: number): Buf
   return Buffer.concat([Buffer.from('{"data":'), reportJson(row), Buffer.from(`,"status":${status}}`)]);
 }
 
-function bytes(document: string | Buffer): Buffer {
+const jsonNull = Buffer.from("null");
+
+/** A stored JSON document as bytes; null (no complete analysis yet) as JSON null. */
+function bytes(document: string | Buffer | null): Buffer {
+  if (document === null) return jsonNull;
   return typeof document === "string" ? Buffer.from(document) : document;
 }

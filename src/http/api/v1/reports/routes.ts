@@ -1,7 +1,12 @@
-/** /api/v1/reports: list, show, store, update (PUT and PATCH), delete. Thin: schema, service call, present. */
-import type { FastifyInstance } from "fastify";
-import type { ReportSortKey } from "../../../../store/report-store.js";
+/**
+ * /api/v1/reports: list, show, store, update (PUT and PATCH), delete. Thin: schema, service call, present.
+ * Store and re-run honour `Prefer: respond-async` (202, the analysis in the background).
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { CreateReportInput, UpdateReportInput } from "../../../../reports/report-service.js";
+import type { ReportRow, ReportSortKey } from "../../../../store/report-store.js";
 import { pageResponse } from "../../../pagination.js";
+import { prefersRespondAsync } from "../../../prefer.js";
 import { problems, sendProblem } from "../../../problem.js";
 import { jsonHeaders, respondCached } from "../../../response-cache.js";
 import type { ApiContext } from "../context.js";
@@ -17,6 +22,15 @@ interface ListQuery {
   sort?: "asc" | "desc";
   per_page?: number;
   page?: number;
+}
+
+/**
+ * A report in its envelope. 202: the analysis runs in the background (the preference was applied); the
+ * report's `status` says where it is.
+ */
+function sendReport(reply: FastifyReply, row: ReportRow, status: 200 | 201 | 202) {
+  if (status === 202) reply.header("preference-applied", "respond-async");
+  return reply.code(status).type("application/json; charset=utf-8").send(reportEnvelope(row, status));
 }
 
 export async function reportRoutes(app: FastifyInstance, context: ApiContext): Promise<void> {
@@ -55,21 +69,18 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
     });
   });
 
-  app.post<{ Body: { url: string; privacy?: number; password?: string } }>(
+  app.post<{ Body: CreateReportInput }>(
     "/reports",
     { schema: storeReport, preHandler: limits.analysis },
     async (request, reply) => {
-      const row = await reports.create(request.account.id, request.body);
-      return reply
-        .code(201)
-        .header("location", `/api/v1/reports/${row.id}`)
-        .type("application/json; charset=utf-8")
-        .send(reportEnvelope(row, 201));
+      const background = prefersRespondAsync(request.headers.prefer);
+      const row = await reports.create(request.account.id, request.body, { background });
+      return sendReport(reply.header("location", `/api/v1/reports/${row.id}`), row, background ? 202 : 201);
     },
   );
 
   for (const method of ["PUT", "PATCH"] as const) {
-    app.route<{ Params: { id: number }; Body: { privacy?: number; password?: string; results?: number } }>({
+    app.route<{ Params: { id: number }; Body: UpdateReportInput }>({
       method,
       url: "/reports/:id",
       schema: { ...updateReport, summary: `${updateReport.summary} (${method})` },
@@ -77,9 +88,12 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
         (request) => (request.body as { results?: number } | undefined)?.results === 1,
       ),
       handler: async (request, reply) => {
-        const row = await reports.update(request.account.id, request.params.id, request.body ?? {});
+        const body = request.body ?? {};
+        const background = body.results === 1 && prefersRespondAsync(request.headers.prefer);
+        const row = await reports.update(request.account.id, request.params.id, body, { background });
         if (!row) return sendProblem(request, reply, problems.notFound());
-        return reply.type("application/json; charset=utf-8").send(reportEnvelope(row, 200));
+        if (background) reply.header("location", `/api/v1/reports/${row.id}`);
+        return sendReport(reply, row, background ? 202 : 200);
       },
     });
   }

@@ -1,5 +1,6 @@
 /** Request and response schemas of /api/v1/reports. */
-import { Type } from "typebox";
+import { type TSchema, Type } from "typebox";
+import { analysisModes, reportSchedules } from "../../../../store/schema.js";
 import {
   errorResponses,
   integerEnum,
@@ -48,6 +49,11 @@ export const CategoryScores = Type.Object({
   miscellaneous: nullableScore,
 });
 
+const nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+
+export const reportStatuses = ["queued", "running", "complete", "failed"] as const;
+
 export const Report = Type.Object(
   {
     id: Type.Integer(),
@@ -55,13 +61,21 @@ export const Report = Type.Object(
     url: Type.String(),
     final_url: Type.String(),
     project: Type.String(),
-    result: stringEnum(resultValues),
-    score: Type.Integer({ minimum: 0, maximum: 100 }),
+    result: nullable(stringEnum(resultValues), "Of the latest complete analysis; null before the first"),
+    score: nullable(Type.Integer({ minimum: 0, maximum: 100 })),
     privacy: integerEnum([0, 1, 2], "0 public, 1 private, 2 password"),
     password: Type.Boolean({ description: "Whether a password is set" }),
-    summary: Summary,
-    categories: CategoryScores,
-    results: Type.Record(Type.String(), refTo(CheckResult)),
+    status: stringEnum(reportStatuses, "The state of the report's latest analysis job"),
+    error: nullable(
+      Type.Object({ reason: Type.String(), message: Type.String() }),
+      "Why the latest analysis failed (status failed); else null",
+    ),
+    mode: stringEnum(analysisModes, "The mode the next analysis uses"),
+    schedule: stringEnum(reportSchedules),
+    next_run_at: nullable(Timestamp, "When the next scheduled analysis is due"),
+    summary: nullable(Summary),
+    categories: nullable(CategoryScores),
+    results: nullable(Type.Record(Type.String(), refTo(CheckResult))),
     analyses: Type.Integer({ minimum: 0, description: "Stored analyses of this report" }),
     analysis_id: Type.Union([Type.Integer(), Type.Null()], {
       description: "The analysis the report shows: its latest complete one",
@@ -69,7 +83,7 @@ export const Report = Type.Object(
     score_change: Type.Union([Type.Integer(), Type.Null()], {
       description: "Its score minus the previous complete analysis's score; null when there is none",
     }),
-    generated_at: Timestamp,
+    generated_at: nullable(Timestamp),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -104,33 +118,51 @@ export const showReport = {
   response: { 200: Type.Object({ data: ReportRef, status: Type.Literal(200) }), ...errorResponses(404) },
 };
 
+/** `Prefer: respond-async` (RFC 7240) asks for the analysis to run in the background. */
+const PreferHeader = Type.Object({
+  prefer: Type.Optional(
+    Type.String({ description: "respond-async: answer 202 at once and analyse in the background" }),
+  ),
+});
+
+const settingsFields = {
+  mode: Type.Optional(stringEnum(analysisModes, "raw (default): the HTML as served; rendered: in Chromium")),
+  schedule: Type.Optional(stringEnum(reportSchedules, "Re-analyse every day or week (default off)")),
+};
+
 export const storeReport = {
   summary: "Analyse a URL and store the report",
   tags: ["reports"],
+  headers: PreferHeader,
   body: Type.Object({
     url: Type.String({ maxLength: 2048, description: "Absolute http(s) URL" }),
     privacy: Type.Optional(integerEnum([0, 1, 2], "0 public, 1 private (default), 2 password")),
     password: Type.Optional(
       Type.String({ maxLength: 128, description: "Only has effect when privacy is 2" }),
     ),
+    ...settingsFields,
   }),
   response: {
     201: Type.Object({ data: ReportRef, status: Type.Literal(201) }),
+    202: Type.Object({ data: ReportRef, status: Type.Literal(202) }, { description: "Stored; analysing" }),
     ...errorResponses(400, 413, 415, 422, 503),
   },
 };
 
 export const updateReport = {
-  summary: "Update a report's privacy or password, or re-run its analysis",
+  summary: "Update a report's privacy, password, mode or schedule, or re-run its analysis",
   tags: ["reports"],
   params: IdParams,
+  headers: PreferHeader,
   body: Type.Object({
     privacy: Type.Optional(integerEnum([0, 1, 2])),
     password: Type.Optional(Type.String({ maxLength: 128 })),
     results: Type.Optional(integerEnum([0, 1], "1 re-runs the analysis")),
+    ...settingsFields,
   }),
   response: {
     200: Type.Object({ data: ReportRef, status: Type.Literal(200) }),
+    202: Type.Object({ data: ReportRef, status: Type.Literal(202) }, { description: "Re-analysing" }),
     ...errorResponses(400, 404, 413, 415, 422, 503),
   },
 };

@@ -1,0 +1,89 @@
+/**
+ * `npm run bench:crawl`: a generated local site of 10,000 pages made of the corpus's real pages
+ * (bench/crawl/generated-site.ts), politeness off.
+ *  1. Baseline, measured first in the same run: the analysis engine alone (what bench:analysis measures, on the
+ *     same pages) over 1,000 of the site's pages at the crawl's concurrency, in pages per second.
+ *  2. Crawls of 1,000 and of 10,000 pages, each in a process of its own (bench/crawl/run-crawl.ts) with the
+ *     service's crawler over a fresh SQLite database: pages per second against the baseline (target ≥ 0.8×),
+ *     wall time (target < 5 minutes for 10,000), peak RSS at 1,000 and at 10,000 pages (target flat, under
+ *     300 MB), database bytes per page (reports, analyses, the crawl's pages, links and issues).
+ * BENCH_CRAWL_PAGES sets the large crawl's size; BENCH_CRAWL_CONCURRENCY the requests at once (default 8, as
+ * bench:analysis).
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { Analyzer } from "../src/analysis/analyse.js";
+import { loadAnalysisConfig } from "../src/config.js";
+
+const largeCrawl = Number(process.env.BENCH_CRAWL_PAGES ?? 10_000);
+const concurrency = Number(process.env.BENCH_CRAWL_CONCURRENCY ?? 8);
+const baselinePages = 1_000;
+
+const here = new URL(".", import.meta.url).pathname;
+const site = spawn(process.execPath, ["--import", "tsx", `${here}crawl/generated-site.ts`], {
+  stdio: ["pipe", "pipe", "inherit"],
+  env: { ...process.env, BENCH_SITE_PAGES: String(largeCrawl) },
+});
+const base = ((await once(site.stdout, "data")) as [Buffer])[0].toString().trim();
+
+try {
+  // 1. The engine alone over the same pages: a warm-up pass, then the measured pass.
+  const analyzer = new Analyzer(
+    loadAnalysisConfig({ ...process.env, PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" }),
+  );
+  const analyse = async (count: number) => {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < count) await analyzer.analyse(`${base}/p/${next++}`);
+      }),
+    );
+    return count / ((performance.now() - started) / 1000);
+  };
+  await analyse(200);
+  const baseline = await analyse(baselinePages);
+  await analyzer.close();
+  console.log(`site ${base}, ${largeCrawl} pages; ${concurrency} requests at once`);
+  console.log(
+    `baseline: the analysis engine alone, ${baselinePages} pages: ${baseline.toFixed(1)} pages/s\n`,
+  );
+
+  // 2. The crawls.
+  const rows: Array<Record<string, number | string>> = [];
+  for (const pages of [1_000, largeCrawl]) {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", `${here}crawl/run-crawl.ts`, `${base}/p/0`, String(pages), String(concurrency)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const [code] = (await once(child, "exit")) as [number];
+    if (code !== 0) throw new Error(`the crawl of ${pages} pages exited with ${code}`);
+    const result = JSON.parse(output.trim().split("\n").pop() as string);
+    const rate = result.analysed / result.seconds;
+    rows.push({
+      pages,
+      status: result.status,
+      analysed: result.analysed,
+      failed: result.failed,
+      seconds: result.seconds.toFixed(1),
+      "pages/s": rate.toFixed(1),
+      "vs engine": `${(rate / baseline).toFixed(2)}×`,
+      "peak RSS MB": Math.round(result.peakRssMb),
+      "DB bytes/page": Math.round(result.databaseBytesPerPage),
+    });
+  }
+  console.table(rows);
+  const [small, large] = rows as [Record<string, number | string>, Record<string, number | string>];
+  const ratio = Number(String(large["vs engine"]).replace("×", ""));
+  console.log(
+    `\n${largeCrawl} pages in ${large.seconds} s (target < 300 s); ${ratio.toFixed(2)}× the engine alone (target ≥ 0.8×); ` +
+      `peak RSS ${small["peak RSS MB"]} MB at 1,000 pages, ${large["peak RSS MB"]} MB at ${largeCrawl} (target flat, < 300 MB)`,
+  );
+} finally {
+  site.stdin.end();
+}

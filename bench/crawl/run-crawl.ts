@@ -1,0 +1,68 @@
+/**
+ * One crawl for bench:crawl in a process of its own (so its peak memory is its own): the crawler the service
+ * runs, over a fresh SQLite database in a temporary directory, with politeness off. Prints one JSON line:
+ * seconds, pages analysed, peak RSS, database bytes per page.
+ * Arguments: <start URL> <max pages> <requests at once>.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AccountService } from "../../src/accounts/account-service.js";
+import { Analyzer } from "../../src/analysis/analyse.js";
+import { defaultScheduleIntervals, loadAnalysisConfig } from "../../src/config.js";
+import { crawlFields } from "../../src/crawls/crawl-service.js";
+import { CrawlStore } from "../../src/crawls/crawl-store.js";
+import { crawlHere } from "../../src/crawls/crawler.js";
+import { silentEventSink } from "../../src/events/event-sink.js";
+import { openStore } from "../../src/store/database.js";
+import { ReportStore } from "../../src/store/report-store.js";
+import { timestamp } from "../../src/timestamps.js";
+
+const [url, maxPagesText, concurrencyText] = process.argv.slice(2);
+const maxPages = Number(maxPagesText);
+const directory = mkdtempSync(join(tmpdir(), "pagegrade-bench-crawl-"));
+const store = await openStore(`sqlite:${join(directory, "crawl.db")}`);
+const analyzer = new Analyzer(loadAnalysisConfig({ ...process.env, PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" }));
+const crawls = new CrawlStore(store);
+const userId = (await new AccountService(store).createUser("bench@pagegrade.invalid", null)).account.id;
+const fields = crawlFields(
+  { url, max_pages: maxPages, sitemaps: 0 },
+  { maxPages, renderingAvailable: false },
+);
+const now = timestamp();
+const parts = Number(concurrencyText);
+const crawl = await crawls.insert({ ...fields, parts, user_id: userId, created_at: now, updated_at: now });
+
+const started = performance.now();
+await crawlHere(
+  {
+    crawls,
+    reports: new ReportStore(store, { historyLimit: 100 }),
+    analyzer,
+    events: silentEventSink,
+    settings: { maxPages, perUser: 1, hostConcurrency: parts, delayMs: 0 },
+    scheduleIntervals: defaultScheduleIntervals,
+    outbound: analyzer.outbound(),
+  },
+  crawl,
+);
+const seconds = (performance.now() - started) / 1000;
+const finished = await crawls.find(userId, crawl.id);
+await analyzer.close();
+await store.close();
+const databaseBytes = readdirSync(directory).reduce(
+  (sum, name) => sum + statSync(join(directory, name)).size,
+  0,
+);
+rmSync(directory, { recursive: true, force: true });
+process.stdout.write(
+  `${JSON.stringify({
+    status: finished?.status,
+    seconds,
+    analysed: finished?.analysed ?? 0,
+    failed: finished?.failed ?? 0,
+    issues: [finished?.issues_high, finished?.issues_medium, finished?.issues_low],
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    databaseBytesPerPage: databaseBytes / Math.max(1, finished?.analysed ?? 0),
+  })}\n`,
+);

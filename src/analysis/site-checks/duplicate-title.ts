@@ -1,0 +1,11 @@
+/** duplicate-title: indexable pages that share a title, so search results cannot tell them apart. */
+import { duplicateGroups } from "./duplicate-groups.js";
+import type { SiteCheck } from "./site-facts.js";
+import { issueOf, plural } from "./site-issue.js";
+
+export const duplicateTitle: SiteCheck = (site) =>
+  issueOf(
+    { check: "duplicate-title", category: "seo", importance: "medium", title: "Duplicate titles" },
+    duplicateGroups(site, "title", "title"),
+    (count) => `${plural(count, "title is", "titles are")} shared by several indexable pages.`,
+  );

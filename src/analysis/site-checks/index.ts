@@ -1,0 +1,51 @@
+/**
+ * The ordered registry of site checks and `judgeSite`: every check runs over the crawl's facts; one that throws
+ * is reported as an error for that check only, the others still run.
+ */
+import { brokenLinks } from "./broken-links.js";
+import { canonicalTargets } from "./canonical-targets.js";
+import { clickDepth } from "./click-depth.js";
+import { duplicateContent } from "./duplicate-content.js";
+import { duplicateMetaDescription } from "./duplicate-meta-description.js";
+import { duplicateTitle } from "./duplicate-title.js";
+import { hreflangReciprocity } from "./hreflang-reciprocity.js";
+import { insecureLinks } from "./insecure-links.js";
+import { nofollowInternalLinks } from "./nofollow-internal-links.js";
+import { orphanPages } from "./orphan-pages.js";
+import { redirectChains } from "./redirect-chains.js";
+import { redirectedLinks } from "./redirected-links.js";
+import type { SiteCheck, SiteFacts, SiteIssue } from "./site-facts.js";
+import { sitemapErrors } from "./sitemap-errors.js";
+
+export const siteChecks: ReadonlyArray<[id: string, check: SiteCheck]> = [
+  ["broken-links", brokenLinks],
+  ["canonical-targets", canonicalTargets],
+  ["duplicate-title", duplicateTitle],
+  ["duplicate-content", duplicateContent],
+  ["redirect-chains", redirectChains],
+  ["orphan-pages", orphanPages],
+  ["sitemap-errors", sitemapErrors],
+  ["insecure-links", insecureLinks],
+  ["duplicate-meta-description", duplicateMetaDescription],
+  ["redirected-links", redirectedLinks],
+  ["hreflang-reciprocity", hreflangReciprocity],
+  ["click-depth", clickDepth],
+  ["nofollow-internal-links", nofollowInternalLinks],
+];
+
+export function judgeSite(site: SiteFacts): {
+  issues: SiteIssue[];
+  errors: Array<{ check: string; error: unknown }>;
+} {
+  const issues: SiteIssue[] = [];
+  const errors: Array<{ check: string; error: unknown }> = [];
+  for (const [id, check] of siteChecks) {
+    try {
+      const issue = check(site);
+      if (issue) issues.push(issue);
+    } catch (error) {
+      errors.push({ check: id, error });
+    }
+  }
+  return { issues, errors };
+}

@@ -1,0 +1,249 @@
+/**
+ * `pagegrade crawl <url>`: a whole site crawled without the service, by the same crawler the service runs, into a
+ * temporary SQLite database removed at the end. A progress line on a terminal, the site issues printed at the
+ * end; `--json-lines` writes every page (as the API's crawl_page object), `--csv DIR` writes pages.csv and
+ * issues.csv. Exit 0 when the crawl completed and analysed its start page, 1 when it did not, 2 on bad usage.
+ * Ctrl-C stops the crawl and still prints what it found.
+ */
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { AccountService } from "../accounts/account-service.js";
+import { Analyzer } from "../analysis/analyse.js";
+import { defaultScheduleIntervals, loadAnalysisConfig, loadServiceConfig } from "../config.js";
+import { crawlFields } from "../crawls/crawl-service.js";
+import type { CrawlRow } from "../crawls/crawl-store.js";
+import { CrawlStore } from "../crawls/crawl-store.js";
+import { crawlHere } from "../crawls/crawler.js";
+import {
+  crawlPageColumns,
+  crawlPageObject,
+  siteIssueColumns,
+  siteIssueObject,
+  toCsv,
+} from "../crawls/present.js";
+import { silentEventSink } from "../events/event-sink.js";
+import { ValidationFailed } from "../reports/errors.js";
+import { openStore, type Store } from "../store/database.js";
+import { ReportStore } from "../store/report-store.js";
+import { timestamp } from "../timestamps.js";
+import { type Palette, paletteFor } from "./colour.js";
+import { safe } from "./render-report.js";
+import { UsageError } from "./usage.js";
+
+/** The API's CSV columns without report ids: the temporary database's ids mean nothing afterwards. */
+const pageColumns = crawlPageColumns.filter((column) => column !== "report_id");
+
+const itemsShown = 5;
+
+export async function runCrawl(args: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError("crawl takes exactly one URL");
+  const settings = loadServiceConfig().crawls;
+  const concurrency = wholeNumber(values.concurrency, "--concurrency", 1, 16) ?? settings.hostConcurrency;
+  let fields: ReturnType<typeof crawlFields>;
+  const analyzer = new Analyzer(loadAnalysisConfig());
+  try {
+    fields = crawlFields(
+      {
+        url: positionals[0] as string,
+        max_pages: wholeNumber(values["max-pages"], "--max-pages", 1, settings.maxPages),
+        max_depth: wholeNumber(values["max-depth"], "--max-depth", 0, 50),
+        include: values.include,
+        exclude: values.exclude,
+        ...(values["no-sitemaps"] ? { sitemaps: 0 } : {}),
+      },
+      { maxPages: settings.maxPages, renderingAvailable: analyzer.renderingAvailable() },
+    );
+  } catch (error) {
+    await analyzer.close();
+    if (error instanceof ValidationFailed) throw new UsageError(error.message);
+    throw error;
+  }
+
+  const directory = mkdtempSync(join(tmpdir(), "pagegrade-crawl-"));
+  const store = await openStore(`sqlite:${join(directory, "crawl.db")}`);
+  const crawls = new CrawlStore(store);
+  let interrupt = () => {};
+  process.on("SIGINT", () => interrupt());
+  try {
+    const userId = (await new AccountService(store).createUser("crawl@pagegrade.invalid", null)).account.id;
+    const now = timestamp();
+    const created = await crawls.insert({
+      ...fields,
+      parts: concurrency,
+      user_id: userId,
+      created_at: now,
+      updated_at: now,
+    });
+    // The first Ctrl-C cancels: the crawl stops within a page and still judges what it found. The second quits.
+    interrupt = () => {
+      interrupt = () => process.exit(130);
+      void crawls.requestCancel(userId, created.id, timestamp());
+    };
+    const progress = new CrawlProgress(process.stderr);
+    await crawlHere(
+      {
+        crawls,
+        reports: new ReportStore(store, { historyLimit: 1 }),
+        analyzer,
+        events: silentEventSink,
+        settings: { ...settings, hostConcurrency: concurrency },
+        scheduleIntervals: defaultScheduleIntervals, // the command's crawl has no schedule
+        outbound: analyzer.outbound(),
+        onProgress: (id) => void crawls.find(userId, id).then((row) => row && progress.draw(row)),
+      },
+      created,
+    );
+    progress.finish();
+    const crawl = (await crawls.find(userId, created.id)) as CrawlRow;
+    await writeOutputs(store, crawl, values["json-lines"], values.csv);
+    process.stdout.write(await summary(crawls, crawl, paletteFor(process.stdout)));
+    const start = (await crawls.pages(crawl.id, { limit: 1, offset: 0 }))[0];
+    return crawl.status === "complete" && start?.report_id !== null && start?.report_id !== undefined ? 0 : 1;
+  } finally {
+    process.removeAllListeners("SIGINT");
+    await analyzer.close();
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      "max-pages": { type: "string" },
+      "max-depth": { type: "string" },
+      include: { type: "string", multiple: true },
+      exclude: { type: "string", multiple: true },
+      concurrency: { type: "string" },
+      "no-sitemaps": { type: "boolean" },
+      "json-lines": { type: "string" },
+      csv: { type: "string" },
+    },
+  });
+}
+
+function wholeNumber(raw: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/** Every page of the crawl, in the order found, a page of rows at a time. */
+async function* allPages(crawls: CrawlStore, crawlId: number) {
+  for (let offset = 0; ; offset += 500) {
+    const rows = await crawls.pages(crawlId, { limit: 500, offset });
+    for (const row of rows) yield crawlPageObject(row);
+    if (rows.length < 500) return;
+  }
+}
+
+async function writeOutputs(
+  store: Store,
+  crawl: CrawlRow,
+  jsonLines: string | undefined,
+  csvDirectory: string | undefined,
+): Promise<void> {
+  const crawls = new CrawlStore(store);
+  if (jsonLines !== undefined) {
+    const out = jsonLines === "-" ? process.stdout : createWriteStream(jsonLines);
+    for await (const page of allPages(crawls, crawl.id)) {
+      const { report_id: _reportId, ...line } = page; // the temporary database's ids mean nothing afterwards
+      out.write(`${JSON.stringify(line)}\n`);
+    }
+    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(() => resolve()));
+  }
+  if (csvDirectory !== undefined) {
+    const pages: Array<Record<string, unknown>> = [];
+    for await (const page of allPages(crawls, crawl.id)) pages.push(page);
+    const issues = (await crawls.issues(crawl.id)).map(siteIssueObject);
+    try {
+      mkdirSync(csvDirectory, { recursive: true });
+      writeFileSync(join(csvDirectory, "pages.csv"), toCsv(pages, pageColumns));
+      writeFileSync(join(csvDirectory, "issues.csv"), toCsv(issues, siteIssueColumns));
+    } catch (error) {
+      throw new UsageError(`cannot write the CSV files in "${csvDirectory}": ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The end of the run: counts, the site score, then each site issue with its first items. */
+async function summary(crawls: CrawlStore, crawl: CrawlRow, c: Palette): Promise<string> {
+  const lines: string[] = [];
+  const tone = crawl.result === "good" ? c.green : crawl.result === "decent" ? c.yellow : c.red;
+  lines.push(c.bold(`${safe(crawl.url)}  (${crawl.status})`));
+  lines.push(
+    `${crawl.analysed} pages analysed, ${crawl.failed} failed, ${crawl.excluded} not fetched, ${crawl.discovered} found`,
+  );
+  if (crawl.score !== null) {
+    lines.push(
+      `${tone(c.bold(String(crawl.result).toUpperCase()))}  ${c.bold(String(crawl.score))}/100 site score`,
+    );
+  }
+  const issues = (await crawls.issues(crawl.id)).map(siteIssueObject);
+  lines.push("");
+  lines.push(issues.length === 0 ? c.green("No site issues found.") : c.bold("Site issues"));
+  for (const issue of issues) {
+    const mark =
+      issue.importance === "high" ? c.red("✗") : issue.importance === "medium" ? c.yellow("!") : c.dim("·");
+    lines.push(`${mark} ${c.bold(safe(issue.title))} (${issue.importance}, ${issue.count})`);
+    lines.push(`    ${safe(issue.message)}`);
+    for (const item of issue.items.slice(0, itemsShown)) lines.push(`    - ${safe(describeItem(item))}`);
+    if (issue.count > itemsShown) lines.push(c.dim(`    … and ${issue.count - itemsShown} more`));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** One finding on one line: its URL or group of pages, and where it is linked from. */
+function describeItem(item: Record<string, unknown>): string {
+  const subject =
+    typeof item.url === "string" ? item.url : Array.isArray(item.pages) ? item.pages.join(", ") : "";
+  const extra = Object.entries(item)
+    .filter(([key, value]) => !["url", "pages", "sources"].includes(key) && value !== null)
+    .map(([key, value]) => `${key} ${typeof value === "object" ? JSON.stringify(value) : String(value)}`);
+  const sources =
+    Array.isArray(item.sources) && item.sources.length > 0 ? [`from ${item.sources.join(", ")}`] : [];
+  return [subject, ...extra, ...sources].filter(Boolean).join("  ");
+}
+
+/** The crawl's progress on one terminal line: counts, pages per second, and the time left at that rate. */
+class CrawlProgress {
+  private readonly startedAt = Date.now();
+  private readonly active: boolean;
+  private drawn = false;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {
+    this.active = Boolean(stream.isTTY);
+  }
+
+  draw(crawl: CrawlRow): void {
+    if (!this.active) return;
+    const done = crawl.analysed + crawl.failed;
+    const seconds = (Date.now() - this.startedAt) / 1000;
+    const rate = seconds > 0 ? done / seconds : 0;
+    const budget = Math.min(crawl.max_pages, Math.max(crawl.discovered - crawl.excluded, done));
+    const left = rate > 0 ? Math.round((budget - done) / rate) : null;
+    const width = 24;
+    const filled = budget > 0 ? Math.round((done / budget) * width) : 0;
+    this.stream.write(
+      `\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${budget} pages  ${crawl.failed} failed  ${rate.toFixed(1)}/s${left === null ? "" : `  ~${left}s left`}   `,
+    );
+    this.drawn = true;
+  }
+
+  finish(): void {
+    if (this.drawn) this.stream.write("\n");
+  }
+}

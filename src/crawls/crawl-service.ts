@@ -1,0 +1,255 @@
+/**
+ * The rules of crawls, shared by the API and the pages: the fields a crawl takes and their limits (a 422 naming
+ * the field for anything else), at most PAGEGRADE_CRAWLS_PER_USER queued or running per user (CrawlLimitReached,
+ * a 429), starting one (the `crawl` job, keyed by the crawl), cancelling (409 when it has finished: CrawlFinished),
+ * deleting (cancels first; the reports stay).
+ */
+
+import type { Analyzer } from "../analysis/analyse.js";
+import { InvalidUrl, normaliseSubmittedUrl, projectOf } from "../analysis/submitted-url.js";
+import type { CrawlSettings } from "../config.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import { ValidationFailed } from "../reports/errors.js";
+import { type AnalysisMode, analysisModes, type ReportSchedule, reportSchedules } from "../store/schema.js";
+import { timestamp } from "../timestamps.js";
+import type { CrawlListQuery, CrawlPageQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
+import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
+
+export interface CrawlInput {
+  url?: string;
+  max_pages?: number;
+  max_depth?: number;
+  sitemaps?: number;
+  include?: string | string[];
+  exclude?: string | string[];
+  privacy?: number;
+  mode?: string;
+  schedule?: string;
+}
+
+export class CrawlLimitReached extends Error {
+  override readonly name = "CrawlLimitReached";
+}
+
+export class CrawlFinished extends Error {
+  override readonly name = "CrawlFinished";
+}
+
+const maxPatterns = 20;
+const maxPatternLength = 200;
+
+export class CrawlService {
+  constructor(
+    private readonly crawls: CrawlStore,
+    private readonly jobs: JobQueue,
+    private readonly analyzer: Analyzer,
+    private readonly settings: CrawlSettings,
+  ) {}
+
+  list(userId: number, query: CrawlListQuery) {
+    return this.crawls.list(userId, query);
+  }
+
+  show(userId: number, id: number): Promise<CrawlRow | undefined> {
+    return this.crawls.find(userId, id);
+  }
+
+  async create(userId: number, input: CrawlInput): Promise<CrawlRow> {
+    const fields = crawlFields(input, {
+      maxPages: this.settings.maxPages,
+      renderingAvailable: this.analyzer.renderingAvailable(),
+    });
+    if ((await this.crawls.activeCount(userId)) >= this.settings.perUser) {
+      throw new CrawlLimitReached(
+        `You have ${this.settings.perUser} crawls queued or running; wait for one to finish or cancel it.`,
+      );
+    }
+    return this.start(userId, fields);
+  }
+
+  /**
+   * A scheduled crawl's next run: a new crawl with the same settings. Undefined when the user already has as
+   * many crawls queued or running as allowed (the schedule tries again later).
+   */
+  async runAgain(previous: CrawlRow): Promise<CrawlRow | undefined> {
+    if ((await this.crawls.activeCount(previous.user_id)) >= this.settings.perUser) return undefined;
+    const { url, project, max_pages, max_depth, sitemaps, include, exclude, mode, privacy, schedule } =
+      previous;
+    const fields = {
+      url,
+      project,
+      max_pages,
+      max_depth,
+      sitemaps,
+      include,
+      exclude,
+      mode,
+      privacy,
+      schedule,
+    };
+    return this.start(previous.user_id, fields);
+  }
+
+  /**
+   * Stores the crawl and enqueues its parts: one `crawl` job per page fetched at once
+   * (PAGEGRADE_CRAWL_HOST_CONCURRENCY), keyed `crawl:<id>:<part>`, so the parts spread over the workers. Nothing
+   * stays behind if the queue refuses.
+   */
+  private async start(userId: number, fields: ReturnType<typeof crawlFields>): Promise<CrawlRow> {
+    const now = timestamp();
+    const parts = Math.max(1, this.settings.hostConcurrency);
+    const crawl = await this.crawls.insert({
+      ...fields,
+      parts,
+      user_id: userId,
+      created_at: now,
+      updated_at: now,
+    });
+    try {
+      for (let part = 0; part < parts; part++) {
+        await this.jobs.enqueue(crawlJob, { userId, crawlId: crawl.id, part } satisfies CrawlPayload, {
+          key: partKey(crawl.id, part),
+          attempts: crawlJobAttempts,
+        });
+      }
+    } catch (error) {
+      await this.cancelJobs(crawl);
+      await this.crawls.delete(userId, crawl.id);
+      throw error;
+    }
+    return crawl;
+  }
+
+  /** Asks the crawl to stop; throws CrawlFinished when it already has; undefined when there is no such crawl. */
+  async cancel(userId: number, id: number): Promise<CrawlRow | undefined> {
+    const existing = await this.crawls.find(userId, id);
+    if (!existing) return undefined;
+    const now = timestamp();
+    if (existing.status === "queued") {
+      // Not started: it stops here, and its jobs find it finished.
+      const stopped = await this.crawls.cancelQueued(id, now);
+      if (stopped) {
+        await this.cancelJobs(stopped);
+        return stopped;
+      }
+    }
+    const asked = await this.crawls.requestCancel(userId, id, now);
+    if (!asked) throw new CrawlFinished("The crawl has already finished.");
+    return asked;
+  }
+
+  async delete(userId: number, id: number): Promise<boolean> {
+    const existing = await this.crawls.find(userId, id);
+    if (!existing) return false;
+    if (existing.status === "queued" || existing.status === "running") {
+      await this.crawls.requestCancel(userId, id, timestamp());
+      await this.cancelJobs(existing);
+    }
+    return this.crawls.delete(userId, id);
+  }
+
+  private async cancelJobs(crawl: CrawlRow): Promise<void> {
+    for (let part = 0; part < crawl.parts; part++) await this.jobs.cancel(crawlJob, partKey(crawl.id, part));
+  }
+
+  pages(crawlId: number, page: { limit: number; offset: number }) {
+    return this.crawls.pages(crawlId, page);
+  }
+
+  pageTable(crawlId: number, query: CrawlPageQuery) {
+    return this.crawls.pageTable(crawlId, query);
+  }
+
+  pageCount(crawlId: number) {
+    return this.crawls.pageCount(crawlId);
+  }
+
+  issues(crawlId: number) {
+    return this.crawls.issues(crawlId);
+  }
+}
+
+/** The stored fields of a crawl from what was asked, each checked (a 422 naming the field otherwise). */
+export function crawlFields(input: CrawlInput, limits: { maxPages: number; renderingAvailable: boolean }) {
+  if (input.url === undefined) throw ValidationFailed.of("url", "The url field is required.");
+  let url: URL;
+  try {
+    url = normaliseSubmittedUrl(input.url);
+  } catch (error) {
+    if (error instanceof InvalidUrl)
+      throw ValidationFailed.of("url", error.message.replace(/^The url /, "The url field "));
+    throw error;
+  }
+  const maxPages = input.max_pages ?? Math.min(500, limits.maxPages);
+  if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > limits.maxPages) {
+    throw ValidationFailed.of("max_pages", `The max pages field must be between 1 and ${limits.maxPages}.`);
+  }
+  const maxDepth = input.max_depth ?? 10;
+  if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 50) {
+    throw ValidationFailed.of("max_depth", "The max depth field must be between 0 and 50.");
+  }
+  const sitemaps = input.sitemaps ?? 1;
+  if (sitemaps !== 0 && sitemaps !== 1)
+    throw ValidationFailed.of("sitemaps", "The sitemaps field must be 0 or 1.");
+  const privacy = input.privacy ?? 1;
+  if (![0, 1].includes(privacy)) {
+    throw ValidationFailed.of(
+      "privacy",
+      "The privacy field must be 0 or 1 (a crawl's reports have no password).",
+    );
+  }
+  const mode = (input.mode ?? "raw") as AnalysisMode;
+  if (!analysisModes.includes(mode))
+    throw ValidationFailed.of("mode", "The mode field must be raw or rendered.");
+  if (mode === "rendered" && !limits.renderingAvailable) {
+    throw ValidationFailed.of(
+      "mode",
+      "The mode field cannot be rendered: this server has no Chromium (set PAGEGRADE_CHROMIUM_PATH).",
+    );
+  }
+  const schedule = (input.schedule ?? "off") as ReportSchedule;
+  if (!reportSchedules.includes(schedule)) {
+    throw ValidationFailed.of("schedule", "The schedule field must be off, daily or weekly.");
+  }
+  const include = patterns(input.include, "include");
+  const exclude = patterns(input.exclude, "exclude");
+  return {
+    url: url.href,
+    project: projectOf(url),
+    max_pages: maxPages,
+    max_depth: maxDepth,
+    sitemaps,
+    include: JSON.stringify(include),
+    exclude: JSON.stringify(exclude),
+    mode,
+    privacy,
+    schedule,
+  };
+}
+
+function partKey(crawlId: number, part: number): string {
+  return `crawl:${crawlId}:${part}`;
+}
+
+/** Include or exclude patterns: a list, or one comma-separated string; at most 20 of at most 200 characters. */
+function patterns(raw: string | string[] | undefined, field: "include" | "exclude"): string[] {
+  if (raw === undefined) return [];
+  const list = (Array.isArray(raw) ? raw : raw.split(",")).map((pattern) => pattern.trim()).filter(Boolean);
+  if (list.length > maxPatterns)
+    throw ValidationFailed.of(field, `The ${field} field may hold at most ${maxPatterns} patterns.`);
+  for (const pattern of list) {
+    if (pattern.length > maxPatternLength) {
+      throw ValidationFailed.of(
+        field,
+        `Each ${field} pattern may be at most ${maxPatternLength} characters.`,
+      );
+    }
+    if (!pattern.startsWith("/") && !pattern.startsWith("*")) {
+      throw ValidationFailed.of(
+        field,
+        `Each ${field} pattern must start with / or * (a URL path pattern), got "${pattern}".`,
+      );
+    }
+  }
+  return list;
+}

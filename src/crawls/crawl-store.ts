@@ -1,0 +1,648 @@
+/**
+ * Queries on crawls, their pages (the frontier and the results), links and issues. Reads and changes made for a
+ * user name the owner; the crawl job reaches its crawl by id. Counters on the crawl row are recomputed from the
+ * pages (one grouped count over an index), so they can never drift from what the frontier holds.
+ */
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { SiteFacts, SiteIssue } from "../analysis/site-checks/site-facts.js";
+import type { Store } from "../store/database.js";
+import type {
+  CrawlIssuesTable,
+  CrawlPagesTable,
+  CrawlStatus,
+  CrawlsTable,
+  Database,
+} from "../store/schema.js";
+
+export type CrawlRow = Selectable<CrawlsTable>;
+export type CrawlPageRow = Selectable<CrawlPagesTable>;
+export type CrawlIssueRow = Selectable<CrawlIssuesTable>;
+
+export type NewCrawl = Pick<
+  CrawlsTable,
+  | "user_id"
+  | "url"
+  | "project"
+  | "max_pages"
+  | "max_depth"
+  | "sitemaps"
+  | "include"
+  | "exclude"
+  | "mode"
+  | "privacy"
+  | "schedule"
+  | "created_at"
+  | "updated_at"
+> & { parts: number };
+
+export interface FrontierEntry {
+  url: string;
+  depth: number | null;
+  inSitemap?: boolean;
+}
+
+export type PageFacts = Partial<
+  Omit<CrawlPageRow, "id" | "crawl_id" | "url" | "depth" | "in_sitemap" | "inlinks" | "attempts">
+>;
+
+export interface CrawlListQuery {
+  project?: string;
+  status?: CrawlStatus;
+  direction: "asc" | "desc";
+  limit: number;
+  offset: number;
+}
+
+export const crawlPageSorts = ["id", "url", "status_code", "depth", "inlinks", "score"] as const;
+export const crawlPageStates = ["ok", "redirect", "error", "excluded"] as const;
+
+export interface CrawlPageQuery {
+  status?: (typeof crawlPageStates)[number];
+  /** Only these URLs (an issue's pages). */
+  urls?: string[];
+  sort: (typeof crawlPageSorts)[number];
+  direction: "asc" | "desc";
+  limit: number;
+  offset: number;
+}
+
+export class CrawlStore {
+  private readonly db: Kysely<Database>;
+
+  private readonly dialect: Store["dialect"];
+
+  constructor(store: Store) {
+    this.db = store.db;
+    this.dialect = store.dialect;
+  }
+
+  insert(crawl: NewCrawl): Promise<CrawlRow> {
+    return this.db
+      .insertInto("crawls")
+      .values({ ...crawl, status: "queued", score: null, result: null, robots_txt: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  find(userId: number, id: number): Promise<CrawlRow | undefined> {
+    return this.db
+      .selectFrom("crawls")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
+  async list(userId: number, query: CrawlListQuery): Promise<{ rows: CrawlRow[]; total: number }> {
+    let mine = this.db.selectFrom("crawls").where("user_id", "=", userId);
+    if (query.project !== undefined) mine = mine.where("project", "=", query.project);
+    if (query.status !== undefined) mine = mine.where("status", "=", query.status);
+    const [rows, counted] = await Promise.all([
+      mine.selectAll().orderBy("id", query.direction).limit(query.limit).offset(query.offset).execute(),
+      mine.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(counted.n) };
+  }
+
+  /** Scheduled crawls due to run again, soonest first. */
+  dueScheduled(now: string, limit: number) {
+    return this.db
+      .selectFrom("crawls")
+      .selectAll()
+      .where("next_run_at", "is not", null)
+      .where("next_run_at", "<=", now)
+      .orderBy("next_run_at")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+  }
+
+  /** Moves a crawl's next run from what it was to `to` (null: never); false when another process did first. */
+  async moveNextRun(id: number, from: string, to: string | null): Promise<boolean> {
+    const moved = await this.db
+      .updateTable("crawls")
+      .set({ next_run_at: to })
+      .where("id", "=", id)
+      .where("next_run_at", "=", from)
+      .executeTakeFirst();
+    return Number(moved.numUpdatedRows) === 1;
+  }
+
+  async activeCount(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("crawls")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", userId)
+      .where("status", "in", ["queued", "running"])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Asks a queued or running crawl to stop; undefined when it is not the user's or already finished. */
+  async requestCancel(userId: number, id: number, at: string): Promise<CrawlRow | undefined> {
+    return this.db
+      .updateTable("crawls")
+      .set({ cancel_requested: 1, updated_at: at })
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .where("status", "in", ["queued", "running"])
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async delete(userId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("crawls")
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Cancels a crawl that has not started; undefined when it has. */
+  cancelQueued(id: number, now: string): Promise<CrawlRow | undefined> {
+    return this.db
+      .updateTable("crawls")
+      .set({ status: "cancelled", cancel_requested: 1, finished_at: now, updated_at: now })
+      .where("id", "=", id)
+      .where("status", "=", "queued")
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** A queued crawl becomes running (a running one stays so); undefined when it has ended. */
+  markRunning(id: number, now: string): Promise<CrawlRow | undefined> {
+    return this.db
+      .updateTable("crawls")
+      .set({ status: "running", started_at: sql<string>`coalesce(started_at, ${now})`, updated_at: now })
+      .where("id", "=", id)
+      .where("status", "in", ["queued", "running"])
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Ends a running crawl with these changes; undefined when it was not running (it ended elsewhere). */
+  endRunning(id: number, changes: Partial<Omit<CrawlRow, "id" | "user_id">>): Promise<CrawlRow | undefined> {
+    return this.db
+      .updateTable("crawls")
+      .set(changes)
+      .where("id", "=", id)
+      .where("status", "=", "running")
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  update(id: number, changes: Partial<Omit<CrawlRow, "id" | "user_id">>): Promise<CrawlRow | undefined> {
+    return this.db.updateTable("crawls").set(changes).where("id", "=", id).returningAll().executeTakeFirst();
+  }
+
+  /**
+   * Adds URLs to the frontier; a URL already there keeps its row (its depth lowered to the smaller one, its
+   * sitemap mark kept). Inserted in batches, each URL once (a statement may not touch a row twice).
+   */
+  async addToFrontier(
+    crawlId: number,
+    given: FrontierEntry[],
+    db: Kysely<Database> = this.db,
+  ): Promise<void> {
+    const entries = mergedByUrl(given);
+    for (let start = 0; start < entries.length; start += 200) {
+      const batch = entries.slice(start, start + 200);
+      await db
+        .insertInto("crawl_pages")
+        .values(
+          batch.map((entry) => ({
+            crawl_id: crawlId,
+            url: entry.url,
+            depth: entry.depth,
+            state: "queued" as const,
+            in_sitemap: entry.inSitemap ? 1 : 0,
+            status_code: null,
+            content_type: null,
+            canonical: null,
+            title: null,
+            meta_description: null,
+            redirect_to: null,
+            text_hash: null,
+            text_minhash: null,
+            hreflang: null,
+            report_id: null,
+            score: null,
+            result: null,
+            excluded: null,
+            error: null,
+          })),
+        )
+        .onConflict((conflict) =>
+          conflict.columns(["crawl_id", "url"]).doUpdateSet({
+            in_sitemap: sql<number>`case when excluded.in_sitemap = 1 then 1 else crawl_pages.in_sitemap end`,
+            depth: sql<number | null>`case
+              when crawl_pages.depth is null then excluded.depth
+              when excluded.depth is null then crawl_pages.depth
+              when excluded.depth < crawl_pages.depth then excluded.depth
+              else crawl_pages.depth end`,
+          }),
+        )
+        .execute();
+    }
+  }
+
+  /**
+   * Pages left `fetching` go back to the queue, and their fetches back to the budget: those of this part (a part
+   * starting again after its process stopped) and those whose claim ran out (a part that will not come back).
+   */
+  async requeueStale(crawlId: number, part: number, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const requeued = await trx
+        .updateTable("crawl_pages")
+        .set({ state: "queued", claimed_by: null, lease_until: null })
+        .where("crawl_id", "=", crawlId)
+        .where("state", "=", "fetching")
+        .where((eb) => eb.or([eb("claimed_by", "=", part), eb("lease_until", "<", now)]))
+        .executeTakeFirst();
+      const count = Number(requeued.numUpdatedRows);
+      if (count > 0) {
+        await trx
+          .updateTable("crawls")
+          .set({ reserved: sql<number>`reserved - ${count}` })
+          .where("id", "=", crawlId)
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * Takes one fetch from the crawl's budget and the next queued page (shallowest first, then in discovery
+   * order), marked `fetching` by this part until `leaseUntil`. `"spent"` when `max_pages` fetches are taken;
+   * undefined when no page is queued. One transaction: on PostgreSQL the crawl's row lock orders the parts.
+   */
+  claim(crawlId: number, part: number, leaseUntil: string): Promise<CrawlPageRow | "spent" | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const reserved = await trx
+        .updateTable("crawls")
+        .set({ reserved: sql<number>`reserved + 1` })
+        .where("id", "=", crawlId)
+        .where(sql<boolean>`reserved < max_pages`)
+        .executeTakeFirst();
+      if (Number(reserved.numUpdatedRows) === 0) return "spent";
+      const queued = trx
+        .selectFrom("crawl_pages")
+        .selectAll()
+        .where("crawl_id", "=", crawlId)
+        .where("state", "=", "queued");
+      const next =
+        (await queued
+          .where("depth", "is not", null)
+          .orderBy("depth")
+          .orderBy("id")
+          .limit(1)
+          .executeTakeFirst()) ??
+        (await queued.where("depth", "is", null).orderBy("id").limit(1).executeTakeFirst());
+      if (!next) {
+        await trx
+          .updateTable("crawls")
+          .set({ reserved: sql<number>`reserved - 1` })
+          .where("id", "=", crawlId)
+          .execute();
+        return undefined;
+      }
+      const claimed = {
+        state: "fetching" as const,
+        attempts: next.attempts + 1,
+        claimed_by: part,
+        lease_until: leaseUntil,
+      };
+      await trx.updateTable("crawl_pages").set(claimed).where("id", "=", next.id).execute();
+      return { ...next, ...claimed };
+    });
+  }
+
+  /** Extends this part's claim on a page it is still working on. */
+  async renewClaim(pageId: number, part: number, until: string): Promise<void> {
+    await this.db
+      .updateTable("crawl_pages")
+      .set({ lease_until: until })
+      .where("id", "=", pageId)
+      .where("state", "=", "fetching")
+      .where("claimed_by", "=", part)
+      .execute();
+  }
+
+  /** Pages queued or being fetched by some part. */
+  async unfinishedCount(crawlId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("crawl_pages")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("crawl_id", "=", crawlId)
+      .where("state", "in", ["queued", "fetching"])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Politeness shared by every part: takes the next start time for a request to the site (requests start
+   * `delayMs` apart, never before a pause ends) and returns it, in milliseconds since the epoch.
+   */
+  async nextRequestAt(crawlId: number, delayMs: number, nowMs: number): Promise<number> {
+    const larger = this.dialect === "postgres" ? sql`greatest` : sql`max`;
+    const row = await this.db
+      .updateTable("crawls")
+      .set({ next_request_ms: sql<number>`${larger}(next_request_ms, ${nowMs}) + ${delayMs}` })
+      .where("id", "=", crawlId)
+      .returning("next_request_ms")
+      .executeTakeFirst();
+    return Number(row?.next_request_ms ?? nowMs + delayMs) - delayMs;
+  }
+
+  /** No request to the site starts before `untilMs` (the site asked for less: 429 or 503). */
+  async pauseRequests(crawlId: number, untilMs: number): Promise<void> {
+    const larger = this.dialect === "postgres" ? sql`greatest` : sql`max`;
+    await this.db
+      .updateTable("crawls")
+      .set({ next_request_ms: sql<number>`${larger}(next_request_ms, ${untilMs})` })
+      .where("id", "=", crawlId)
+      .execute();
+  }
+
+  /**
+   * The right to seed the crawl (read robots.txt and the sitemaps) or to judge it once finished, held until
+   * `until`: true for one part at a time (another may take it once it has run out, should the part holding it
+   * stop).
+   */
+  async takeLease(
+    crawlId: number,
+    lease: "seed_lease_until" | "finish_lease_until",
+    now: string,
+    until: string,
+  ): Promise<boolean> {
+    const taken = await this.db
+      .updateTable("crawls")
+      .set({ [lease]: until })
+      .where("id", "=", crawlId)
+      .where("status", "=", "running")
+      .where((eb) => eb.or([eb(lease, "is", null), eb(lease, "<", now)]))
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Records what became of a claimed page; with `releaseFrom` (its crawl), its fetch goes back to the budget in
+   * the same transaction (the page was not fetched after all, or goes back to the queue).
+   */
+  async settlePage(id: number, facts: PageFacts, releaseFrom?: number): Promise<void> {
+    if (releaseFrom === undefined) {
+      await this.db.updateTable("crawl_pages").set(facts).where("id", "=", id).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable("crawl_pages").set(facts).where("id", "=", id).execute();
+      await trx
+        .updateTable("crawls")
+        .set({ reserved: sql<number>`reserved - 1` })
+        .where("id", "=", releaseFrom)
+        .execute();
+    });
+  }
+
+  /** Every queued page left once the page budget is spent becomes `excluded: limit`. */
+  async excludeQueued(crawlId: number): Promise<void> {
+    await this.db
+      .updateTable("crawl_pages")
+      .set({ state: "excluded", excluded: "limit" })
+      .where("crawl_id", "=", crawlId)
+      .where("state", "=", "queued")
+      .execute();
+  }
+
+  /**
+   * What one analysed page taught the crawl, in one transaction: its facts, the internal links it has (replacing
+   * any recorded for it before, as when a page is crawled again after a restart), and the URLs it adds to the
+   * frontier.
+   */
+  async recordPage(
+    crawlId: number,
+    page: { id: number; url: string },
+    facts: PageFacts,
+    links: Array<{ to: string; nofollow: boolean }>,
+    discovered: FrontierEntry[],
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom("crawl_links")
+        .where("crawl_id", "=", crawlId)
+        .where("from_url", "=", page.url)
+        .execute();
+      for (let start = 0; start < links.length; start += 500) {
+        await trx
+          .insertInto("crawl_links")
+          .values(
+            links.slice(start, start + 500).map((link) => ({
+              crawl_id: crawlId,
+              from_url: page.url,
+              to_url: link.to,
+              nofollow: link.nofollow ? 1 : 0,
+            })),
+          )
+          .execute();
+      }
+      await this.addToFrontier(crawlId, discovered, trx);
+      await trx.updateTable("crawl_pages").set(facts).where("id", "=", page.id).execute();
+    });
+  }
+
+  /** Page URLs the crawl has fetched (answered or failed): what `max_pages` bounds. */
+  async fetchedCount(crawlId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("crawl_pages")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("crawl_id", "=", crawlId)
+      .where("state", "in", ["done", "failed"])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Recomputes the crawl's counters from its pages and returns the crawl. */
+  async refreshCounters(crawlId: number, at: string): Promise<CrawlRow | undefined> {
+    const counts = await this.db
+      .selectFrom("crawl_pages")
+      .select(["state", (eb) => eb.fn.countAll<number>().as("n")])
+      .select(sql<number>`sum(case when report_id is not null then 1 else 0 end)`.as("reported"))
+      .where("crawl_id", "=", crawlId)
+      .groupBy("state")
+      .execute();
+    const of = (state: string) => Number(counts.find((row) => row.state === state)?.n ?? 0);
+    const discovered = counts.reduce((sum, row) => sum + Number(row.n), 0);
+    const analysed = Number(counts.find((row) => row.state === "done")?.reported ?? 0);
+    return this.update(crawlId, {
+      discovered,
+      analysed,
+      failed: of("failed"),
+      excluded: of("excluded"),
+      updated_at: at,
+    });
+  }
+
+  /** The rounded mean score of the crawl's analysed pages, or null when none was analysed. */
+  async meanScore(crawlId: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom("crawl_pages")
+      .select((eb) => eb.fn.avg<number>("score").as("mean"))
+      .where("crawl_id", "=", crawlId)
+      .where("score", "is not", null)
+      .executeTakeFirstOrThrow();
+    return row.mean === null ? null : Math.round(Number(row.mean));
+  }
+
+  /** Everything the site checks judge, read from the crawl's rows. */
+  async siteFacts(crawl: CrawlRow): Promise<SiteFacts> {
+    const [pages, links] = await Promise.all([
+      this.db.selectFrom("crawl_pages").selectAll().where("crawl_id", "=", crawl.id).orderBy("id").execute(),
+      this.db
+        .selectFrom("crawl_links")
+        .select(["from_url", "to_url", "nofollow"])
+        .where("crawl_id", "=", crawl.id)
+        .execute(),
+    ]);
+    return {
+      startUrl: crawl.url,
+      pages: pages.map((page) => ({
+        url: page.url,
+        depth: page.depth,
+        statusCode: page.status_code,
+        error: page.error,
+        redirectTo: page.redirect_to,
+        contentType: page.content_type,
+        inSitemap: page.in_sitemap === 1,
+        disallowed: page.disallowed === 1,
+        excluded: page.excluded,
+        indexable: page.indexable === 1,
+        noindex: page.noindex === 1,
+        canonical: page.canonical,
+        title: page.title,
+        metaDescription: page.meta_description,
+        text:
+          page.text_hash === null || page.text_minhash === null
+            ? null
+            : { hash: page.text_hash, minhash: JSON.parse(page.text_minhash) as number[] },
+        hreflang:
+          page.hreflang === null ? [] : (JSON.parse(page.hreflang) as Array<{ lang: string; url: string }>),
+      })),
+      links: links.map((link) => ({ from: link.from_url, to: link.to_url, nofollow: link.nofollow === 1 })),
+    };
+  }
+
+  /** Stores the site findings (replacing earlier ones) and the crawl's issue counts by importance. */
+  async saveIssues(crawlId: number, issues: SiteIssue[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("crawl_issues").where("crawl_id", "=", crawlId).execute();
+      if (issues.length > 0) {
+        await trx
+          .insertInto("crawl_issues")
+          .values(
+            issues.map((issue, position) => ({
+              crawl_id: crawlId,
+              position,
+              check_id: issue.check,
+              category: issue.category,
+              importance: issue.importance,
+              title: issue.title,
+              message: issue.message,
+              count: issue.count,
+              items: JSON.stringify(issue.items),
+              truncated: issue.truncated,
+            })),
+          )
+          .execute();
+      }
+      const sum = (importance: string) =>
+        issues
+          .filter((issue) => issue.importance === importance)
+          .reduce((total, issue) => total + issue.count, 0);
+      await trx
+        .updateTable("crawls")
+        .set({ issues_high: sum("high"), issues_medium: sum("medium"), issues_low: sum("low") })
+        .where("id", "=", crawlId)
+        .execute();
+    });
+  }
+
+  /** The inlink count of every page, from the recorded links (set once the crawl is over). */
+  async countInlinks(crawlId: number): Promise<void> {
+    await sql`update crawl_pages set inlinks = counted.n
+      from (select to_url, count(distinct from_url) as n from crawl_links
+            where crawl_id = ${crawlId} and from_url <> to_url group by to_url) as counted
+      where crawl_pages.crawl_id = ${crawlId} and crawl_pages.url = counted.to_url`.execute(this.db);
+  }
+
+  pages(crawlId: number, page: { limit: number; offset: number }): Promise<CrawlPageRow[]> {
+    return this.db
+      .selectFrom("crawl_pages")
+      .selectAll()
+      .where("crawl_id", "=", crawlId)
+      .orderBy("id")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
+
+  /**
+   * A page of the crawl's pages table: by state (`ok` a 2xx, `redirect` a 3xx, `error` a failed fetch,
+   * `excluded` not fetched), limited to some URLs (an issue's pages), sorted by a column.
+   */
+  async pageTable(crawlId: number, query: CrawlPageQuery): Promise<{ rows: CrawlPageRow[]; total: number }> {
+    let pages = this.db.selectFrom("crawl_pages").where("crawl_id", "=", crawlId);
+    if (query.status === "ok") pages = pages.where("status_code", ">=", 200).where("status_code", "<", 300);
+    if (query.status === "redirect")
+      pages = pages.where("status_code", ">=", 300).where("status_code", "<", 400);
+    if (query.status === "error") pages = pages.where("state", "=", "failed");
+    if (query.status === "excluded") pages = pages.where("state", "=", "excluded");
+    if (query.urls !== undefined)
+      pages =
+        query.urls.length === 0 ? pages.where(sql<boolean>`1 = 0`) : pages.where("url", "in", query.urls);
+    const [rows, counted] = await Promise.all([
+      pages
+        .selectAll()
+        .orderBy(query.sort, query.direction === "asc" ? sql`asc nulls first` : sql`desc nulls last`)
+        .orderBy("id")
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute(),
+      pages.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(counted.n) };
+  }
+
+  async pageCount(crawlId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("crawl_pages")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("crawl_id", "=", crawlId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  issues(crawlId: number): Promise<CrawlIssueRow[]> {
+    return this.db
+      .selectFrom("crawl_issues")
+      .selectAll()
+      .where("crawl_id", "=", crawlId)
+      .orderBy("position")
+      .execute();
+  }
+}
+
+/** One entry per URL: the smallest known depth, in the sitemap when any entry is. */
+function mergedByUrl(entries: FrontierEntry[]): FrontierEntry[] {
+  const byUrl = new Map<string, FrontierEntry>();
+  for (const entry of entries) {
+    const known = byUrl.get(entry.url);
+    if (!known) {
+      byUrl.set(entry.url, { ...entry });
+      continue;
+    }
+    if (entry.depth !== null && (known.depth === null || entry.depth < known.depth))
+      known.depth = entry.depth;
+    if (entry.inSitemap) known.inSitemap = true;
+  }
+  return [...byUrl.values()];
+}

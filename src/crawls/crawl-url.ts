@@ -1,0 +1,39 @@
+/**
+ * URLs the way a crawl compares them: fragment dropped, default port dropped, host lower-cased (the URL parser
+ * does both), only http(s). A crawl's scope is its start URL's project: the host with and without `www.`.
+ * Include and exclude patterns are matched against path and query like robots.txt rules (`*` any run, a final
+ * `$` anchors the end, otherwise a prefix).
+ */
+import { patternMatches } from "../analysis/robots/robots-txt.js";
+import { projectOf } from "../analysis/submitted-url.js";
+
+/** The normalised absolute URL, or null for anything a crawl never fetches (mailto:, javascript:, …). */
+export function crawlUrl(href: string, base?: string): string | null {
+  let url: URL;
+  try {
+    url = base === undefined ? new URL(href) : new URL(href, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (url.username || url.password) return null;
+  url.hash = "";
+  return url.href;
+}
+
+export function inScope(url: string, project: string): boolean {
+  return projectOf(url) === project;
+}
+
+export interface PathPatterns {
+  include: string[];
+  exclude: string[];
+}
+
+/** Whether the patterns let the crawl fetch this URL (the start URL always may). */
+export function patternsAllow(url: string, patterns: PathPatterns): boolean {
+  const parsed = new URL(url);
+  const path = parsed.pathname + parsed.search;
+  if (patterns.exclude.some((pattern) => patternMatches(pattern, path))) return false;
+  return patterns.include.length === 0 || patterns.include.some((pattern) => patternMatches(pattern, path));
+}

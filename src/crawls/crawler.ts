@@ -1,0 +1,500 @@
+/**
+ * The `crawl` job: one crawl, from its frontier in the database to its site findings. The first run reads
+ * robots.txt and the sitemaps and seeds the frontier; every run then claims queued pages one at a time per
+ * worker slot (`PAGEGRADE_CRAWL_HOST_CONCURRENCY` at once, request starts `PAGEGRADE_CRAWL_DELAY_MS` or the
+ * Crawl-delay apart), analyses each through the Analyzer (so through the address guard), stores what the site
+ * checks need (status, redirect, canonical, title, text fingerprint, links) before the page's report, and marks
+ * it done. A page answering 429 or 503 goes back to the queue and the crawl slows down (exponential pause, at
+ * most three tries). Cancelling stops it within a page; a run cut off by a crash or shutdown leaves its pages
+ * `fetching`, and the next run puts them back: a page whose analysis was already stored (its request id is
+ * the crawl and page) is not analysed again. When the frontier is empty the site checks run and the crawl
+ * completes.
+ */
+import type { Analyzer } from "../analysis/analyse.js";
+import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
+import { noindexSources } from "../analysis/page-facts.js";
+import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
+import { isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
+import { judgeSite } from "../analysis/site-checks/index.js";
+import { textFingerprint } from "../analysis/site-checks/text-fingerprint.js";
+import type { PageSnapshot } from "../analysis/snapshot.js";
+import type { CrawlSettings, ScheduleIntervals } from "../config.js";
+import type { EventSink } from "../events/event-sink.js";
+import type { JobContext } from "../jobs/job-queue.js";
+import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
+import { nextRunAt } from "../reports/schedules.js";
+import type { ReportStore } from "../store/report-store.js";
+import { timestamp } from "../timestamps.js";
+import type { CrawlPageRow, CrawlRow, CrawlStore, FrontierEntry } from "./crawl-store.js";
+import { crawlUrl, inScope, patternsAllow } from "./crawl-url.js";
+import { crawlDelayOf, type Outbound, SiteReader } from "./site-reader.js";
+
+export const crawlJob = "crawl";
+
+/** Runs of a crawl's job in all, the first included; after the last, the crawl is `failed`. */
+export const crawlJobAttempts = 5;
+
+export interface CrawlPayload {
+  userId: number;
+  crawlId: number;
+  /** Which of the crawl's parts this job is; absent in jobs enqueued as one part. */
+  part?: number;
+}
+
+export interface CrawlerDependencies {
+  crawls: CrawlStore;
+  reports: ReportStore;
+  analyzer: Analyzer;
+  events: EventSink;
+  settings: CrawlSettings;
+  /** When a scheduled crawl runs again, counted from its end. */
+  scheduleIntervals: ScheduleIntervals;
+  outbound: Outbound;
+  /** Progress listeners in this process (the event stream); told after each page. */
+  onProgress?: (crawlId: number) => void;
+}
+
+const robotsAgent = "pagegrade";
+const maxTries = 3;
+/** The least time between two counts of a crawl's progress. */
+const countEveryMs = 250;
+/**
+ * How long a part's claim on a page holds without renewal; the part renews it every third of that while it
+ * works on the page, so the pages of a part that died go back to the queue within this time.
+ */
+const pageLeaseMs = 30_000;
+/** How long the part reading robots.txt and the sitemaps holds that right (their reads have deadlines). */
+const seedLeaseMs = 5 * 60_000;
+/** How long the part judging the finished crawl holds that right before another may take it. */
+const finishLeaseMs = 60_000;
+/** How often an idle part looks again while others still fetch pages that may add more. */
+const idlePollMs = 200;
+
+export function crawlHandler(dependencies: CrawlerDependencies) {
+  return async (job: JobContext<CrawlPayload>): Promise<void> => {
+    const { crawls } = dependencies;
+    const crawl = await crawls.find(job.payload.userId, job.payload.crawlId);
+    if (!crawl || ["complete", "cancelled", "failed"].includes(crawl.status)) return;
+    const run = new CrawlRun(crawl, job.payload.part ?? 0, dependencies, job.signal);
+    try {
+      await run.execute();
+    } catch (error) {
+      if (job.signal.aborted || job.attempt < crawlJobAttempts) throw error;
+      // The last run failed too: the crawl ends `failed`, keeping the pages it analysed.
+      const now = timestamp();
+      const failed = await crawls.endRunning(crawl.id, {
+        status: "failed",
+        finished_at: now,
+        updated_at: now,
+        next_run_at: nextRunAt(crawl.schedule, dependencies.scheduleIntervals, new Date()),
+      });
+      dependencies.onProgress?.(crawl.id);
+      if (failed) {
+        await dependencies.events.crawlFinished({
+          userId: crawl.user_id,
+          crawlId: crawl.id,
+          status: "failed",
+        });
+      }
+    }
+  };
+}
+
+/** Runs every part of a crawl in this process, each failure final (the command line, benchmarks, tests). */
+export async function crawlHere(dependencies: CrawlerDependencies, crawl: CrawlRow): Promise<void> {
+  const handler = crawlHandler(dependencies);
+  const signal = new AbortController().signal;
+  await Promise.all(
+    Array.from({ length: crawl.parts }, (_, part) =>
+      handler({
+        id: `local:${crawl.id}:${part}`,
+        name: crawlJob,
+        payload: { userId: crawl.user_id, crawlId: crawl.id, part },
+        attempt: crawlJobAttempts,
+        signal,
+      }),
+    ),
+  );
+}
+
+/**
+ * One part of a crawl: fetches one page at a time from the shared frontier until it is empty (and no other part
+ * is still fetching a page that may add to it), the budget is spent, or the crawl is cancelled; then the part
+ * that gets the finish lease judges the site.
+ */
+class CrawlRun {
+  private robots: RobotsTxt = { groups: [], sitemaps: [] };
+  private delayMs = 0;
+  private cancelled = false;
+  private countedAt = 0;
+  private readonly patterns: { include: string[]; exclude: string[] };
+
+  constructor(
+    private crawl: CrawlRow,
+    private readonly part: number,
+    private readonly dependencies: CrawlerDependencies,
+    private readonly signal: AbortSignal,
+  ) {
+    this.patterns = { include: JSON.parse(crawl.include), exclude: JSON.parse(crawl.exclude) };
+  }
+
+  async execute(): Promise<void> {
+    const { crawls } = this.dependencies;
+    const running = await crawls.markRunning(this.crawl.id, timestamp());
+    if (!running) return; // cancelled before it started
+    this.crawl = running;
+    await crawls.requeueStale(this.crawl.id, this.part, timestamp());
+    if (!(await this.seeded())) return;
+    this.robots = parseRobotsTxt(this.crawl.robots_txt ?? "");
+    this.delayMs = Math.max(
+      this.dependencies.settings.delayMs,
+      crawlDelayOf(this.crawl.robots_txt ?? "", robotsAgent) * 1000,
+    );
+    await this.progress(true);
+    await this.work();
+    if (this.signal.aborted) return; // handed back: the next run goes on from the frontier
+    await this.finish(this.cancelled ? "cancelled" : "complete");
+  }
+
+  /** robots.txt, the start URL and the sitemaps' URLs, once per crawl. */
+  private async seed(): Promise<void> {
+    const { crawls, settings } = this.dependencies;
+    const reader = new SiteReader(this.dependencies.outbound);
+    try {
+      const origin = new URL(this.crawl.url).origin;
+      const robotsTxt = await reader.robotsTxt(origin);
+      const entries: FrontierEntry[] = [{ url: this.crawl.url, depth: 0 }];
+      if (this.crawl.sitemaps === 1) {
+        const declared = parseRobotsTxt(robotsTxt ?? "").sitemaps;
+        const locations = declared.length > 0 ? declared : [new URL("/sitemap.xml", origin).href];
+        const listed = await reader.sitemapUrls(locations, Math.min(50_000, settings.maxPages * 5));
+        for (const href of listed) {
+          const url = crawlUrl(href);
+          if (url && inScope(url, this.crawl.project)) entries.push({ url, depth: null, inSitemap: true });
+        }
+      }
+      await crawls.addToFrontier(this.crawl.id, entries);
+      this.crawl =
+        (await crawls.update(this.crawl.id, { robots_txt: robotsTxt, seeded: 1, updated_at: timestamp() })) ??
+        this.crawl;
+    } finally {
+      await reader.close();
+    }
+  }
+
+  /**
+   * Seeds the frontier unless it is; one part does while the others wait (a part that stopped seeding is
+   * replaced once its lease runs out). False when the crawl ended or this part must stop first.
+   */
+  private async seeded(): Promise<boolean> {
+    const { crawls } = this.dependencies;
+    for (;;) {
+      if (this.crawl.seeded === 1) return true;
+      const now = Date.now();
+      if (
+        await crawls.takeLease(
+          this.crawl.id,
+          "seed_lease_until",
+          timestamp(new Date(now)),
+          timestamp(new Date(now + seedLeaseMs)),
+        )
+      ) {
+        await this.seed();
+        return true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, idlePollMs));
+      const current = await crawls.find(this.crawl.user_id, this.crawl.id);
+      if (current?.status !== "running" || this.signal.aborted) return false;
+      this.crawl = current;
+    }
+  }
+
+  /** Claims and crawls pages until none is left to any part, the budget is spent or the crawl must stop. */
+  private async work(): Promise<void> {
+    const { crawls } = this.dependencies;
+    for (;;) {
+      if (this.signal.aborted) return;
+      const current = await crawls.find(this.crawl.user_id, this.crawl.id);
+      if (current?.status !== "running") return;
+      if (current.cancel_requested === 1) {
+        this.cancelled = true;
+        return;
+      }
+      const now = Date.now();
+      const page = await crawls.claim(this.crawl.id, this.part, timestamp(new Date(now + pageLeaseMs)));
+      if (page === "spent") await crawls.excludeQueued(this.crawl.id);
+      if (page === "spent" || page === undefined) {
+        // Nothing to take: done unless another part still fetches a page (it may add URLs, or hand one back).
+        await crawls.requeueStale(this.crawl.id, -1, timestamp());
+        if ((await crawls.unfinishedCount(this.crawl.id)) === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, idlePollMs));
+        continue;
+      }
+      const renewal = setInterval(() => {
+        const until = timestamp(new Date(Date.now() + pageLeaseMs));
+        crawls.renewClaim(page.id, this.part, until).catch(() => {}); // a missed renewal: the next one counts
+      }, pageLeaseMs / 3);
+      try {
+        await this.crawlPage(page);
+      } finally {
+        clearInterval(renewal);
+      }
+      await this.progress();
+    }
+  }
+
+  /** Counts the crawl's pages again, at most a few times a second (the count reads every page's row). */
+  private async progress(now = false): Promise<void> {
+    if (!now && Date.now() - this.countedAt < countEveryMs) return;
+    this.countedAt = Date.now();
+    await this.dependencies.crawls.refreshCounters(this.crawl.id, timestamp());
+    this.dependencies.onProgress?.(this.crawl.id);
+  }
+
+  private async crawlPage(page: CrawlPageRow): Promise<void> {
+    const { crawls } = this.dependencies;
+    const url = new URL(page.url);
+    const isStart = page.url === this.crawl.url;
+    if (page.depth !== null && page.depth > this.crawl.max_depth) {
+      return crawls.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.crawl.id);
+    }
+    if (!isAllowed(this.robots, robotsAgent, url)) {
+      return crawls.settlePage(
+        page.id,
+        { state: "excluded", excluded: "robots", disallowed: 1 },
+        this.crawl.id,
+      );
+    }
+    if (!isStart && !patternsAllow(page.url, this.patterns)) {
+      return crawls.settlePage(page.id, { state: "excluded", excluded: "pattern" }, this.crawl.id);
+    }
+    const requestId = `crawl:${this.crawl.id}:${page.id}`;
+    const existing = await this.dependencies.reports.reportOfUrl(this.crawl.user_id, page.url);
+    if (
+      existing &&
+      (await this.dependencies.reports.analysisOfRequest(this.crawl.user_id, existing.id, requestId))
+    ) {
+      // Analysed before this run was cut off (its facts were stored first): not analysed twice.
+      return crawls.settlePage(page.id, {
+        state: "done",
+        report_id: existing.id,
+        score: existing.score,
+        result: existing.result,
+      });
+    }
+    await this.politely();
+    let analysed: Awaited<ReturnType<Analyzer["analyse"]>>;
+    try {
+      analysed = await this.dependencies.analyzer.analyse(page.url, { mode: this.crawl.mode });
+    } catch (error) {
+      return this.failed(page, error);
+    }
+    const { snapshot } = analysed;
+    const redirect = snapshot.response.redirects[0];
+    if (redirect) {
+      // This URL redirects: the crawl records the hop and queues where it goes (which is analysed as itself).
+      const target = crawlUrl(redirect.location, page.url);
+      await crawls.settlePage(page.id, {
+        state: "done",
+        status_code: redirect.status,
+        redirect_to: target,
+      });
+      if (target && inScope(target, this.crawl.project)) {
+        await crawls.addToFrontier(this.crawl.id, [{ url: target, depth: page.depth }]);
+      }
+      return;
+    }
+    const facts = pageFacts(snapshot);
+    const follow = !facts.nofollowPage;
+    const links = internalLinks(snapshot, this.crawl.project);
+    const discovered: FrontierEntry[] = [];
+    // A page known only from a sitemap (depth null) gives its links no depth either: no click path is known.
+    if (follow && (page.depth === null || page.depth < this.crawl.max_depth)) {
+      const depth = page.depth === null ? null : page.depth + 1;
+      for (const link of links) if (!link.nofollow) discovered.push({ url: link.to, depth });
+    }
+    for (const url of [facts.canonical, ...facts.hreflang.map((alternate) => alternate.url)]) {
+      if (url && inScope(url, this.crawl.project)) discovered.push({ url, depth: null });
+    }
+    await crawls.recordPage(
+      this.crawl.id,
+      page,
+      {
+        status_code: snapshot.response.status,
+        content_type: snapshot.response.mediaType,
+        indexable: snapshot.response.status === 200 && !facts.noindex ? 1 : 0,
+        noindex: facts.noindex ? 1 : 0,
+        canonical: facts.canonical,
+        title: facts.title,
+        meta_description: facts.metaDescription,
+        text_hash: facts.text?.hash ?? null,
+        text_minhash: facts.text ? JSON.stringify(facts.text.minhash) : null,
+        hreflang: JSON.stringify(facts.hreflang),
+        outlinks: links.length,
+      },
+      links,
+      discovered,
+    );
+    const report = await this.storeReport(existing?.id, analysed, requestId);
+    await crawls.settlePage(page.id, {
+      state: "done",
+      report_id: report.id,
+      score: analysed.report.score,
+      result: analysed.report.result,
+    });
+  }
+
+  /** The page's report: a new one in the project, or a new analysis (trigger `crawl`) of the existing one. */
+  private async storeReport(
+    existingId: number | undefined,
+    analysed: Awaited<ReturnType<Analyzer["analyse"]>>,
+    requestId: string,
+  ): Promise<{ id: number }> {
+    const { reports } = this.dependencies;
+    const userId = this.crawl.user_id;
+    const columns = analysisColumns(analysed.report);
+    const screenshot = storedScreenshot(analysed.screenshot);
+    if (existingId !== undefined) {
+      const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId, screenshot };
+      const updated = await reports.reanalysed(userId, existingId, columns, origin, {
+        updated_at: timestamp(),
+      });
+      if (updated) return updated;
+    }
+    const now = timestamp();
+    return reports.insert({
+      ...columns,
+      user_id: userId,
+      privacy: this.crawl.privacy,
+      password_hash: null,
+      mode: this.crawl.mode,
+      created_at: now,
+      updated_at: now,
+      request_id: requestId,
+      screenshot,
+    });
+  }
+
+  private async failed(page: CrawlPageRow, error: unknown): Promise<void> {
+    const { crawls } = this.dependencies;
+    if (error instanceof FetchFailure) {
+      const status = typeof error.facts.status === "number" ? error.facts.status : null;
+      if (error.reason === "not-html") {
+        return crawls.settlePage(page.id, {
+          state: "excluded",
+          excluded: "not-html",
+          status_code: 200,
+          content_type: typeof error.facts.media_type === "string" ? error.facts.media_type || null : null,
+        });
+      }
+      if ((status === 429 || status === 503) && page.attempts < maxTries) {
+        // The site asks for less: this page waits and every later request starts later, for as long as its
+        // Retry-After says (at most a minute), else 1 s, 2 s, … per try.
+        const asked = typeof error.facts.retry_after === "number" ? error.facts.retry_after * 1000 : null;
+        await crawls.pauseRequests(
+          this.crawl.id,
+          Date.now() + Math.min(60_000, asked ?? 1_000 * 2 ** (page.attempts - 1)),
+        );
+        return crawls.settlePage(page.id, { state: "queued" }, this.crawl.id);
+      }
+      return crawls.settlePage(page.id, {
+        state: "failed",
+        status_code: status,
+        error: status === null ? error.reason : null,
+      });
+    }
+    if (error instanceof RenderFailure)
+      return crawls.settlePage(page.id, { state: "failed", error: error.reason });
+    if (error instanceof ChromiumUnavailable) {
+      return crawls.settlePage(page.id, { state: "failed", error: "rendering-unavailable" });
+    }
+    throw error;
+  }
+
+  /** Waits until this crawl may start its next request to the site (shared by every part). */
+  private async politely(): Promise<void> {
+    const startAt = await this.dependencies.crawls.nextRequestAt(this.crawl.id, this.delayMs, Date.now());
+    const wait = startAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /**
+   * Judges the site and ends the crawl, in the one part that takes the finish lease; the others leave it to
+   * that part (or take over once its lease has run out, should it stop).
+   */
+  private async finish(status: "complete" | "cancelled"): Promise<void> {
+    const { crawls, events } = this.dependencies;
+    for (;;) {
+      if (this.signal.aborted) return;
+      const now = Date.now();
+      if (
+        await crawls.takeLease(
+          this.crawl.id,
+          "finish_lease_until",
+          timestamp(new Date(now)),
+          timestamp(new Date(now + finishLeaseMs)),
+        )
+      ) {
+        break;
+      }
+      const current = await crawls.find(this.crawl.user_id, this.crawl.id);
+      if (current?.status !== "running") return;
+      await new Promise((resolve) => setTimeout(resolve, idlePollMs));
+    }
+    await crawls.countInlinks(this.crawl.id);
+    const { issues } = judgeSite(await crawls.siteFacts(this.crawl));
+    await crawls.saveIssues(this.crawl.id, issues);
+    const score = await crawls.meanScore(this.crawl.id);
+    const now = timestamp();
+    await crawls.refreshCounters(this.crawl.id, now);
+    const ended = await crawls.endRunning(this.crawl.id, {
+      status,
+      score,
+      result: score === null ? null : score >= 80 ? "good" : score >= 50 ? "decent" : "bad",
+      finished_at: now,
+      updated_at: now,
+      next_run_at: nextRunAt(this.crawl.schedule, this.dependencies.scheduleIntervals, new Date()),
+    });
+    this.dependencies.onProgress?.(this.crawl.id);
+    if (ended && status === "complete") {
+      await events.crawlFinished({ userId: this.crawl.user_id, crawlId: this.crawl.id, status });
+    }
+  }
+}
+
+/** What the site checks need from one analysed page. */
+function pageFacts(snapshot: PageSnapshot) {
+  const document = snapshot.document;
+  const canonicalLink = document.links.find((link) => link.inHead && link.rel.includes("canonical"));
+  const metaRobots = document.metas
+    .filter((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "robots")
+    .map((meta) => (meta.content ?? "").toLowerCase());
+  return {
+    title: document.titles[0]?.replace(/\s+/g, " ").trim() || null,
+    metaDescription:
+      document.metas
+        .find((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "description")
+        ?.content?.trim() || null,
+    canonical: canonicalLink?.href ? crawlUrl(canonicalLink.href) : null,
+    noindex: noindexSources(snapshot).length > 0,
+    nofollowPage: metaRobots.some((content) => /\b(nofollow|none)\b/.test(content)),
+    hreflang: document.links
+      .filter((link) => link.inHead && link.rel.includes("alternate") && link.hreflang && link.href)
+      .map((link) => ({ lang: (link.hreflang as string).toLowerCase(), url: crawlUrl(link.href as string) }))
+      .filter((alternate): alternate is { lang: string; url: string } => alternate.url !== null),
+    text: textFingerprint(document.text),
+  };
+}
+
+/** The page's `<a href>` links to URLs of the crawl's project, each once. */
+function internalLinks(snapshot: PageSnapshot, project: string): Array<{ to: string; nofollow: boolean }> {
+  const links = new Map<string, boolean>();
+  for (const anchor of snapshot.document.anchors) {
+    if (anchor.href === null) continue;
+    const to = crawlUrl(anchor.href);
+    if (!to || !inScope(to, project)) continue;
+    const nofollow = anchor.rel.includes("nofollow");
+    links.set(to, (links.get(to) ?? true) && nofollow);
+  }
+  return [...links].map(([to, nofollow]) => ({ to, nofollow }));
+}

@@ -1,0 +1,117 @@
+/** A crawl, one of its pages and one of its site issues as the API shows them, and as CSV rows. */
+import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "./crawl-store.js";
+
+export function crawlObject(row: CrawlRow) {
+  return {
+    id: row.id,
+    object: "crawl" as const,
+    url: row.url,
+    project: row.project,
+    status: row.status,
+    max_pages: row.max_pages,
+    max_depth: row.max_depth,
+    sitemaps: row.sitemaps,
+    include: JSON.parse(row.include) as string[],
+    exclude: JSON.parse(row.exclude) as string[],
+    mode: row.mode,
+    privacy: row.privacy,
+    schedule: row.schedule,
+    pages: { discovered: row.discovered, analysed: row.analysed, failed: row.failed, excluded: row.excluded },
+    score: row.score,
+    result: row.result,
+    issues: { high: row.issues_high, medium: row.issues_medium, low: row.issues_low },
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function crawlPageObject(row: CrawlPageRow) {
+  return {
+    object: "crawl_page" as const,
+    url: row.url,
+    status_code: row.status_code,
+    content_type: row.content_type,
+    depth: row.depth,
+    inlinks: row.inlinks,
+    outlinks: row.outlinks,
+    in_sitemap: row.in_sitemap === 1,
+    indexable: row.indexable === 1,
+    canonical: row.canonical,
+    title: row.title,
+    redirect_to: row.redirect_to,
+    report_id: row.report_id,
+    score: row.score,
+    result: row.result,
+    excluded: row.excluded,
+    error: row.error,
+  };
+}
+
+export function siteIssueObject(row: CrawlIssueRow) {
+  return {
+    object: "site_issue" as const,
+    check: row.check_id,
+    category: row.category,
+    importance: row.importance,
+    title: row.title,
+    message: row.message,
+    count: row.count,
+    items: JSON.parse(row.items) as Array<Record<string, unknown>>,
+    truncated: row.truncated,
+  };
+}
+
+/**
+ * RFC 4180 CSV: a header line, then one line per row; fields quoted when they need it. A field that a
+ * spreadsheet would read as a formula (it starts with =, +, -, @) gets a leading apostrophe: page titles are
+ * strangers' text.
+ */
+export function toCsv(rows: Array<Record<string, unknown>>, columns: string[]): string {
+  const field = (value: unknown) => {
+    const text =
+      value === null || value === undefined
+        ? ""
+        : typeof value === "object"
+          ? JSON.stringify(value)
+          : String(value);
+    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  };
+  return `${[
+    columns.join(","),
+    ...rows.map((row) => columns.map((column) => field(row[column])).join(",")),
+  ].join("\r\n")}\r\n`;
+}
+
+/** The columns of the pages CSV, in the order of the API's crawl_page object. */
+export const crawlPageColumns = [
+  "url",
+  "status_code",
+  "content_type",
+  "depth",
+  "inlinks",
+  "outlinks",
+  "in_sitemap",
+  "indexable",
+  "canonical",
+  "title",
+  "redirect_to",
+  "report_id",
+  "score",
+  "result",
+  "excluded",
+  "error",
+];
+
+export const siteIssueColumns = [
+  "check",
+  "category",
+  "importance",
+  "title",
+  "message",
+  "count",
+  "items",
+  "truncated",
+];

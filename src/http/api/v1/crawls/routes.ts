@@ -1,0 +1,219 @@
+/**
+ * /api/v1/crawls: create (202), list, show, cancel, delete, the pages and issues (JSON pages, or every row as
+ * CSV with `Accept: text/csv`), and the progress feed as a `text/event-stream`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
+import type { CrawlRow } from "../../../../crawls/crawl-store.js";
+import {
+  crawlObject,
+  crawlPageColumns,
+  crawlPageObject,
+  siteIssueColumns,
+  siteIssueObject,
+  toCsv,
+} from "../../../../crawls/present.js";
+import type { CrawlStatus } from "../../../../store/schema.js";
+import { sendPage } from "../../../pagination.js";
+import { problems, sendProblem } from "../../../problem.js";
+import { sendCsv } from "../../../send-csv.js";
+import type { ApiContext } from "../context.js";
+import {
+  cancelCrawl,
+  crawlEvents,
+  createCrawl,
+  deleteCrawl,
+  listCrawlIssues,
+  listCrawlPages,
+  listCrawls,
+  showCrawl,
+} from "./schema.js";
+
+interface PageQuery {
+  per_page?: number;
+  page?: number;
+}
+
+/** How often the event stream looks at the crawl, and how often it sends a keep-alive comment. */
+const pollMs = 400;
+const keepAliveMs = 15_000;
+
+export async function crawlRoutes(app: FastifyInstance, { crawls, closing }: ApiContext): Promise<void> {
+  const owned = async (request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply) => {
+    const crawl = await crawls.show(request.account.id, request.params.id);
+    if (!crawl) await sendProblem(request, reply, problems.notFound());
+    return crawl;
+  };
+  const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
+
+  app.post<{ Body: CrawlInput }>("/crawls", { schema: createCrawl }, async (request, reply) => {
+    try {
+      const crawl = await crawls.create(request.account.id, request.body);
+      return reply
+        .code(202)
+        .header("location", `/api/v1/crawls/${crawl.id}`)
+        .send({ data: crawlObject(crawl), status: 202 });
+    } catch (error) {
+      if (!(error instanceof CrawlLimitReached)) throw error;
+      reply.header("retry-after", "60");
+      return sendProblem(request, reply, { ...problems.tooManyRequests(), detail: error.message });
+    }
+  });
+
+  app.get<{ Querystring: PageQuery & { project?: string; status?: CrawlStatus; sort?: "asc" | "desc" } }>(
+    "/crawls",
+    { schema: listCrawls },
+    async (request, reply) => {
+      const query = request.query;
+      const page = query.page ?? 1;
+      const perPage = query.per_page ?? 10;
+      const direction = query.sort ?? "desc";
+      const { rows, total } = await crawls.list(request.account.id, {
+        ...(query.project !== undefined ? { project: query.project } : {}),
+        ...(query.status !== undefined ? { status: query.status } : {}),
+        direction,
+        limit: perPage,
+        offset: (page - 1) * perPage,
+      });
+      const params: Array<[string, string]> = [];
+      if (query.project !== undefined) params.push(["project", query.project]);
+      if (query.status !== undefined) params.push(["status", query.status]);
+      params.push(["sort_by", "id"], ["sort", direction], ["per_page", String(perPage)]);
+      const items = rows.map((row) => JSON.stringify(crawlObject(row)));
+      return sendPage(request, reply, { page, perPage, params }, items, total);
+    },
+  );
+
+  app.get<{ Params: { id: number } }>("/crawls/:id", { schema: showCrawl }, async (request, reply) => {
+    const crawl = await owned(request, reply);
+    return crawl && reply.send({ data: crawlObject(crawl), status: 200 });
+  });
+
+  app.post<{ Params: { id: number } }>(
+    "/crawls/:id/cancel",
+    { schema: cancelCrawl },
+    async (request, reply) => {
+      try {
+        const crawl = await crawls.cancel(request.account.id, request.params.id);
+        if (!crawl) return sendProblem(request, reply, problems.notFound());
+        return reply.send({ data: crawlObject(crawl), status: 200 });
+      } catch (error) {
+        if (!(error instanceof CrawlFinished)) throw error;
+        return sendProblem(request, reply, problems.conflict(error.message));
+      }
+    },
+  );
+
+  app.delete<{ Params: { id: number } }>("/crawls/:id", { schema: deleteCrawl }, async (request, reply) => {
+    if (!(await crawls.delete(request.account.id, request.params.id))) {
+      return sendProblem(request, reply, problems.notFound());
+    }
+    return reply.send({ id: request.params.id, object: "crawl", deleted: true, status: 200 });
+  });
+
+  app.get<{ Params: { id: number }; Querystring: PageQuery }>(
+    "/crawls/:id/pages",
+    { schema: listCrawlPages },
+    async (request, reply) => {
+      const crawl = await owned(request, reply);
+      if (!crawl) return reply;
+      if (wantsCsv(request)) {
+        const rows = await crawls.pages(crawl.id, { limit: 1_000_000, offset: 0 });
+        return sendCsv(
+          reply,
+          `crawl-${crawl.id}-pages.csv`,
+          toCsv(rows.map(crawlPageObject), crawlPageColumns),
+        );
+      }
+      const page = request.query.page ?? 1;
+      const perPage = request.query.per_page ?? 10;
+      const [rows, total] = await Promise.all([
+        crawls.pages(crawl.id, { limit: perPage, offset: (page - 1) * perPage }),
+        crawls.pageCount(crawl.id),
+      ]);
+      const items = rows.map((row) => JSON.stringify(crawlPageObject(row)));
+      return sendPage(
+        request,
+        reply,
+        { page, perPage, params: [["per_page", String(perPage)]] },
+        items,
+        total,
+      );
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: PageQuery }>(
+    "/crawls/:id/issues",
+    { schema: listCrawlIssues },
+    async (request, reply) => {
+      const crawl = await owned(request, reply);
+      if (!crawl) return reply;
+      const all = (await crawls.issues(crawl.id)).map(siteIssueObject);
+      if (wantsCsv(request))
+        return sendCsv(reply, `crawl-${crawl.id}-issues.csv`, toCsv(all, siteIssueColumns));
+      const page = request.query.page ?? 1;
+      const perPage = request.query.per_page ?? 10;
+      const items = all.slice((page - 1) * perPage, page * perPage).map((item) => JSON.stringify(item));
+      return sendPage(
+        request,
+        reply,
+        { page, perPage, params: [["per_page", String(perPage)]] },
+        items,
+        all.length,
+      );
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    "/crawls/:id/events",
+    { schema: crawlEvents },
+    async (request, reply) => {
+      const first = await owned(request, reply);
+      if (!first) return reply;
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+        "x-request-id": request.id,
+        // A stream's connection is not reused: closed with the stream, it cannot hold the service's close.
+        connection: "close",
+      });
+      let closed = false;
+      request.raw.on("close", () => {
+        closed = true;
+      });
+      const send = (event: string, crawl: CrawlRow) =>
+        response.write(`event: ${event}\ndata: ${JSON.stringify(crawlObject(crawl))}\n\n`);
+      let last = "";
+      let lastWrite = Date.now();
+      let crawl: CrawlRow | undefined = first;
+      // The stream ends when the service shuts down, so it never holds the close.
+      while (!closed && !closing.aborted && crawl) {
+        const counts = JSON.stringify([
+          crawl.status,
+          crawl.discovered,
+          crawl.analysed,
+          crawl.failed,
+          crawl.excluded,
+        ]);
+        if (["complete", "cancelled", "failed"].includes(crawl.status)) {
+          send(crawl.status, crawl);
+          break;
+        }
+        if (counts !== last) {
+          send("progress", crawl);
+          last = counts;
+          lastWrite = Date.now();
+        } else if (Date.now() - lastWrite > keepAliveMs) {
+          response.write(": keep-alive\n\n");
+          lastWrite = Date.now();
+        }
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        crawl = await crawls.show(request.account.id, first.id);
+      }
+      response.end();
+    },
+  );
+}

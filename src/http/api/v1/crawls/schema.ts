@@ -1,0 +1,206 @@
+/** Request and response schemas of /api/v1/crawls. */
+import { Type } from "typebox";
+import { analysisModes, reportSchedules } from "../../../../store/schema.js";
+import {
+  errorResponses,
+  integerEnum,
+  PageQuery,
+  paginated,
+  refTo,
+  stringEnum,
+  Timestamp,
+} from "../common-schema.js";
+
+const crawlStatuses = ["queued", "running", "complete", "cancelled", "failed"] as const;
+const nullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+const nullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const Crawl = Type.Object(
+  {
+    id: Type.Integer(),
+    object: Type.Literal("crawl"),
+    url: Type.String(),
+    project: Type.String(),
+    status: stringEnum(crawlStatuses),
+    max_pages: Type.Integer(),
+    max_depth: Type.Integer(),
+    sitemaps: integerEnum([0, 1]),
+    include: Type.Array(Type.String()),
+    exclude: Type.Array(Type.String()),
+    mode: stringEnum(analysisModes),
+    privacy: integerEnum([0, 1]),
+    schedule: stringEnum(reportSchedules),
+    pages: Type.Object({
+      discovered: Type.Integer(),
+      analysed: Type.Integer(),
+      failed: Type.Integer(),
+      excluded: Type.Integer(),
+    }),
+    score: nullableInteger,
+    result: Type.Union([stringEnum(["good", "decent", "bad"]), Type.Null()]),
+    issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
+    started_at: Type.Union([Timestamp, Type.Null()]),
+    finished_at: Type.Union([Timestamp, Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: "Crawl", title: "Crawl" },
+);
+
+export const CrawlPage = Type.Object(
+  {
+    object: Type.Literal("crawl_page"),
+    url: Type.String(),
+    status_code: nullableInteger,
+    content_type: nullableString,
+    depth: nullableInteger,
+    inlinks: Type.Integer(),
+    outlinks: Type.Integer(),
+    in_sitemap: Type.Boolean(),
+    indexable: Type.Boolean(),
+    canonical: nullableString,
+    title: nullableString,
+    redirect_to: nullableString,
+    report_id: nullableInteger,
+    score: nullableInteger,
+    result: nullableString,
+    excluded: Type.Union([stringEnum(["robots", "pattern", "limit", "not-html"]), Type.Null()]),
+    error: nullableString,
+  },
+  { $id: "CrawlPage", title: "CrawlPage" },
+);
+
+export const SiteIssue = Type.Object(
+  {
+    object: Type.Literal("site_issue"),
+    check: Type.String(),
+    category: Type.String(),
+    importance: stringEnum(["high", "medium", "low"]),
+    title: Type.String(),
+    message: Type.String(),
+    count: Type.Integer(),
+    items: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    truncated: Type.Integer(),
+  },
+  { $id: "SiteIssue", title: "SiteIssue" },
+);
+
+export const crawlSchemas = [Crawl, CrawlPage, SiteIssue];
+
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const CrawlEnvelope = (status: 200 | 202) =>
+  Type.Object({ data: refTo(Crawl), status: Type.Literal(status) });
+const patternsField = Type.Optional(
+  Type.Union([Type.Array(Type.String(), { maxItems: 50 }), Type.String({ maxLength: 5000 })], {
+    description:
+      "URL path patterns (* any run, a final $ anchors): repeated field, JSON array or comma-separated",
+  }),
+);
+const csv = { "text/csv": { schema: { type: "string" } } };
+
+export const createCrawl = {
+  summary: "Crawl a site into its project",
+  tags: ["crawls"],
+  body: Type.Object({
+    url: Type.String({ maxLength: 2048, description: "The start page" }),
+    max_pages: Type.Optional(Type.Integer({ description: "Page URLs fetched at most (default 500)" })),
+    max_depth: Type.Optional(Type.Integer({ description: "Clicks from the start page (default 10, 0–50)" })),
+    sitemaps: Type.Optional(integerEnum([0, 1], "Also start from the sitemaps (default 1)")),
+    include: patternsField,
+    exclude: patternsField,
+    privacy: Type.Optional(integerEnum([0, 1], "Of the reports it creates (default 1)")),
+    mode: Type.Optional(stringEnum(analysisModes)),
+    schedule: Type.Optional(stringEnum(reportSchedules)),
+  }),
+  response: { 202: CrawlEnvelope(202), ...errorResponses(400, 413, 415, 422) },
+};
+
+export const listCrawls = {
+  summary: "List crawls",
+  tags: ["crawls"],
+  querystring: Type.Object({
+    project: Type.Optional(Type.String({ maxLength: 255 })),
+    status: Type.Optional(stringEnum(crawlStatuses)),
+    sort_by: Type.Optional(stringEnum(["id"])),
+    ...PageQuery,
+  }),
+  response: { 200: paginated(refTo(Crawl), "CrawlPageOfCrawls"), ...errorResponses(422) },
+};
+
+export const showCrawl = {
+  summary: "Show a crawl",
+  tags: ["crawls"],
+  params: IdParams,
+  response: { 200: CrawlEnvelope(200), ...errorResponses(404) },
+};
+
+export const cancelCrawl = {
+  summary: "Cancel a crawl (it stops within seconds, keeping what it analysed)",
+  tags: ["crawls"],
+  params: IdParams,
+  // A POST takes no body here, but one sent is still read: too large (413) or of a type not accepted (415).
+  response: { 200: CrawlEnvelope(200), ...errorResponses(404, 409, 413, 415) },
+};
+
+export const deleteCrawl = {
+  summary: "Delete a crawl, its page list and its findings (the reports stay)",
+  tags: ["crawls"],
+  params: IdParams,
+  response: {
+    200: Type.Object({
+      id: Type.Integer(),
+      object: Type.Literal("crawl"),
+      deleted: Type.Literal(true),
+      status: Type.Literal(200),
+    }),
+    ...errorResponses(404),
+  },
+};
+
+const listQuery = Type.Object({
+  per_page: Type.Optional(integerEnum([10, 25, 50, 100])),
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+export const listCrawlPages = {
+  summary: "The crawl's pages (Accept: text/csv gives every row as CSV)",
+  tags: ["crawls"],
+  params: IdParams,
+  querystring: listQuery,
+  response: {
+    200: {
+      description: "The pages",
+      content: { "application/json": { schema: paginated(refTo(CrawlPage), "CrawlPagePage") }, ...csv },
+    },
+    ...errorResponses(404, 422),
+  },
+};
+
+export const listCrawlIssues = {
+  summary: "The crawl's site findings (Accept: text/csv gives every row as CSV)",
+  tags: ["crawls"],
+  params: IdParams,
+  querystring: listQuery,
+  response: {
+    200: {
+      description: "The findings",
+      content: { "application/json": { schema: paginated(refTo(SiteIssue), "SiteIssuePage") }, ...csv },
+    },
+    ...errorResponses(404, 422),
+  },
+};
+
+export const crawlEvents = {
+  summary: "The crawl's progress as a text/event-stream",
+  description:
+    "A `progress` event with the crawl object whenever its counts change (at most a few per second), then one `complete`, `cancelled` or `failed` event, and the stream ends.",
+  tags: ["crawls"],
+  params: IdParams,
+  response: {
+    200: {
+      description: "The event stream",
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    },
+    ...errorResponses(404),
+  },
+};

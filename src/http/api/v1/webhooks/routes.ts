@@ -1,0 +1,106 @@
+/** /api/v1/webhooks: list, create, show, update, delete, ping, deliveries. Thin: schema, service call, present. */
+import type { FastifyInstance } from "fastify";
+import type { WebhookInput } from "../../../../webhooks/webhook-service.js";
+import { sendPage } from "../../../pagination.js";
+import { problems, sendProblem } from "../../../problem.js";
+import type { ApiContext } from "../context.js";
+import { deliveryObject, webhookObject } from "./present.js";
+import {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  pingWebhook,
+  showWebhook,
+  updateWebhook,
+} from "./schema.js";
+
+interface PageQuery {
+  per_page?: number;
+  page?: number;
+}
+
+export async function webhookRoutes(app: FastifyInstance, { webhooks }: ApiContext): Promise<void> {
+  const pageOf = (query: PageQuery) => {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 10;
+    return { page, perPage, params: [["per_page", String(perPage)]] as Array<[string, string]> };
+  };
+
+  app.get<{ Querystring: PageQuery }>("/webhooks", { schema: listWebhooks }, async (request, reply) => {
+    const page = pageOf(request.query);
+    const { rows, total } = await webhooks.list(request.account.id, {
+      limit: page.perPage,
+      offset: (page.page - 1) * page.perPage,
+    });
+    const items = rows.map((row) => JSON.stringify(webhookObject(row)));
+    return sendPage(request, reply, page, items, total);
+  });
+
+  app.post<{ Body: WebhookInput }>("/webhooks", { schema: createWebhook }, async (request, reply) => {
+    const { webhook, secret } = await webhooks.create(request.account.id, request.body);
+    return reply
+      .code(201)
+      .header("location", `/api/v1/webhooks/${webhook.id}`)
+      .send({ data: { ...webhookObject(webhook), secret }, status: 201 });
+  });
+
+  app.get<{ Params: { id: number } }>("/webhooks/:id", { schema: showWebhook }, async (request, reply) => {
+    const webhook = await webhooks.show(request.account.id, request.params.id);
+    if (!webhook) return sendProblem(request, reply, problems.notFound());
+    return reply.send({ data: webhookObject(webhook), status: 200 });
+  });
+
+  app.patch<{ Params: { id: number }; Body: WebhookInput }>(
+    "/webhooks/:id",
+    { schema: updateWebhook },
+    async (request, reply) => {
+      const webhook = await webhooks.update(request.account.id, request.params.id, request.body ?? {});
+      if (!webhook) return sendProblem(request, reply, problems.notFound());
+      return reply.send({ data: webhookObject(webhook), status: 200 });
+    },
+  );
+
+  app.delete<{ Params: { id: number } }>(
+    "/webhooks/:id",
+    { schema: deleteWebhook },
+    async (request, reply) => {
+      if (!(await webhooks.delete(request.account.id, request.params.id))) {
+        return sendProblem(request, reply, problems.notFound());
+      }
+      return reply.send({ id: request.params.id, object: "webhook", deleted: true, status: 200 });
+    },
+  );
+
+  app.post<{ Params: { id: number } }>(
+    "/webhooks/:id/ping",
+    { schema: pingWebhook },
+    async (request, reply) => {
+      const delivery = await webhooks.ping(request.account.id, request.params.id);
+      if (!delivery) return sendProblem(request, reply, problems.notFound());
+      return reply.code(202).send({ data: deliveryObject(delivery), status: 202 });
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: PageQuery }>(
+    "/webhooks/:id/deliveries",
+    { schema: listDeliveries },
+    async (request, reply) => {
+      if (!(await webhooks.show(request.account.id, request.params.id))) {
+        return sendProblem(request, reply, problems.notFound());
+      }
+      const page = pageOf(request.query);
+      const { rows, total } = await webhooks.deliveries(request.account.id, request.params.id, {
+        limit: page.perPage,
+        offset: (page.page - 1) * page.perPage,
+      });
+      return sendPage(
+        request,
+        reply,
+        page,
+        rows.map((row) => JSON.stringify(deliveryObject(row))),
+        total,
+      );
+    },
+  );
+}

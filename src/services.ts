@@ -1,0 +1,91 @@
+/**
+ * The composition root of the domain: the stores and services built once per process over one database, one
+ * analysis engine and one job queue. The HTTP app (app.ts) serves them; every process that runs jobs (the
+ * service, `pagegrade worker`) registers the same job handlers over them (jobs/registry.ts), so any process can
+ * run any job.
+ */
+import { AccountService } from "./accounts/account-service.js";
+import { SessionService } from "./accounts/session-service.js";
+import type { Analyzer } from "./analysis/analyse.js";
+import type { ServiceConfig } from "./config.js";
+import { CrawlService } from "./crawls/crawl-service.js";
+import { CrawlStore } from "./crawls/crawl-store.js";
+import { crawlObject } from "./crawls/present.js";
+import type { EventSink } from "./events/event-sink.js";
+import type { JobQueue } from "./jobs/job-queue.js";
+import { ProjectService } from "./projects/project-service.js";
+import { AnalysisCapacity } from "./reports/analysis-capacity.js";
+import { HistoryService } from "./reports/history-service.js";
+import { ReportService } from "./reports/report-service.js";
+import { AnalysisStore } from "./store/analysis-store.js";
+import type { Store } from "./store/database.js";
+import { ReportStore } from "./store/report-store.js";
+import { SecretBox } from "./webhooks/secret-box.js";
+import { WebhookEvents } from "./webhooks/webhook-events.js";
+import { WebhookService } from "./webhooks/webhook-service.js";
+import { WebhookStore } from "./webhooks/webhook-store.js";
+
+export interface ServiceDependencies {
+  store: Store;
+  analyzer: Analyzer;
+  config: ServiceConfig;
+  jobs: JobQueue;
+}
+
+export interface Services extends ServiceDependencies {
+  reportStore: ReportStore;
+  reports: ReportService;
+  history: HistoryService;
+  projects: ProjectService;
+  accounts: AccountService;
+  sessions: SessionService;
+  /** Who is told when an analysis is stored or a crawl ends: the webhooks. */
+  events: EventSink;
+  webhookStore: WebhookStore;
+  webhooks: WebhookService;
+  secrets: SecretBox;
+  crawlStore: CrawlStore;
+  crawls: CrawlService;
+}
+
+export function createServices(dependencies: ServiceDependencies): Services {
+  const { store, analyzer, config, jobs } = dependencies;
+  const reportStore = new ReportStore(store, { historyLimit: config.historyLimit });
+  const history = new HistoryService(reportStore, new AnalysisStore(store));
+  const webhookStore = new WebhookStore(store);
+  const crawlStore = new CrawlStore(store);
+  const secrets = new SecretBox(config.encryptionKey);
+  const events = new WebhookEvents({
+    webhooks: webhookStore,
+    reports: reportStore,
+    history,
+    jobs,
+    regressionScoreDrop: config.regressionScoreDrop,
+    crawlObject: async (userId, crawlId) => {
+      const crawl = await crawlStore.find(userId, crawlId);
+      return crawl ? crawlObject(crawl) : null;
+    },
+  });
+  return {
+    ...dependencies,
+    reportStore,
+    events,
+    webhookStore,
+    secrets,
+    webhooks: new WebhookService(webhookStore, jobs, secrets, analyzer.outbound().guard),
+    crawlStore,
+    crawls: new CrawlService(crawlStore, jobs, analyzer, config.crawls),
+    reports: new ReportService({
+      reports: reportStore,
+      analyzer,
+      capacity: new AnalysisCapacity(config.maxConcurrentAnalyses),
+      jobs,
+      scheduleIntervals: config.scheduleIntervals,
+      events,
+    }),
+    history,
+    projects: new ProjectService(reportStore, analyzer.scoring),
+    accounts: new AccountService(store),
+    sessions: new SessionService(store),
+  };
+}

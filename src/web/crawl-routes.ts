@@ -1,0 +1,260 @@
+/**
+ * Crawls as pages, for the signed-in user: the list with the start form (`?project=` shows a project's crawls
+ * over time and fills the form with its home page), one crawl (live while it runs, then its report), its pages
+ * and issues as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { SessionService } from "../accounts/session-service.js";
+import type { Analyzer } from "../analysis/analyse.js";
+import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
+import {
+  type CrawlPageQuery,
+  type CrawlRow,
+  crawlPageSorts,
+  crawlPageStates,
+} from "../crawls/crawl-store.js";
+import {
+  crawlPageColumns,
+  crawlPageObject,
+  siteIssueColumns,
+  siteIssueObject,
+  toCsv,
+} from "../crawls/present.js";
+import { sendCsv } from "../http/send-csv.js";
+import { ValidationFailed } from "../reports/errors.js";
+import { expired } from "./account-routes.js";
+import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
+import { csrfValid } from "./web-context.js";
+
+export interface CrawlRouteOptions {
+  sessions: SessionService;
+  crawls: CrawlService;
+  analyzer: Analyzer;
+}
+
+type Form = Record<string, string | string[] | undefined>;
+const listPageSize = 25;
+
+export async function crawlRoutes(
+  app: FastifyInstance,
+  { sessions, crawls, analyzer }: CrawlRouteOptions,
+): Promise<void> {
+  const showList = async (
+    request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>,
+    reply: FastifyReply,
+    form?: CrawlForm,
+    status = 200,
+  ) => {
+    const session = request.session;
+    if (!session) return seeOther(reply, "/login");
+    const project = (request.query.project ?? "").trim().toLowerCase().slice(0, 255);
+    const page = /^[1-9][0-9]{0,8}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
+    const { rows, total } = await crawls.list(session.account.id, {
+      ...(project ? { project } : {}),
+      direction: "desc",
+      limit: listPageSize,
+      offset: (page - 1) * listPageSize,
+    });
+    const flash = await sessions.takeFlash(session.token);
+    const view = {
+      crawls: rows,
+      total,
+      page,
+      project,
+      form: form ?? emptyForm(project ? `https://${project}/` : ""),
+      renderingAvailable: analyzer.renderingAvailable(),
+      flash,
+    };
+    return sendHtml(
+      request,
+      reply,
+      project ? `Crawls of ${project}` : "Crawls",
+      crawlListBody(request.csrfToken, view),
+      status,
+    );
+  };
+
+  /** The signed-in user's crawl named in the path, or a 404 page. */
+  const owned = async (
+    request: FastifyRequest<{ Params: { id: string } }>,
+    reply: FastifyReply,
+  ): Promise<{ userId: number; token: string; crawl: CrawlRow } | null> => {
+    const session = request.session;
+    if (!session) {
+      await seeOther(reply, "/login");
+      return null;
+    }
+    const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : null;
+    const crawl = id === null ? undefined : await crawls.show(session.account.id, id);
+    if (!crawl) {
+      await notFoundPage(request, reply);
+      return null;
+    }
+    return { userId: session.account.id, token: session.token, crawl };
+  };
+
+  app.get<{ Querystring: Record<string, string | undefined> }>("/crawls", async (request, reply) =>
+    showList(request, reply),
+  );
+
+  app.post<{ Body: Form; Querystring: Record<string, string | undefined> }>(
+    "/crawls",
+    async (request, reply) => {
+      if (!csrfValid(request)) return expired(request, reply);
+      const session = request.session;
+      if (!session) return seeOther(reply, "/login");
+      const form = formOf(request.body);
+      try {
+        const crawl = await crawls.create(session.account.id, {
+          url: form.url,
+          ...(form.max_pages ? { max_pages: wholeOrNaN(form.max_pages) } : {}),
+          ...(form.max_depth ? { max_depth: wholeOrNaN(form.max_depth) } : {}),
+          include: lines(form.include),
+          exclude: lines(form.exclude),
+          mode: form.mode,
+        });
+        return seeOther(reply, `/crawls/${crawl.id}`);
+      } catch (error) {
+        if (error instanceof ValidationFailed || error instanceof CrawlLimitReached) {
+          return showList(
+            request,
+            reply,
+            { ...form, error: error.message },
+            error instanceof CrawlLimitReached ? 429 : 422,
+          );
+        }
+        throw error;
+      }
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    "/crawls/:id",
+    async (request, reply) => {
+      const found = await owned(request, reply);
+      if (!found) return reply;
+      const { crawl } = found;
+      const issues = await crawls.issues(crawl.id);
+      const table = tableState(
+        request.query,
+        issues.map((issue) => issue.check_id),
+      );
+      const issue = issues.find((row) => row.check_id === table.issue);
+      const query: CrawlPageQuery = {
+        ...(table.status ? { status: table.status as CrawlPageQuery["status"] } : {}),
+        ...(issue ? { urls: issueUrls(siteIssueObject(issue).items) } : {}),
+        sort: table.sort as CrawlPageQuery["sort"],
+        direction: table.direction as "asc" | "desc",
+        limit: pageTablePageSize,
+        offset: (table.page - 1) * pageTablePageSize,
+      };
+      const { rows, total } = await crawls.pageTable(crawl.id, query);
+      const flash = await sessions.takeFlash(found.token);
+      const view = { crawl, issues, pages: rows, pageTotal: total, table, flash, now: Date.now() };
+      return sendHtml(request, reply, `Crawl of ${crawl.project}`, crawlBody(request.csrfToken, view));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>("/crawls/:id/pages.csv", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const rows: Array<Record<string, unknown>> = [];
+    for (let offset = 0; ; offset += 1000) {
+      const batch = await crawls.pages(found.crawl.id, { limit: 1000, offset });
+      rows.push(...batch.map(crawlPageObject));
+      if (batch.length < 1000) break;
+    }
+    return sendCsv(
+      reply.header("cache-control", "no-store"),
+      `crawl-${found.crawl.id}-pages.csv`,
+      toCsv(rows, crawlPageColumns),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>("/crawls/:id/issues.csv", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const rows = (await crawls.issues(found.crawl.id)).map(siteIssueObject);
+    return sendCsv(
+      reply.header("cache-control", "no-store"),
+      `crawl-${found.crawl.id}-issues.csv`,
+      toCsv(rows, siteIssueColumns),
+    );
+  });
+
+  app.post<{ Params: { id: string } }>("/crawls/:id/cancel", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    try {
+      await crawls.cancel(found.userId, found.crawl.id);
+      await sessions.setFlash(found.token, "The crawl is stopping; what it analysed is kept.");
+    } catch (error) {
+      if (!(error instanceof CrawlFinished)) throw error;
+      await sessions.setFlash(found.token, "The crawl had already finished.");
+    }
+    return seeOther(reply, `/crawls/${found.crawl.id}`);
+  });
+
+  app.post<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    await crawls.delete(found.userId, found.crawl.id);
+    await sessions.setFlash(found.token, "The crawl was deleted; the reports of its pages stay.");
+    return seeOther(reply, `/crawls?project=${encodeURIComponent(found.crawl.project)}`);
+  });
+}
+
+function emptyForm(url: string): CrawlForm {
+  return { url, max_pages: "500", max_depth: "10", include: "", exclude: "", mode: "raw", error: null };
+}
+
+function formOf(body: Form): CrawlForm {
+  const text = (name: string) => {
+    const value = body[name];
+    return typeof value === "string" ? value.trim() : "";
+  };
+  return {
+    url: text("url"),
+    max_pages: text("max_pages"),
+    max_depth: text("max_depth"),
+    include: text("include"),
+    exclude: text("exclude"),
+    mode: text("mode") || "raw",
+    error: null,
+  };
+}
+
+/** A form's number as the service checks it: a whole number, or NaN (which the service refuses, naming the field). */
+function wholeOrNaN(text: string): number {
+  return /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+}
+
+function lines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/** The pages table's state from the query string; a value that is not allowed falls back to the default. */
+function tableState(query: Record<string, string | undefined>, checks: string[]) {
+  const pick = (value: string | undefined, allowed: readonly string[], fallback: string) =>
+    value !== undefined && allowed.includes(value) ? value : fallback;
+  return {
+    status: pick(query.status, crawlPageStates, ""),
+    issue: pick(query.issue, checks, ""),
+    sort: pick(query.sort, crawlPageSorts, "id"),
+    direction: pick(query.direction, ["asc", "desc"], "asc"),
+    page: /^[1-9][0-9]{0,8}$/.test(query.page ?? "") ? Number(query.page) : 1,
+  };
+}
+
+/** The pages an issue's items name: each item's URL, or every page of a group. */
+function issueUrls(items: Array<Record<string, unknown>>): string[] {
+  return items.flatMap((item) =>
+    typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [],
+  );
+}

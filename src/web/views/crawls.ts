@@ -1,0 +1,271 @@
+/**
+ * The crawl pages: the list with the form that starts a crawl (a project's crawls over time when filtered by
+ * project), and one crawl: live progress while it runs (the page reloads itself, no script), then the site
+ * score, the site issues with their evidence and the pages table with its filters and CSV downloads.
+ */
+import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "../../crawls/crawl-store.js";
+import { siteIssueObject } from "../../crawls/present.js";
+import { type HtmlValue, html, type SafeHtml } from "../html.js";
+import { listPageLink } from "../list-query.js";
+import { alert, csrfField, notice, option } from "./forms.js";
+import { paginationNav } from "./list-controls.js";
+
+export interface CrawlForm {
+  url: string;
+  max_pages: string;
+  max_depth: string;
+  include: string;
+  exclude: string;
+  mode: string;
+  error: string | null;
+}
+
+export interface CrawlListView {
+  crawls: CrawlRow[];
+  total: number;
+  page: number;
+  project: string;
+  form: CrawlForm;
+  renderingAvailable: boolean;
+  flash: string | null;
+}
+
+const statusNames: Record<CrawlRow["status"], string> = {
+  queued: "Queued",
+  running: "Running",
+  complete: "Complete",
+  cancelled: "Cancelled",
+  failed: "Failed",
+};
+
+export function crawlListBody(csrf: string, view: CrawlListView): SafeHtml {
+  const { crawls, total, page, project, form } = view;
+  return html`<h1>${project ? html`Crawls of <span class="key">${project}</span>` : "Crawls"}</h1>
+${view.flash ? notice(view.flash) : ""}
+<section class="card">
+  <h2>Crawl a site</h2>
+  <p class="muted">Every page the crawl reaches becomes a report of the site's project; site checks then judge the pages together.</p>
+  ${form.error ? alert(form.error) : ""}
+  <form method="post" action="/crawls" novalidate>
+    ${csrfField(csrf)}
+    <label for="url">Start page</label>
+    <input id="url" name="url" type="url" value="${form.url}" required maxlength="2048" placeholder="https://example.com/">
+    <div class="form-row">
+      <div><label for="max_pages">Most pages</label><input id="max_pages" name="max_pages" inputmode="numeric" value="${form.max_pages}" size="6"></div>
+      <div><label for="max_depth">Most clicks from the start page</label><input id="max_depth" name="max_depth" inputmode="numeric" value="${form.max_depth}" size="3"></div>
+      <div><label for="mode">How to read pages</label><select id="mode" name="mode">${option("raw", "HTML as served", form.mode)}${view.renderingAvailable ? option("rendered", "Rendered in Chromium", form.mode) : ""}</select></div>
+    </div>
+    <div class="form-row">
+      <div><label for="include">Only paths matching (one per line)</label><textarea id="include" name="include" rows="2" placeholder="/blog/*">${form.include}</textarea></div>
+      <div><label for="exclude">Never paths matching (one per line)</label><textarea id="exclude" name="exclude" rows="2" placeholder="/cart$">${form.exclude}</textarea></div>
+    </div>
+    <p><button type="submit">Start the crawl</button></p>
+  </form>
+</section>
+<section class="card">
+  <h2>${project ? "Crawls over time" : "Your crawls"}</h2>
+  ${
+    crawls.length === 0
+      ? html`<p>No crawls yet.</p>`
+      : html`<table>
+    <thead><tr><th scope="col">Started</th><th scope="col">Start page</th><th scope="col">Status</th><th scope="col">Pages</th><th scope="col">Site score</th><th scope="col">Issues</th></tr></thead>
+    <tbody>${crawls.map(
+      (crawl) => html`<tr>
+      <td><a href="/crawls/${crawl.id}">${crawl.created_at.slice(0, 16).replace("T", " ")}</a></td>
+      <td>${crawl.url}</td>
+      <td>${statusNames[crawl.status]}</td>
+      <td>${crawl.analysed}</td>
+      <td>${crawl.score === null ? html`<span class="muted">–</span>` : html`<span class="result-${crawl.result ?? ""}">${crawl.score} (${crawl.result ?? ""})</span>`}</td>
+      <td>${issueCounts(crawl)}</td>
+    </tr>`,
+    )}</tbody>
+  </table>`
+  }
+  ${paginationNav("/crawls", { project, page, per_page: 25 }, total, total === 1 ? "crawl" : "crawls")}
+</section>`;
+}
+
+function issueCounts(crawl: CrawlRow): SafeHtml {
+  return html`${crawl.issues_high} high · ${crawl.issues_medium} medium · ${crawl.issues_low} low`;
+}
+
+export interface PageTableState {
+  status: string;
+  issue: string;
+  sort: string;
+  direction: string;
+  page: number;
+}
+
+export interface CrawlView {
+  crawl: CrawlRow;
+  issues: CrawlIssueRow[];
+  pages: CrawlPageRow[];
+  pageTotal: number;
+  table: PageTableState;
+  flash: string | null;
+  now: number;
+}
+
+export const pageTablePageSize = 100;
+/** Seconds between reloads of a running crawl's page. */
+const reloadSeconds = 3;
+
+export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
+  const { crawl } = view;
+  const active = crawl.status === "queued" || crawl.status === "running";
+  return html`<article class="crawl">
+  <h1>Crawl of <span class="key">${crawl.url}</span></h1>
+  <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}</p>
+  ${view.flash ? notice(view.flash) : ""}
+  ${active ? progressCard(csrf, crawl, view.now) : summaryCard(crawl)}
+  ${active ? "" : issuesCard(crawl, view.issues)}
+  ${pagesCard(view)}
+  <section class="card">
+    <h2>Delete</h2>
+    <p>Deleting the crawl removes its page list and site issues; the reports of its pages stay.</p>
+    <form method="post" action="/crawls/${crawl.id}/delete">${csrfField(csrf)}<button type="submit" class="danger">Delete this crawl</button></form>
+  </section>
+</article>`;
+}
+
+function progressCard(csrf: string, crawl: CrawlRow, now: number): SafeHtml {
+  const done = crawl.analysed + crawl.failed;
+  const seconds = crawl.started_at ? Math.max(0.001, (now - Date.parse(crawl.started_at)) / 1000) : 0;
+  const rate = seconds > 0 ? done / seconds : 0;
+  const budget = Math.min(crawl.max_pages, Math.max(crawl.discovered - crawl.excluded, done));
+  const left = rate > 0 ? Math.ceil((budget - done) / rate) : null;
+  return html`<meta http-equiv="refresh" content="${String(reloadSeconds)}">
+<section class="card" aria-live="polite">
+  <h2>${crawl.status === "queued" ? "Waiting to start" : crawl.cancel_requested === 1 ? "Stopping" : "Crawling"}</h2>
+  <progress max="${String(Math.max(1, budget))}" value="${String(done)}">${done} of ${budget}</progress>
+  <dl class="facts">
+    <div><dt>Found</dt><dd>${crawl.discovered}</dd></div>
+    <div><dt>Analysed</dt><dd>${crawl.analysed}</dd></div>
+    <div><dt>Failed</dt><dd>${crawl.failed}</dd></div>
+    <div><dt>Not fetched</dt><dd>${crawl.excluded}</dd></div>
+    <div><dt>Pages per second</dt><dd>${rate.toFixed(1)}</dd></div>
+    <div><dt>Time left</dt><dd>${left === null ? "–" : duration(left)}</dd></div>
+  </dl>
+  <p class="muted">This page reloads itself every ${reloadSeconds} seconds.</p>
+  ${crawl.cancel_requested === 1 ? "" : html`<form method="post" action="/crawls/${crawl.id}/cancel">${csrfField(csrf)}<button type="submit">Cancel the crawl</button></form>`}
+</section>`;
+}
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return minutes < 60
+    ? `${minutes} min ${seconds % 60} s`
+    : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function summaryCard(crawl: CrawlRow): SafeHtml {
+  return html`<section class="card">
+  <h2>${statusNames[crawl.status]}</h2>
+  ${crawl.score === null ? html`<p>No page was analysed.</p>` : html`<p class="score result-${crawl.result ?? ""}">Site score <strong>${crawl.score}</strong> (${crawl.result ?? ""}), the mean of its pages' scores.</p>`}
+  <dl class="facts">
+    <div><dt>Found</dt><dd>${crawl.discovered}</dd></div>
+    <div><dt>Analysed</dt><dd>${crawl.analysed}</dd></div>
+    <div><dt>Failed</dt><dd>${crawl.failed}</dd></div>
+    <div><dt>Not fetched</dt><dd>${crawl.excluded}</dd></div>
+    <div><dt>Site issues</dt><dd>${issueCounts(crawl)}</dd></div>
+  </dl>
+</section>`;
+}
+
+function issuesCard(crawl: CrawlRow, rows: CrawlIssueRow[]): SafeHtml {
+  const issues = rows.map(siteIssueObject);
+  return html`<section class="card">
+  <h2>Site issues</h2>
+  <p><a href="/crawls/${crawl.id}/issues.csv" download>Download the site issues (CSV)</a></p>
+  ${
+    issues.length === 0
+      ? html`<p>No site check found anything.</p>`
+      : issues.map(
+          (
+            issue,
+          ) => html`<details class="site-issue importance-${issue.importance}"${issue.importance === "high" ? html` open` : ""}>
+    <summary><strong>${issue.title}</strong> <span class="muted">${issue.importance} · ${issue.count} ${issue.count === 1 ? "finding" : "findings"}</span></summary>
+    <p>${issue.message}</p>
+    <ul class="evidence">${issue.items.map((item) => html`<li>${itemMarkup(item)}</li>`)}</ul>
+    ${issue.truncated ? html`<p class="muted">Only the first ${issue.items.length} are listed; the CSV has the same.</p>` : ""}
+    <p><a href="/crawls/${crawl.id}?issue=${encodeURIComponent(issue.check)}#pages">Show the pages concerned</a></p>
+  </details>`,
+        )
+  }
+</section>`;
+}
+
+/** One finding: its page or group of pages, its other facts, and the pages linking to it. */
+function itemMarkup(item: Record<string, unknown>): HtmlValue {
+  const urls =
+    typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
+  const facts = Object.entries(item)
+    .filter(([key, value]) => !["url", "pages", "sources"].includes(key) && value !== null)
+    .map(
+      ([key, value]) =>
+        `${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
+    );
+  const sources = Array.isArray(item.sources) ? (item.sources as string[]) : [];
+  return html`${urls.map((url, index) => html`${index > 0 ? ", " : ""}<span class="key">${url}</span>`)}${facts.length > 0 ? html` <span class="muted">${facts.join(" · ")}</span>` : ""}${sources.length > 0 ? html`<br><span class="muted">linked from ${sources.join(", ")}</span>` : ""}`;
+}
+
+function pagesCard(view: CrawlView): SafeHtml {
+  const { crawl, table, pages, pageTotal, issues } = view;
+  const state = { status: table.status, issue: table.issue, sort: table.sort, direction: table.direction };
+  return html`<section class="card" id="pages">
+  <h2>Pages</h2>
+  <p><a href="/crawls/${crawl.id}/pages.csv" download>Download every page (CSV)</a></p>
+  <form method="get" action="/crawls/${crawl.id}#pages" class="form-row" role="search">
+    <div><label for="status">Status</label><select id="status" name="status">${option("", "Any", table.status)}${option("ok", "Answered 2xx", table.status)}${option("redirect", "Redirects", table.status)}${option("error", "Failed", table.status)}${option("excluded", "Not fetched", table.status)}</select></div>
+    <div><label for="issue">Site issue</label><select id="issue" name="issue">${option("", "Any", table.issue)}${issues.map((issue) => option(issue.check_id, issue.title, table.issue))}</select></div>
+    <div><label for="sort">Sort by</label><select id="sort" name="sort">${option("id", "Order found", table.sort)}${option("url", "URL", table.sort)}${option("status_code", "Status code", table.sort)}${option("depth", "Depth", table.sort)}${option("inlinks", "Links in", table.sort)}${option("score", "Score", table.sort)}</select></div>
+    <div><label for="direction">Order</label><select id="direction" name="direction">${option("asc", "Ascending", table.direction)}${option("desc", "Descending", table.direction)}</select></div>
+    <div><button type="submit">Apply</button></div>
+  </form>
+  ${
+    pages.length === 0
+      ? html`<p>No pages match.</p>`
+      : html`<table>
+    <thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Depth</th><th scope="col">Links in</th><th scope="col">Title</th><th scope="col">Score</th></tr></thead>
+    <tbody>${pages.map(
+      (page) => html`<tr>
+      <td>${page.report_id === null ? html`<span class="key">${page.url}</span>` : html`<a href="/reports/${page.report_id}">${page.url}</a>`}${page.redirect_to ? html`<br><span class="muted">→ ${page.redirect_to}</span>` : ""}</td>
+      <td>${pageStatus(page)}</td>
+      <td>${page.depth === null ? "–" : page.depth}</td>
+      <td>${page.inlinks}</td>
+      <td>${page.title ?? ""}</td>
+      <td>${page.score === null ? "–" : html`<span class="result-${page.result ?? ""}">${page.score}</span>`}</td>
+    </tr>`,
+    )}</tbody>
+  </table>`
+  }
+  ${pageNav(crawl.id, state, table.page, pageTotal)}
+</section>`;
+}
+
+function pageStatus(page: CrawlPageRow): HtmlValue {
+  if (page.excluded) {
+    const why = { robots: "robots.txt", pattern: "a pattern", limit: "a limit", "not-html": "not HTML" }[
+      page.excluded
+    ];
+    return html`<span class="muted">not fetched (${why ?? page.excluded})</span>`;
+  }
+  if (page.state === "queued" || page.state === "fetching")
+    return html`<span class="muted">${page.state}</span>`;
+  if (page.status_code === null) return html`<span class="result-bad">${page.error ?? "failed"}</span>`;
+  return page.state === "failed"
+    ? html`<span class="result-bad">${page.status_code}</span>`
+    : String(page.status_code);
+}
+
+function pageNav(crawlId: number, state: Record<string, string>, page: number, total: number): SafeHtml {
+  const lastPage = Math.max(1, Math.ceil(total / pageTablePageSize));
+  const path = `/crawls/${crawlId}`;
+  return html`<nav class="pagination" aria-label="Pages of the table">
+    ${page > 1 ? html`<a href="${listPageLink(path, state, page - 1)}#pages" rel="prev">Previous</a>` : ""}
+    <span>Page ${page} of ${lastPage} · ${total} ${total === 1 ? "page" : "pages"}</span>
+    ${page < lastPage ? html`<a href="${listPageLink(path, state, page + 1)}#pages" rel="next">Next</a>` : ""}
+  </nav>`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The account's webhooks as pages: list and add (the secret shown once, through the session's one-time flash),
+ * a webhook with its deliveries, ping, enable/disable, delete. The rules are the WebhookService's, as in the API.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { SessionService } from "../accounts/session-service.js";
+import { ValidationFailed } from "../reports/errors.js";
+import type { WebhookService } from "../webhooks/webhook-service.js";
+import { expired } from "./account-routes.js";
+import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { webhookBody, webhooksBody } from "./views/webhooks.js";
+import { csrfValid } from "./web-context.js";
+
+export interface WebhookRouteOptions {
+  sessions: SessionService;
+  webhooks: WebhookService;
+}
+
+type Form = Record<string, string | string[] | undefined>;
+const secretFlash = "webhook-secret:";
+
+export async function webhookRoutes(
+  app: FastifyInstance,
+  { sessions, webhooks }: WebhookRouteOptions,
+): Promise<void> {
+  const showList = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form = { url: "", events: [] as string[], error: null as string | null },
+    status = 200,
+  ) => {
+    const session = request.session;
+    if (!session) return seeOther(reply, "/login");
+    const flash = await sessions.takeFlash(session.token);
+    const newSecret = flash?.startsWith(secretFlash) ? flash.slice(secretFlash.length) : null;
+    const { rows } = await webhooks.list(session.account.id, { limit: 100, offset: 0 });
+    const view = { webhooks: rows, newSecret, flash: newSecret ? null : flash, form };
+    return sendHtml(request, reply, "Webhooks", webhooksBody(request.csrfToken, view), status);
+  };
+
+  /** The signed-in user's webhook named in the path, or a 404 page. */
+  const owned = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const session = request.session;
+    if (!session) {
+      await seeOther(reply, "/login");
+      return null;
+    }
+    const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : null;
+    const webhook = id === null ? undefined : await webhooks.show(session.account.id, id);
+    if (!webhook) {
+      await notFoundPage(request, reply);
+      return null;
+    }
+    return { session, webhook };
+  };
+
+  app.get("/account/webhooks", async (request, reply) => showList(request, reply));
+
+  app.post<{ Body: Form }>("/account/webhooks", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const session = request.session;
+    if (!session) return seeOther(reply, "/login");
+    const url = typeof request.body.url === "string" ? request.body.url : "";
+    const raw = request.body.events;
+    const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+    try {
+      const { secret } = await webhooks.create(session.account.id, {
+        url,
+        ...(events.length > 0 ? { events } : {}),
+      });
+      await sessions.setFlash(session.token, `${secretFlash}${secret}`);
+      return seeOther(reply, "/account/webhooks");
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      return showList(request, reply, { url, events, error: error.message }, 422);
+    }
+  });
+
+  app.get<{ Params: { id: string } }>("/account/webhooks/:id", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const flash = await sessions.takeFlash(found.session.token);
+    const { rows } = await webhooks.deliveries(found.session.account.id, found.webhook.id, {
+      limit: 50,
+      offset: 0,
+    });
+    return sendHtml(request, reply, "Webhook", webhookBody(request.csrfToken, found.webhook, rows, flash));
+  });
+
+  app.post<{ Params: { id: string } }>("/account/webhooks/:id/ping", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    await webhooks.ping(found.session.account.id, found.webhook.id);
+    await sessions.setFlash(found.session.token, "A ping is on its way; reload to see its delivery.");
+    return seeOther(reply, `/account/webhooks/${found.webhook.id}`);
+  });
+
+  app.post<{ Params: { id: string } }>("/account/webhooks/:id/enabled", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const enabled = found.webhook.enabled !== 1;
+    await webhooks.update(found.session.account.id, found.webhook.id, { enabled });
+    await sessions.setFlash(
+      found.session.token,
+      enabled ? "The webhook is enabled." : "The webhook is disabled.",
+    );
+    return seeOther(reply, `/account/webhooks/${found.webhook.id}`);
+  });
+
+  app.post<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
+    if (!csrfValid(request)) return expired(request, reply);
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    await webhooks.delete(found.session.account.id, found.webhook.id);
+    await sessions.setFlash(found.session.token, "The webhook was deleted.");
+    return seeOther(reply, "/account/webhooks");
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * The event sink that turns what happened into webhook deliveries. An analysis outside a crawl announces
+ * `report.completed` or `report.failed`, plus `report.regressed` when it is not the report's first complete
+ * analysis and the diff against the previous one regressed a high-importance check or dropped the score by
+ * PAGEGRADE_REGRESSION_SCORE_DROP points or more. A crawl announces `crawl.completed` or `crawl.failed`. Each
+ * subscribed, enabled webhook of the owner gets one delivery per event, keyed by what was announced, so a job
+ * that announces the same analysis again (after a crash) makes no second delivery; a pending one is enqueued
+ * again (the queue's key makes that a no-op while its job waits).
+ */
+import type { AnalysisRecorded, CrawlFinished, EventSink } from "../events/event-sink.js";
+import { reportJson } from "../http/api/v1/reports/present.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import { isRegression } from "../reports/analysis-diff.js";
+import type { HistoryService } from "../reports/history-service.js";
+import type { ReportStore } from "../store/report-store.js";
+import { timestamp } from "../timestamps.js";
+import { enqueueDelivery } from "./delivery-job.js";
+import type { WebhookEvent } from "./webhook-service.js";
+import type { WebhookStore } from "./webhook-store.js";
+
+export interface WebhookEventDependencies {
+  webhooks: WebhookStore;
+  reports: ReportStore;
+  history: HistoryService;
+  jobs: JobQueue;
+  regressionScoreDrop: number;
+  /** The crawl object as the API shows it, for crawl events (null when the crawl is gone). */
+  crawlObject?: (userId: number, crawlId: number) => Promise<unknown | null>;
+}
+
+export class WebhookEvents implements EventSink {
+  constructor(private readonly dependencies: WebhookEventDependencies) {}
+
+  async analysisRecorded(event: AnalysisRecorded): Promise<void> {
+    if (event.trigger === "crawl") return;
+    const { webhooks, reports, history, regressionScoreDrop } = this.dependencies;
+    const subscribed = await webhooks.enabled(event.userId);
+    if (subscribed.length === 0) return;
+    const row = await reports.findForDisplay(event.userId, event.reportId);
+    if (!row) return;
+    const report = JSON.parse(reportJson(row).toString("utf8")) as Record<string, unknown>;
+    delete report.results;
+    const key = `analysis:${event.analysisId}`;
+    const announcements: Array<{ type: WebhookEvent; data: unknown }> = [
+      { type: event.status === "complete" ? "report.completed" : "report.failed", data: report },
+    ];
+    if (event.status === "complete") {
+      const diff = await history
+        .diff(event.userId, event.reportId, { to: event.analysisId })
+        .catch(() => undefined);
+      if (diff && isRegression(diff, { importances: ["high"], scoreDrop: regressionScoreDrop })) {
+        announcements.push({ type: "report.regressed", data: { ...report, diff } });
+      }
+    }
+    await this.fanOut(event.userId, subscribed, key, announcements);
+  }
+
+  async crawlFinished(event: CrawlFinished): Promise<void> {
+    if (event.status === "cancelled") return;
+    const { webhooks, crawlObject } = this.dependencies;
+    const subscribed = await webhooks.enabled(event.userId);
+    if (subscribed.length === 0 || !crawlObject) return;
+    const crawl = await crawlObject(event.userId, event.crawlId);
+    if (crawl === null) return;
+    const type: WebhookEvent = event.status === "complete" ? "crawl.completed" : "crawl.failed";
+    await this.fanOut(event.userId, subscribed, `crawl:${event.crawlId}`, [{ type, data: crawl }]);
+  }
+
+  private async fanOut(
+    userId: number,
+    subscribed: Awaited<ReturnType<WebhookStore["enabled"]>>,
+    key: string,
+    announcements: Array<{ type: WebhookEvent; data: unknown }>,
+  ): Promise<void> {
+    const { webhooks, jobs } = this.dependencies;
+    const now = timestamp();
+    for (const { type, data } of announcements) {
+      const body = JSON.stringify({ type, timestamp: now, data });
+      for (const webhook of subscribed) {
+        if (!webhook.events.split(",").includes(type)) continue;
+        const delivery = await webhooks.ensureDelivery({
+          webhook_id: webhook.id,
+          user_id: userId,
+          event: type,
+          event_key: `${key}:${type}`,
+          body,
+          created_at: now,
+        });
+        if (delivery.status === "pending" && delivery.attempts === 0)
+          await enqueueDelivery(jobs, delivery.id, 1);
+      }
+    }
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The rules of webhooks, shared by the API and the account pages: a URL must be absolute http(s) and its host
+ * must resolve to addresses the address guard permits (the same operator settings as page fetches); events are
+ * any of the five the contract names (all by default); at most 10 webhooks per user; the secret is made here,
+ * returned once and stored sealed. Ping makes a `ping` delivery and enqueues it like any other.
+ */
+import { randomUUID } from "node:crypto";
+import type { ConnectionGuard } from "../analysis/fetch/connection-guard.js";
+import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import { ValidationFailed } from "../reports/errors.js";
+import { timestamp } from "../timestamps.js";
+import { enqueueDelivery } from "./delivery-job.js";
+import { newWebhookSecret, type SecretBox, secretHint } from "./secret-box.js";
+import type { DeliveryRow, WebhookRow, WebhookStore } from "./webhook-store.js";
+
+export const webhookEvents = [
+  "report.completed",
+  "report.failed",
+  "report.regressed",
+  "crawl.completed",
+  "crawl.failed",
+] as const;
+export type WebhookEvent = (typeof webhookEvents)[number];
+
+export const maxWebhooksPerUser = 10;
+const maxUrlLength = 2048;
+
+export interface WebhookInput {
+  url?: string;
+  /** A list, or one comma-separated string. */
+  events?: string | string[];
+  enabled?: boolean | number;
+}
+
+export class WebhookService {
+  constructor(
+    private readonly webhooks: WebhookStore,
+    private readonly jobs: JobQueue,
+    private readonly secrets: SecretBox,
+    private readonly guard: ConnectionGuard,
+  ) {}
+
+  list(userId: number, page: { limit: number; offset: number }) {
+    return this.webhooks.list(userId, page);
+  }
+
+  show(userId: number, id: number): Promise<WebhookRow | undefined> {
+    return this.webhooks.find(userId, id);
+  }
+
+  /** Creates a webhook; the secret is in the result, and only here. */
+  async create(userId: number, input: WebhookInput): Promise<{ webhook: WebhookRow; secret: string }> {
+    if (input.url === undefined) throw ValidationFailed.of("url", "The url field is required.");
+    const url = await this.checkUrl(input.url);
+    const events = checkEvents(input.events) ?? [...webhookEvents];
+    if ((await this.webhooks.count(userId)) >= maxWebhooksPerUser) {
+      throw ValidationFailed.of(
+        "url",
+        `You can have at most ${maxWebhooksPerUser} webhooks; delete one first.`,
+      );
+    }
+    const secret = newWebhookSecret();
+    const webhook = await this.webhooks.insert({
+      user_id: userId,
+      url,
+      events: events.join(","),
+      secret: this.secrets.seal(secret),
+      secret_hint: secretHint(secret),
+      created_at: timestamp(),
+    });
+    return { webhook, secret };
+  }
+
+  async update(userId: number, id: number, input: WebhookInput): Promise<WebhookRow | undefined> {
+    const existing = await this.webhooks.find(userId, id);
+    if (!existing) return undefined;
+    const changes: Partial<Pick<WebhookRow, "url" | "events" | "enabled" | "updated_at">> = {};
+    if (input.url !== undefined) changes.url = await this.checkUrl(input.url);
+    const events = checkEvents(input.events);
+    if (events) changes.events = events.join(",");
+    if (input.enabled !== undefined) changes.enabled = input.enabled === true || input.enabled === 1 ? 1 : 0;
+    if (Object.keys(changes).length === 0) return existing;
+    changes.updated_at = timestamp();
+    return this.webhooks.update(userId, id, changes);
+  }
+
+  delete(userId: number, id: number): Promise<boolean> {
+    return this.webhooks.delete(userId, id);
+  }
+
+  /** Sends a `ping` event to the webhook (a delivery of its own); undefined when the user has no such webhook. */
+  async ping(userId: number, id: number): Promise<DeliveryRow | undefined> {
+    const webhook = await this.webhooks.find(userId, id);
+    if (!webhook) return undefined;
+    const now = timestamp();
+    const delivery = await this.webhooks.ensureDelivery({
+      webhook_id: webhook.id,
+      user_id: userId,
+      event: "ping",
+      event_key: `ping:${randomUUID()}`,
+      body: JSON.stringify({ type: "ping", timestamp: now, data: { webhook_id: webhook.id } }),
+      created_at: now,
+    });
+    await enqueueDelivery(this.jobs, delivery.id, 1);
+    return delivery;
+  }
+
+  deliveries(userId: number, webhookId: number, page: { limit: number; offset: number }) {
+    return this.webhooks.deliveries(userId, webhookId, page);
+  }
+
+  /** An absolute http(s) URL whose host resolves to permitted addresses only. */
+  private async checkUrl(raw: string): Promise<string> {
+    const text = raw.trim();
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw ValidationFailed.of("url", "The url field must be an absolute http or https URL.");
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || text.length > maxUrlLength) {
+      throw ValidationFailed.of(
+        "url",
+        `The url field must be an absolute http or https URL of at most ${maxUrlLength} characters.`,
+      );
+    }
+    if (url.username || url.password) {
+      throw ValidationFailed.of("url", "The url field must not contain a user name or password.");
+    }
+    try {
+      await this.guard.vet(url.hostname);
+    } catch (error) {
+      if (!(error instanceof FetchFailure)) throw error;
+      throw ValidationFailed.of(
+        "url",
+        error.reason === "private-address"
+          ? "The url field must point to a public address: this host resolves to a private or reserved one."
+          : "The url field's host name cannot be resolved.",
+      );
+    }
+    return url.href;
+  }
+}
+
+/** The events asked for, or undefined when none were given; an unknown event or an empty list is refused. */
+function checkEvents(raw: string | string[] | undefined): WebhookEvent[] | undefined {
+  if (raw === undefined) return undefined;
+  const names = (Array.isArray(raw) ? raw : [raw])
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim())
+    .filter(Boolean);
+  const unknown = names.find((name) => !(webhookEvents as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    throw ValidationFailed.of(
+      "events",
+      `The events field must name only ${webhookEvents.join(", ")}; "${unknown}" is not one.`,
+    );
+  }
+  if (names.length === 0)
+    throw ValidationFailed.of("events", "The events field must name at least one event.");
+  return [...new Set(names)] as WebhookEvent[];
+}

@@ -1,0 +1,121 @@
+/**
+ * `pagegrade crawl` in a child process against a crafted site on 127.0.0.1: the site issues printed at the end,
+ * every page as JSON Lines and CSV, include patterns, and the exit codes (0 crawled, 1 start page failed,
+ * 2 bad usage).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+
+const run = promisify(execFile);
+const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+
+async function pagegrade(args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      env: {
+        ...process.env,
+        NO_COLOR: "1",
+        PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
+        PAGEGRADE_CRAWL_DELAY_MS: "0",
+      },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("pagegrade crawl", () => {
+  let server: LocalServer;
+
+  beforeAll(async () => {
+    server = await startServer({
+      "/": html(page("Home", '<a href="/a">A</a> <a href="/b">B</a> <a href="/gone">Gone</a>')),
+      "/a": html(page("Same title", '<a href="/">Home</a> <p>First page about wheels.</p>')),
+      "/b": html(page("Same title", '<a href="/">Home</a> <p>Second page, about brakes and chains.</p>')),
+      "/down/": (_request, response) => response.writeHead(500).end("down"),
+    });
+  });
+  afterAll(() => server.close());
+
+  it("crawls the site, prints its issues, and writes every page as JSON Lines and CSV", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "pagegrade-crawl-test-"));
+    const { code, stdout } = await pagegrade([
+      "crawl",
+      `${server.url}/`,
+      "--json-lines",
+      join(directory, "pages.jsonl"),
+      "--csv",
+      directory,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`${server.url}/  (complete)`);
+    expect(stdout).toContain("3 pages analysed, 1 failed, 0 not fetched, 4 found");
+    expect(stdout).toMatch(/✗ Broken links \(high, 1\)/);
+    expect(stdout).toContain(`- ${server.url}/gone  status 404  links 1  from ${server.url}/`);
+    expect(stdout).toMatch(/! Duplicate titles \(medium, 1\)/);
+
+    const lines = readFileSync(join(directory, "pages.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => new URL(line.url).pathname).sort()).toEqual(["/", "/a", "/b", "/gone"]);
+    expect(lines.find((line) => line.url.endsWith("/gone"))).toMatchObject({ status_code: 404, score: null });
+    const pagesCsv = readFileSync(join(directory, "pages.csv"), "utf8").split("\r\n");
+    expect(pagesCsv[0]).toBe(
+      "url,status_code,content_type,depth,inlinks,outlinks,in_sitemap,indexable,canonical,title,redirect_to,score,result,excluded,error",
+    );
+    expect(pagesCsv.filter(Boolean)).toHaveLength(5);
+    const issuesCsv = readFileSync(join(directory, "issues.csv"), "utf8");
+    expect(issuesCsv).toMatch(
+      /^check,category,importance,title,message,count,items,truncated\r\nbroken-links,seo,high,/,
+    );
+  });
+
+  it("fetches only what --include allows, and exits 1 when the start page cannot be analysed", async () => {
+    const limited = await pagegrade(["crawl", `${server.url}/`, "--include", "/a$", "--json-lines", "-"]);
+    expect(limited.code).toBe(0);
+    const fetched = limited.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.status_code !== null)
+      .map((line) => new URL(line.url).pathname);
+    expect(fetched.sort()).toEqual(["/", "/a"]);
+
+    const down = await pagegrade(["crawl", `${server.url}/down/`]);
+    expect(down.code).toBe(1);
+    expect(down.stdout).toContain("0 pages analysed, 1 failed");
+  });
+
+  it("refuses bad options with exit code 2 and a message naming them", async () => {
+    for (const [args, message] of [
+      [["--max-pages", "0"], "--max-pages must be a whole number from 1 to"],
+      [["--max-depth", "x"], "--max-depth must be a whole number from 0 to 50"],
+      [["--concurrency", "99"], "--concurrency must be a whole number from 1 to 16"],
+      [
+        ["--include", "no-slash"],
+        'Each include pattern must start with / or * (a URL path pattern), got "no-slash"',
+      ],
+      [["--colour"], "Unknown option '--colour'"],
+    ] as const) {
+      const result = await pagegrade(["crawl", `${server.url}/`, ...args]);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain(message);
+    }
+    const noUrl = await pagegrade(["crawl"]);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain("crawl takes exactly one URL");
+    const badUrl = await pagegrade(["crawl", "ftp://example.com/"]);
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toMatch(/url/i);
+  });
+});

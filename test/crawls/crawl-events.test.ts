@@ -1,0 +1,29 @@
+/**
+ * The crawl event stream over a real connection: it sends the crawl at once as a `progress` event, keeps the
+ * connection open while the crawl waits, and ends when the service shuts down, so a watching client never holds
+ * the service's close.
+ */
+import { describe, expect, it } from "vitest";
+import { call, startApi } from "../helpers/api.js";
+
+describe("the crawl event stream", () => {
+  it("streams progress and ends when the service closes", async () => {
+    const api = await startApi("sqlite", { PAGEGRADE_WORKERS: "0" }); // no worker: the crawl stays queued
+    const key = await api.newUser();
+    const created = await call(api, "POST", "/api/v1/crawls", { key, json: { url: "https://example.com/" } });
+    const base = await api.app.listen({ port: 0, host: "127.0.0.1" });
+    const response = await fetch(`${base}/api/v1/crawls/${created.json().data.id}/events`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toMatch(
+      /^event: progress\ndata: \{"id":\d+,"object":"crawl","url":"https:\/\/example\.com\/"/,
+    );
+    const started = Date.now();
+    await api.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await reader.read()).done).toBe(true);
+  });
+});

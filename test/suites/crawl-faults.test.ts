@@ -1,0 +1,171 @@
+/**
+ * Crawls under faults, with real service and worker processes and real signals. On BullMQ and PostgreSQL a
+ * crawl's parts spread over two `pagegrade worker` processes (each sends its own User-Agent, so the site sees
+ * both), one worker is SIGKILLed mid-crawl and another takes its parts over; on the embedded queue the service
+ * itself is SIGKILLed mid-crawl and restarted. Either way the crawl completes with every page analysed exactly
+ * once. npm run test:crawl.
+ */
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { AccountService } from "../../src/accounts/account-service.js";
+import { freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
+import { eventually } from "../helpers/job-queues.js";
+import { startServer } from "../helpers/local-server.js";
+import { dropRedisKeys, redisUrl } from "../helpers/redis.js";
+import { type ServiceProcess, startServiceProcess, startWorkerProcess } from "../helpers/service-process.js";
+
+const pages = 40;
+
+const common = {
+  PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
+  PAGEGRADE_RATE_LIMIT: "0",
+  PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+  PAGEGRADE_JOB_LEASE_SECONDS: "2",
+  PAGEGRADE_JOB_GRACE_SECONDS: "1",
+  PAGEGRADE_CRAWL_DELAY_MS: "0",
+  PAGEGRADE_CRAWL_HOST_CONCURRENCY: "4",
+};
+
+/** Pages /p/0 … /p/39, each answering after 150 ms and linking to the next three; page requests by User-Agent. */
+async function slowSite() {
+  const agents: string[] = [];
+  const site = await startServer(
+    {},
+    {
+      fallback: (request: IncomingMessage, response) => {
+        const match = /^\/p\/(\d+)$/.exec(request.url ?? "");
+        if (!match) return response.writeHead(404).end();
+        agents.push(String(request.headers["user-agent"]));
+        const n = Number(match[1]);
+        const next = [n + 1, n + 2, n + 3]
+          .filter((k) => k < pages)
+          .map((k) => `<a href="/p/${k}">Page ${k}</a>`);
+        setTimeout(() => {
+          response
+            .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+            .end(
+              `<!doctype html><html lang="en"><title>Page ${n} of the guide</title><h1>Page ${n}</h1>${next.join(" ")}</html>`,
+            );
+        }, 150);
+      },
+    },
+  );
+  return { site, agents };
+}
+
+describe("crawls under faults", () => {
+  const children: ChildProcess[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function service(env: Record<string, string>): Promise<ServiceProcess> {
+    const started = await startServiceProcess({ ...common, ...env });
+    children.push(started.child);
+    return started;
+  }
+
+  function worker(env: Record<string, string>): ChildProcess {
+    const child = startWorkerProcess({ ...common, ...env });
+    children.push(child);
+    return child;
+  }
+
+  async function startCrawl(
+    base: string,
+    database: TestDatabase,
+    url: string,
+  ): Promise<{ key: string; id: number }> {
+    const key = (
+      await new AccountService(database.store).createUser(
+        `${randomBytes(4).toString("hex")}@example.com`,
+        null,
+      )
+    ).key;
+    const response = await fetch(`${base}/api/v1/crawls`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ url, sitemaps: 0, max_depth: 50 }),
+    });
+    expect(response.status).toBe(202);
+    return { key, id: ((await response.json()) as { data: { id: number } }).data.id };
+  }
+
+  /** The crawl complete with every page analysed, each page's report holding exactly one analysis. */
+  async function expectCompleteOnce(database: TestDatabase, crawlId: number) {
+    const { db } = database.store;
+    await eventually(
+      async () =>
+        (await db.selectFrom("crawls").select("status").where("id", "=", crawlId).executeTakeFirst())
+          ?.status === "complete",
+      "the crawl to complete",
+      80_000,
+    );
+    const crawl = await db
+      .selectFrom("crawls")
+      .selectAll()
+      .where("id", "=", crawlId)
+      .executeTakeFirstOrThrow();
+    expect({ analysed: crawl.analysed, failed: crawl.failed }).toEqual({ analysed: pages, failed: 0 });
+    const reports = await db.selectFrom("reports").select(["url", "analyses"]).execute();
+    expect(reports).toHaveLength(pages);
+    expect(reports.every((report) => report.analyses === 1)).toBe(true);
+    expect(await db.selectFrom("analyses").select("id").execute()).toHaveLength(pages);
+  }
+
+  it("BullMQ on PostgreSQL: the parts spread over two workers; one SIGKILLed mid-crawl, the crawl completes, each page once", {
+    timeout: 120_000,
+  }, async () => {
+    const { site, agents } = await slowSite();
+    const database = await freshDatabase("postgres");
+    const prefix = `pagegrade-test:${randomBytes(6).toString("hex")}:`;
+    cleanups.push(
+      async () => site.close(),
+      async () => database.drop(),
+      () => dropRedisKeys(prefix),
+    );
+    const shared = {
+      DATABASE_URL: `${postgresUrl}?options=-c%20search_path%3D${database.schema}%2Cpublic`,
+      PAGEGRADE_QUEUE_URL: redisUrl,
+      PAGEGRADE_REDIS_KEY_PREFIX: prefix,
+    };
+    const api = await service({ ...shared, PAGEGRADE_WORKERS: "0" });
+    const doomed = worker({ ...shared, PAGEGRADE_USER_AGENT: "worker-a" });
+    worker({ ...shared, PAGEGRADE_USER_AGENT: "worker-b" });
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // both listening before the parts arrive
+    const { id } = await startCrawl(api.url, database, `${site.url}/p/0`);
+    await eventually(
+      async () => new Set(agents).size === 2 && agents.length >= 8,
+      "both workers to fetch pages",
+      30_000,
+    );
+    doomed.kill("SIGKILL");
+    worker({ ...shared, PAGEGRADE_USER_AGENT: "worker-c" });
+    await expectCompleteOnce(database, id);
+    // Only the workers fetched pages (the API process runs no jobs).
+    expect(agents.every((agent) => ["worker-a", "worker-b", "worker-c"].includes(agent))).toBe(true);
+  });
+
+  it("embedded queue on SQLite: the service SIGKILLed mid-crawl; after a restart the crawl completes, each page once", {
+    timeout: 120_000,
+  }, async () => {
+    const { site, agents } = await slowSite();
+    const database = await freshDatabase("sqlite");
+    cleanups.push(
+      async () => site.close(),
+      async () => database.drop(),
+    );
+    const first = await service({ DATABASE_URL: database.url });
+    const { id } = await startCrawl(first.url, database, `${site.url}/p/0`);
+    await eventually(async () => agents.length >= 10, "the crawl to be under way", 30_000);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    await service({ DATABASE_URL: database.url });
+    await expectCompleteOnce(database, id);
+  });
+});

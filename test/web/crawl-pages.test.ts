@@ -1,0 +1,125 @@
+/**
+ * The crawl pages: a project links to its crawls; the form starts a crawl (a bad field is refused with the
+ * service's message, the per-user limit too); a running crawl's page reloads itself and can be cancelled; a
+ * finished one shows its score, issues with evidence, a pages table filtered by status and by issue, and CSV
+ * downloads; another user sees 404s; deleting keeps the reports.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApi, type TestApi } from "../helpers/api.js";
+import { eventually } from "../helpers/job-queues.js";
+import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { WebClient } from "../helpers/web-client.js";
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+
+describe("crawl pages", () => {
+  let api: TestApi;
+  let site: LocalServer;
+  let owner: WebClient;
+  let stranger: WebClient;
+
+  beforeAll(async () => {
+    site = await startServer({
+      "/": html(page("Home", '<a href="/a">A</a> <a href="/b">B</a> <a href="/gone">Gone</a>')),
+      "/a": html(page("Same title", '<a href="/">Home</a> <p>About wheels and spokes.</p>')),
+      "/b": html(page("Same title", '<a href="/">Home</a> <p>About brakes, pads and cables.</p>')),
+      "/slow": async (_request, response) => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        response
+          .writeHead(200, { "content-type": "text/html" })
+          .end(page("Slow", '<a href="/slow?n=1">more</a>'));
+      },
+    });
+    api = await startApi("sqlite", { PAGEGRADE_CRAWL_DELAY_MS: "0", PAGEGRADE_CRAWLS_PER_USER: "1" });
+    owner = new WebClient(api.app);
+    stranger = new WebClient(api.app);
+    await owner.post("/register", { email: "crawler@example.com", password: "correct horse battery" });
+    await stranger.post("/register", { email: "other@example.com", password: "correct horse battery" });
+  });
+  afterAll(async () => {
+    await api.close();
+    await site.close();
+  });
+
+  it("starts a crawl from the form, then shows its score, issues, pages and CSV downloads", async () => {
+    const refused = await owner.post("/crawls", { url: `${site.url}/`, max_pages: "0" });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain("The max pages field must be between 1 and");
+    expect((await owner.post("/crawls", { url: `${site.url}/`, include: "no-slash" })).body).toContain(
+      "Each include pattern must start with / or *",
+    );
+
+    const started = await owner.post("/crawls", { url: `${site.url}/`, max_pages: "50", max_depth: "3" });
+    expect(started.statusCode).toBe(303);
+    const path = started.headers.location as string;
+    expect(path).toMatch(/^\/crawls\/\d+$/);
+    await eventually(
+      async () => !(await owner.get(path)).body.includes('http-equiv="refresh"'),
+      "the crawl",
+      20_000,
+    );
+
+    const done = await owner.get(path);
+    expect(done.body).toContain("<h2>Complete</h2>");
+    expect(done.body).toMatch(/Site score <strong>\d+<\/strong>/);
+    expect(done.body).toContain("<strong>Broken links</strong>");
+    expect(done.body).toContain(`<span class="key">${site.url}/gone</span>`);
+    expect(done.body).toContain(`linked from ${site.url}/`);
+    expect(done.body).toContain("<strong>Duplicate titles</strong>");
+    expect(done.body).toContain(`href="${path}/pages.csv"`);
+
+    const failed = await owner.get(`${path}?status=error`);
+    expect(failed.body).toContain("Page 1 of 1 · 1 page");
+    expect(failed.body).toContain(`${site.url}/gone`);
+    const duplicates = await owner.get(`${path}?issue=duplicate-title&sort=url&direction=desc`);
+    expect(duplicates.body).toContain("Page 1 of 1 · 2 pages");
+    expect(duplicates.body.indexOf(`${site.url}/b</a>`)).toBeLessThan(
+      duplicates.body.indexOf(`${site.url}/a</a>`),
+    );
+    const ascending = (await owner.get(`${path}?issue=duplicate-title&sort=url&direction=asc`)).body;
+    expect(ascending.indexOf(`${site.url}/a</a>`)).toBeLessThan(ascending.indexOf(`${site.url}/b</a>`));
+    expect((await owner.get(`${path}?status=nonsense&sort=nope`)).body).toContain("Page 1 of 1 · 4 pages");
+
+    const csv = await owner.get(`${path}/pages.csv`);
+    expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(csv.headers["content-disposition"]).toMatch(/^attachment; filename="crawl-\d+-pages\.csv"$/);
+    expect(csv.body.split("\r\n").filter(Boolean)).toHaveLength(5);
+    expect((await owner.get(`${path}/issues.csv`)).body).toMatch(/^check,category,importance,/);
+
+    const projectCrawls = await owner.get("/crawls?project=127.0.0.1");
+    expect(projectCrawls.body).toContain("Crawls over time");
+    expect(projectCrawls.body).toContain(`href="${path}"`);
+    expect((await owner.get("/projects")).body).toContain('href="/crawls?project=127.0.0.1"');
+
+    for (const suffix of ["", "/pages.csv", "/issues.csv"]) {
+      expect((await stranger.get(`${path}${suffix}`)).statusCode).toBe(404);
+    }
+    expect((await stranger.post(`${path}/delete`)).statusCode).toBe(404);
+    expect((await owner.post(`${path}/delete`)).headers.location).toBe("/crawls?project=127.0.0.1");
+    expect((await owner.get(path)).statusCode).toBe(404);
+    expect((await owner.get("/reports?project=127.0.0.1")).body).toContain(`${site.url}/a`);
+  });
+
+  it("shows a running crawl's progress, refuses a second one over the limit, and cancels it", async () => {
+    const started = await owner.post("/crawls", { url: `${site.url}/slow`, max_pages: "100" });
+    const path = started.headers.location as string;
+    const running = await owner.get(path);
+    expect(running.body).toContain('<meta http-equiv="refresh" content="3">');
+    expect(running.body).toMatch(/<h2>(Waiting to start|Crawling)<\/h2>/);
+    expect(running.body).toContain("Pages per second");
+
+    const second = await owner.post("/crawls", { url: `${site.url}/` });
+    expect(second.statusCode).toBe(429);
+    expect(second.body).toContain("You have 1 crawls queued or running");
+
+    expect((await owner.post(`${path}/cancel`)).statusCode).toBe(303);
+    await eventually(
+      async () => (await owner.get(path)).body.includes("<h2>Cancelled</h2>"),
+      "the cancel",
+      10_000,
+    );
+    expect((await owner.post(`${path}/cancel`)).statusCode).toBe(303);
+    expect((await owner.get(path)).body).toContain("The crawl had already finished.");
+  });
+});
