@@ -59,7 +59,11 @@ export class Analyzer {
    */
   async analyse(
     rawUrl: string,
-    options: { mode?: AnalysisMode } = {},
+    options: {
+      mode?: AnalysisMode;
+      /** Raw mode: false stops at a redirect with FetchFailure `redirect` (its status and location). */
+      followRedirects?: boolean;
+    } = {},
   ): Promise<{
     report: AnalysisReport;
     timings: AnalysisTimings;
@@ -73,7 +77,10 @@ export class Analyzer {
     const collected =
       mode === "rendered"
         ? await this.collector.collectRendered(url, await this.browserPool())
-        : { ...(await this.collector.collect(url)), screenshot: null };
+        : {
+            ...(await this.collector.collect(url, { followRedirects: options.followRedirects ?? true })),
+            screenshot: null,
+          };
     const { snapshot, parseMs, screenshot } = collected;
     const collectedAt = performance.now();
     const results = judge(snapshot, checks, this.scoring.thresholds);

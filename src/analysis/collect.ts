@@ -10,7 +10,7 @@ import { ConnectionGuard } from "./fetch/connection-guard.js";
 import { acceptedEncodings } from "./fetch/content-decoding.js";
 import { FetchFailure, failures, retryAfterSeconds } from "./fetch/fetch-failure.js";
 import { GuardedAgent } from "./fetch/guarded-agent.js";
-import { type GetOptions, type GetResponse, guardedGet } from "./fetch/guarded-get.js";
+import { type GetOptions, type GetResponse, guardedGet, redirectLocation } from "./fetch/guarded-get.js";
 import { dnsServerResolver, systemResolver } from "./fetch/host-resolver.js";
 import { ProbeCache } from "./fetch/probe-cache.js";
 import { parseDocument } from "./parse.js";
@@ -43,7 +43,11 @@ export class PageCollector {
    * Fetches and parses the page; throws FetchFailure when it cannot be analysed. `parseMs` is the time spent
    * decoding and parsing (synchronous work, so it is CPU time, free of network waits).
    */
-  async collect(url: URL): Promise<{ snapshot: PageSnapshot; parseMs: number }> {
+  async collect(
+    url: URL,
+    options: { followRedirects?: boolean } = {},
+  ): Promise<{ snapshot: PageSnapshot; parseMs: number }> {
+    const followRedirects = options.followRedirects ?? true;
     const early = this.startProbes(url);
     const agent = this.newAgent();
     let page: GetResponse;
@@ -52,9 +56,11 @@ export class PageCollector {
     try {
       page = await guardedGet(agent, url, {
         ...this.getOptions(documentAccept, this.config.fetchTimeoutMs, this.config.maxBodyBytes),
-        maxRedirects: this.config.maxRedirects,
+        maxRedirects: followRedirects ? this.config.maxRedirects : 0,
         overLimit: "fail",
         inspect: (status, headers) => {
+          const location = followRedirects ? null : redirectLocation(url, status, headers.location);
+          if (location) throw failures.redirect(status, location);
           if (status < 200 || status > 299)
             throw failures.httpStatus(status, retryAfterSeconds(headers["retry-after"]));
           const type = mediaTypeOf(headers["content-type"]);

@@ -56,6 +56,12 @@ export interface CrawlerDependencies {
 
 const robotsAgent = "pagegrade";
 const maxTries = 3;
+
+/** The report of a page that failed, and the request id its failed analysis is recorded under. */
+interface FailedPageReport {
+  reportId: number;
+  requestId: string;
+}
 /** The least time between two counts of a crawl's progress. */
 const countEveryMs = 250;
 /**
@@ -270,10 +276,14 @@ class CrawlRun {
     }
     const requestId = `crawl:${this.crawl.id}:${page.id}`;
     const existing = await this.dependencies.reports.reportOfUrl(this.crawl.user_id, page.url);
-    if (
-      existing &&
-      (await this.dependencies.reports.analysisOfRequest(this.crawl.user_id, existing.id, requestId))
-    ) {
+    const before = existing
+      ? await this.dependencies.reports.analysisOfRequest(this.crawl.user_id, existing.id, requestId)
+      : undefined;
+    if (existing && before?.status === "failed") {
+      // Failed before this run was cut off, and recorded in the report's history: recorded once.
+      return crawls.settlePage(page.id, { state: "failed", error: before.error_reason });
+    }
+    if (existing && before) {
       // Analysed before this run was cut off (its facts were stored first): not analysed twice.
       return crawls.settlePage(page.id, {
         state: "done",
@@ -285,25 +295,17 @@ class CrawlRun {
     await this.politely();
     let analysed: Awaited<ReturnType<Analyzer["analyse"]>>;
     try {
-      analysed = await this.dependencies.analyzer.analyse(page.url, { mode: this.crawl.mode });
+      // Raw mode stops at a redirect so that each hop is a page of its own (rendered mode: the browser follows).
+      analysed = await this.dependencies.analyzer.analyse(page.url, {
+        mode: this.crawl.mode,
+        followRedirects: false,
+      });
     } catch (error) {
-      return this.failed(page, error);
+      return this.failed(page, error, existing ? { reportId: existing.id, requestId } : null);
     }
     const { snapshot } = analysed;
     const redirect = snapshot.response.redirects[0];
-    if (redirect) {
-      // This URL redirects: the crawl records the hop and queues where it goes (which is analysed as itself).
-      const target = crawlUrl(redirect.location, page.url);
-      await crawls.settlePage(page.id, {
-        state: "done",
-        status_code: redirect.status,
-        redirect_to: target,
-      });
-      if (target && inScope(target, this.crawl.project)) {
-        await crawls.addToFrontier(this.crawl.id, [{ url: target, depth: page.depth }]);
-      }
-      return;
-    }
+    if (redirect) return this.redirected(page, redirect.status, redirect.location);
     const facts = pageFacts(snapshot);
     const follow = !facts.nofollowPage;
     const links = internalLinks(snapshot, this.crawl.project);
@@ -362,22 +364,61 @@ class CrawlRun {
       if (updated) return updated;
     }
     const now = timestamp();
-    return reports.insert({
-      ...columns,
-      user_id: userId,
-      privacy: this.crawl.privacy,
-      password_hash: null,
-      mode: this.crawl.mode,
-      created_at: now,
-      updated_at: now,
-      request_id: requestId,
-      screenshot,
-    });
+    return reports.insert(
+      {
+        ...columns,
+        user_id: userId,
+        privacy: this.crawl.privacy,
+        password_hash: null,
+        mode: this.crawl.mode,
+        created_at: now,
+        updated_at: now,
+        request_id: requestId,
+        screenshot,
+      },
+      "crawl",
+    );
   }
 
-  private async failed(page: CrawlPageRow, error: unknown): Promise<void> {
+  /**
+   * The page failed for good. A page with a report gets the failure in its history first (trigger `crawl`,
+   * under the page's request id, so a part that resumes after a crash finds it and records nothing twice).
+   */
+  private async settleFailed(
+    page: CrawlPageRow,
+    changes: { status_code?: number | null; error: string | null },
+    failure: { reason: string; message: string },
+    report: FailedPageReport | null,
+  ): Promise<void> {
+    if (report) {
+      // Field by field: an Error's message is not an own enumerable property, so spreading one would drop it.
+      const analysis = {
+        url: page.url,
+        reason: failure.reason,
+        message: failure.message,
+        generated_at: timestamp(),
+      };
+      const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId: report.requestId };
+      await this.dependencies.reports.recordFailure(this.crawl.user_id, report.reportId, analysis, origin);
+    }
+    await this.dependencies.crawls.settlePage(page.id, { state: "failed", ...changes });
+  }
+
+  /** This URL redirects: the crawl records the hop and queues where it goes (which is a page of its own). */
+  private async redirected(page: CrawlPageRow, status: number, location: string): Promise<void> {
+    const { crawls } = this.dependencies;
+    const target = crawlUrl(location, page.url);
+    await crawls.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
+    if (target && inScope(target, this.crawl.project)) {
+      await crawls.addToFrontier(this.crawl.id, [{ url: target, depth: page.depth }]);
+    }
+  }
+
+  private async failed(page: CrawlPageRow, error: unknown, report: FailedPageReport | null): Promise<void> {
     const { crawls } = this.dependencies;
     if (error instanceof FetchFailure) {
+      if (error.reason === "redirect")
+        return this.redirected(page, Number(error.facts.status), String(error.facts.location));
       const status = typeof error.facts.status === "number" ? error.facts.status : null;
       if (error.reason === "not-html") {
         return crawls.settlePage(page.id, {
@@ -397,16 +438,14 @@ class CrawlRun {
         );
         return crawls.settlePage(page.id, { state: "queued" }, this.crawl.id);
       }
-      return crawls.settlePage(page.id, {
-        state: "failed",
-        status_code: status,
-        error: status === null ? error.reason : null,
-      });
+      const changes = { status_code: status, error: status === null ? error.reason : null };
+      return this.settleFailed(page, changes, error, report);
     }
     if (error instanceof RenderFailure)
-      return crawls.settlePage(page.id, { state: "failed", error: error.reason });
+      return this.settleFailed(page, { error: error.reason }, error, report);
     if (error instanceof ChromiumUnavailable) {
-      return crawls.settlePage(page.id, { state: "failed", error: "rendering-unavailable" });
+      const failure = { reason: "rendering-unavailable", message: error.message };
+      return this.settleFailed(page, { error: failure.reason }, failure, report);
     }
     throw error;
   }

@@ -16,6 +16,9 @@ const integerFields = new Set([
   "from",
   "to",
   "enabled",
+  "max_pages",
+  "max_depth",
+  "sitemaps",
 ]);
 const plainInteger = /^(0|[1-9][0-9]{0,14})$/;
 

@@ -128,15 +128,17 @@ export interface AnalysisOrigin {
 export interface StoredAnalysisRef {
   id: number;
   status: "complete" | "failed";
+  /** A failed analysis's reason code; null for a complete one. */
+  error_reason: string | null;
 }
 
 /**
  * The report's status once an analysis is stored. A job's analysis ends one pending job: the report shows the
- * outcome unless another job is still queued or running. An analysis made inside an HTTP request leaves pending
- * jobs as they are.
+ * outcome unless another job is still queued or running. An analysis made inside an HTTP request, or by a crawl
+ * (whose jobs are the crawl's, not the report's), leaves pending jobs as they are.
  */
 function settled(origin: AnalysisOrigin | AnalysisTrigger, outcome: "complete" | "failed") {
-  if (typeof origin !== "string" && origin.requestId !== null) {
+  if (typeof origin !== "string" && origin.requestId !== null && origin.trigger !== "crawl") {
     return {
       pending_analyses: sql<number>`case when pending_analyses > 0 then pending_analyses - 1 else 0 end`,
       status: sql<ReportStatus>`case when pending_analyses > 1 then 'queued' else ${outcome} end`,
@@ -214,7 +216,7 @@ export class ReportStore {
   }
 
   /** Stores a new report and, in the same transaction, its analysis as the first of its history. */
-  async insert(report: NewReport): Promise<ReportRow> {
+  async insert(report: NewReport, trigger: AnalysisTrigger = "create"): Promise<ReportRow> {
     const { request_id: requestId, screenshot, ...columns } = report;
     return this.db.transaction().execute(async (trx) => {
       const created = await trx
@@ -223,7 +225,7 @@ export class ReportStore {
         .returning("id")
         .executeTakeFirstOrThrow();
       const owner = { userId: report.user_id, reportId: created.id };
-      const analysisId = await addComplete(trx, owner, "create", {
+      const analysisId = await addComplete(trx, owner, trigger, {
         ...report,
         mode: report.mode ?? "raw",
         requestId: requestId ?? null,
@@ -378,7 +380,7 @@ export class ReportStore {
   ): Promise<StoredAnalysisRef | undefined> {
     return this.db
       .selectFrom("analyses")
-      .select(["id", "status"])
+      .select(["id", "status", "error_reason"])
       .where("user_id", "=", userId)
       .where("report_id", "=", id)
       .where("request_id", "=", requestId)

@@ -179,6 +179,58 @@ describe.each(databaseKinds)("crawls on %s", (kind) => {
     expect((await call(api, "GET", "/api/v1/reports?project=127.0.0.1", { key })).json().meta.total).toBe(5);
   });
 
+  it("keeps a failing page's failure in its report's history, and marks the reports it makes as the crawl's", async () => {
+    let up = true;
+    const send = (response: ServerResponse, status: number, body: string) => {
+      response.writeHead(status, { "content-type": "text/html; charset=utf-8" });
+      response.end(body);
+    };
+    const flaky = await startServer({
+      "/": (_request, response) => send(response, 200, page("Start", '<a href="/flaky">Flaky</a>')),
+      "/flaky": (_request, response) => send(response, up ? 200 : 500, page("Flaky", "<p>Sometimes.</p>")),
+    });
+    try {
+      const user = await api.newUser();
+      const stored = await call(api, "POST", "/api/v1/reports", {
+        key: user,
+        form: { url: `${flaky.url}/flaky` },
+      });
+      expect(stored.statusCode).toBe(201);
+      const reportId = stored.json().data.id;
+      up = false;
+      const created = await call(api, "POST", "/api/v1/crawls", {
+        key: user,
+        json: { url: `${flaky.url}/`, sitemaps: 0 },
+      });
+      const done = await waitForEndFor(created.json().data.id, user);
+      expect(done.pages).toMatchObject({ analysed: 1, failed: 1 });
+
+      const history = async (id: number) =>
+        (await call(api, "GET", `/api/v1/reports/${id}/analyses`, { key: user }))
+          .json()
+          .data.map((analysis: { status: string; trigger: string }) => [analysis.status, analysis.trigger]);
+      expect(await history(reportId)).toEqual([
+        ["failed", "crawl"],
+        ["complete", "create"],
+      ]);
+      const report = (await call(api, "GET", `/api/v1/reports/${reportId}`, { key: user })).json().data;
+      expect(report).toMatchObject({ status: "failed", error: { reason: "http-status" }, analyses: 2 });
+      expect(report.score).toEqual(expect.any(Number)); // it still shows its last complete analysis
+
+      const pages = (await call(api, "GET", `/api/v1/crawls/${done.id}/pages`, { key: user })).json()
+        .data as Array<{
+        url: string;
+        report_id: number | null;
+      }>;
+      const start = pages.find((entry) => entry.url === `${flaky.url}/`);
+      expect(await history(start?.report_id ?? 0)).toEqual([["complete", "crawl"]]);
+      const made = (await call(api, "GET", `/api/v1/reports/${start?.report_id}`, { key: user })).json().data;
+      expect(made.status).toBe("complete");
+    } finally {
+      await flaky.close();
+    }
+  });
+
   it("fetches only what include and exclude allow, and stops at max_pages and max_depth", async () => {
     const limited = await call(api, "POST", "/api/v1/crawls", {
       key: other,
@@ -194,10 +246,12 @@ describe.each(databaseKinds)("crawls on %s", (kind) => {
     expect(fetched.sort()).toEqual(["/", "/a", "/deep/1"]);
     expect(pages.find((entry) => entry.url.endsWith("/b"))?.excluded).toBe("pattern");
 
+    // A form body, as the specification's clients send: its integers arrive as decimal strings.
     const shallow = await call(api, "POST", "/api/v1/crawls", {
       key: other,
-      json: { url: `${server.url}/`, max_pages: 2, sitemaps: 0 },
+      form: { url: `${server.url}/`, max_pages: "2", max_depth: "3", sitemaps: "0" },
     });
+    expect(shallow.statusCode, shallow.body).toBe(202);
     const small = await waitForEndFor(shallow.json().data.id, other);
     expect(small.pages.analysed + small.pages.failed).toBeLessThanOrEqual(2);
     const smallPages = (

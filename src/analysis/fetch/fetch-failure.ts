@@ -12,6 +12,7 @@ export type FetchFailureReason =
   | "too-large"
   | "not-html"
   | "too-many-redirects"
+  | "redirect"
   | "invalid-response";
 
 export class FetchFailure extends Error {
@@ -44,6 +45,9 @@ export const failures = {
     new FetchFailure("too-large", `The response is too large (more than ${formatBytes(limitBytes)}).`, {
       limit: limitBytes,
     }),
+  /** The URL answered with a redirect that the caller asked not to follow (a crawl records each hop itself). */
+  redirect: (status: number, location: string) =>
+    new FetchFailure("redirect", `The URL redirects (HTTP ${status}).`, { status, location }),
   notHtml: (mediaType: string) =>
     new FetchFailure(
       "not-html",

@@ -118,6 +118,12 @@ export async function guardedGet(agent: GuardedAgent, url: URL, options: GetOpti
   }
 }
 
+/** Where a redirect response points (absolute, without fragment), or null when it is no followable redirect. */
+export function redirectLocation(from: URL, status: number, location: string | undefined): string | null {
+  if (!redirectStatuses.has(status) || location === undefined) return null;
+  return redirectTarget(from, location)?.href ?? null;
+}
+
 /** Resolves a Location header; only http(s) targets without credentials are followed. */
 function redirectTarget(from: URL, location: string): URL | null {
   let next: URL;
