@@ -15,6 +15,7 @@ import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { noindexSources } from "../analysis/page-facts.js";
 import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
 import { isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
+import { resultOf } from "../analysis/score.js";
 import { judgeSite } from "../analysis/site-checks/index.js";
 import { textFingerprint } from "../analysis/site-checks/text-fingerprint.js";
 import type { PageSnapshot } from "../analysis/snapshot.js";
@@ -489,7 +490,7 @@ class CrawlRun {
     const ended = await crawls.endRunning(this.crawl.id, {
       status,
       score,
-      result: score === null ? null : score >= 80 ? "good" : score >= 50 ? "decent" : "bad",
+      result: score === null ? null : resultOf(score, this.dependencies.analyzer.scoring),
       finished_at: now,
       updated_at: now,
       next_run_at: nextRunAt(this.crawl.schedule, this.dependencies.scheduleIntervals, new Date()),

@@ -4,7 +4,10 @@
  * site issues (JSON and CSV), the reports made in the project, the event stream, validation, the per-user limit,
  * cancel and isolation.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { eventually } from "../helpers/job-queues.js";
@@ -228,6 +231,40 @@ describe.each(databaseKinds)("crawls on %s", (kind) => {
       expect(made.status).toBe("complete");
     } finally {
       await flaky.close();
+    }
+  });
+
+  it("judges the crawl's result by the operator's bands", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "pagegrade-bands-"));
+    const scoringFile = join(folder, "scoring.json");
+    await writeFile(scoringFile, JSON.stringify({ bands: { good: 100, decent: 100 } }));
+    const strict = await startApi(kind, {
+      PAGEGRADE_SCORING_FILE: scoringFile,
+      PAGEGRADE_CRAWL_DELAY_MS: "0",
+    });
+    try {
+      const user = await strict.newUser();
+      const created = await call(strict, "POST", "/api/v1/crawls", {
+        key: user,
+        json: { url: `${server.url}/deep/1`, sitemaps: 0 },
+      });
+      const id = created.json().data.id;
+      let crawl = { status: "queued", score: null as number | null, result: null as string | null };
+      await eventually(
+        async () => {
+          crawl = (await call(strict, "GET", `/api/v1/crawls/${id}`, { key: user })).json().data;
+          return crawl.status === "complete";
+        },
+        "the crawl to finish",
+        30_000,
+      );
+      // A score the default bands call decent or good (50 and over) is bad under these.
+      expect(crawl.score).toBeGreaterThanOrEqual(50);
+      expect(crawl.score).toBeLessThan(100);
+      expect(crawl.result).toBe("bad");
+    } finally {
+      await strict.close();
+      await rm(folder, { recursive: true, force: true });
     }
   });
 

@@ -189,8 +189,18 @@ export async function crawlRoutes(app: FastifyInstance, { crawls, closing }: Api
       let last = "";
       let lastWrite = Date.now();
       let crawl: CrawlRow | undefined = first;
+      let seen: CrawlRow = first;
       // The stream ends when the service shuts down, so it never holds the close.
-      while (!closed && !closing.aborted && crawl) {
+      while (!closed && !closing.aborted) {
+        if (!crawl) {
+          // Deleted meanwhile (a delete cancels a running crawl): the stream still ends with its final event.
+          send("cancelled", {
+            ...seen,
+            status: seen.status === "running" || seen.status === "queued" ? "cancelled" : seen.status,
+          });
+          break;
+        }
+        seen = crawl;
         const counts = JSON.stringify([
           crawl.status,
           crawl.discovered,
