@@ -100,7 +100,7 @@ async function send(
   { secrets, outbound }: DeliveryDependencies,
   cancelled: AbortSignal,
 ): Promise<{ statusCode?: number; error?: string }> {
-  const id = `msg_${delivery.id}`;
+  const id = String(delivery.id);
   const sentAt = Math.floor(Date.now() / 1000);
   const agent = new GuardedAgent(outbound.guard, {
     connectTimeoutMs: 5_000,

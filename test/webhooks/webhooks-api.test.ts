@@ -102,6 +102,7 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
   };
   const deliveries = async (id: number) =>
     (await call(api, "GET", `/api/v1/webhooks/${id}/deliveries`, { key })).json().data as Array<{
+      id: number;
       event: string;
       status: string;
       attempts: number;
@@ -220,11 +221,10 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((item) => item.headers["webhook-id"])).size).toBe(1);
     expect(attempts.every((item) => verify(hook.secret, item))).toBe(true);
-    expect((await deliveries(hook.id))[0]).toMatchObject({
-      event: "ping",
-      attempts: 3,
-      last_status_code: 200,
-    });
+    const delivery = (await deliveries(hook.id))[0];
+    expect(delivery).toMatchObject({ event: "ping", attempts: 3, last_status_code: 200 });
+    // The header is the delivery's id, as the delivery log shows it.
+    expect(attempts[0]?.headers["webhook-id"]).toBe(String(delivery?.id));
     await call(api, "DELETE", `/api/v1/webhooks/${hook.id}`, { key });
   });
 

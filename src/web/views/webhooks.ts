@@ -87,7 +87,7 @@ ${flash ? notice(flash) : ""}
     <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Next attempt</th><th scope="col">Created</th></tr></thead>
     <tbody>${deliveries.map(
       (delivery) => html`<tr>
-      <td>${delivery.event} <span class="muted">msg_${String(delivery.id)}</span></td>
+      <td>${delivery.event} <span class="muted">webhook-id ${String(delivery.id)}</span></td>
       <td>${delivery.status}</td>
       <td>${String(delivery.attempts)}</td>
       <td>${delivery.last_status_code !== null ? String(delivery.last_status_code) : ""} ${delivery.last_error ?? ""}</td>

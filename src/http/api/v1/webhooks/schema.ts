@@ -38,7 +38,7 @@ const CreatedWebhook = Type.Object(
 export const Delivery = Type.Object(
   {
     id: Type.Integer({
-      description: "Also the webhook-id header's number (msg_<id>), the same on every attempt",
+      description: "Also the webhook-id header of every attempt of this delivery",
     }),
     object: Type.Literal("delivery"),
     event: Type.String(),
