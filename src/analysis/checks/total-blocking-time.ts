@@ -23,7 +23,12 @@ export const totalBlockingTime: CheckDefinition = {
         [...metrics.longTasks]
           .sort((a, b) => b.durationMs - a.durationMs)
           .slice(0, 10)
-          .map((task) => ({ start_ms: Math.round(task.startMs), duration_ms: Math.round(task.durationMs) })),
+          .map((task) => ({
+            start_ms: Math.round(task.startMs),
+            duration_ms: Math.round(task.durationMs),
+            // The scripts that ran in the task, most time first, space-separated (URLs hold no spaces).
+            scripts: task.scripts.join(" "),
+          })),
     );
   },
 };

@@ -5,6 +5,7 @@
  * counts, a viewport screenshot and navigation timings.
  */
 import type { ProxyRefusal } from "./guard-proxy.js";
+import type { LongTask } from "./trace-metrics.js";
 
 export interface RenderedPage {
   requestedUrl: string;
@@ -39,7 +40,7 @@ export interface RenderedMetrics {
   layoutShifts: Array<{ atMs: number; score: number; elements: MetricElement[] }>;
   interactiveMs: number | null;
   totalBlockingTimeMs: number | null;
-  longTasks: Array<{ startMs: number; durationMs: number }>;
+  longTasks: LongTask[];
 }
 
 export interface MainResponse {

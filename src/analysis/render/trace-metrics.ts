@@ -33,9 +33,25 @@ export interface LabMetrics {
   layoutShifts: Array<{ atMs: number; score: number; backendNodeIds: number[] }>;
   interactiveMs: number | null;
   totalBlockingTimeMs: number | null;
-  /** Main-thread tasks of 50 ms or more, longest first (at most 10). */
-  longTasks: Array<{ startMs: number; durationMs: number }>;
+  /** Main-thread tasks of 50 ms or more, longest first (at most 10), with the scripts that ran in each. */
+  longTasks: LongTask[];
 }
+
+export interface LongTask {
+  startMs: number;
+  durationMs: number;
+  /** URLs of the scripts that ran in the task, most time first (at most 3); empty when none is named. */
+  scripts: string[];
+}
+
+/** Trace events that run or compile a script and name its URL (`args.data.url`). */
+const scriptEvents = new Set([
+  "EvaluateScript",
+  "FunctionCall",
+  "v8.compile",
+  "v8.evaluateModule",
+  "TimerFire",
+]);
 
 const longTaskMs = 50;
 const quietWindowMs = 5_000;
@@ -107,10 +123,41 @@ export function metricsFromTrace(events: readonly TraceEvent[]): LabMetrics | nu
     totalBlockingTimeMs:
       fcp === null || interactive === null ? null : Math.round(blockingTime(tasks, fcp, interactive)),
     longTasks: longTasks
-      .map((task) => ({ startMs: Math.round(task.start), durationMs: Math.round(task.end - task.start) }))
+      .map((task) => ({
+        startMs: Math.round(task.start),
+        durationMs: Math.round(task.end - task.start),
+        task,
+      }))
       .sort((a, b) => b.durationMs - a.durationMs)
-      .slice(0, 10),
+      .slice(0, 10)
+      .map(({ task, ...timing }) => ({ ...timing, scripts: scriptsOf(sorted, mainThread, task, ms) })),
   };
+}
+
+/**
+ * The scripts that ran in a task, by the time their events took inside it (as Lighthouse attributes a long
+ * task to the script URLs of its script evaluations and function calls).
+ */
+function scriptsOf(
+  sorted: readonly TraceEvent[],
+  thread: { pid: number; tid: number },
+  task: Period,
+  ms: (ts: number) => number,
+): string[] {
+  const time = new Map<string, number>();
+  for (const event of sorted) {
+    if (event.pid !== thread.pid || event.tid !== thread.tid || event.ph !== "X") continue;
+    const at = ms(event.ts);
+    if (at < task.start) continue;
+    if (at > task.end) break;
+    const url = event.args?.data?.url;
+    if (!scriptEvents.has(event.name) || typeof url !== "string" || !/^https?:/.test(url)) continue;
+    time.set(url, (time.get(url) ?? 0) + (event.dur ?? 0));
+  }
+  return [...time.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([url]) => url);
 }
 
 /** The outermost main frame and the renderer process its committed document lives in. */

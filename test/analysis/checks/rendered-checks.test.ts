@@ -28,7 +28,13 @@ const metrics = (overrides: Partial<RenderedMetrics> = {}): RenderedMetrics => (
   layoutShifts: [{ atMs: 800, score: 0.02, elements: [{ html: '<div class="ad">', imageUrl: null }] }],
   interactiveMs: 1_500,
   totalBlockingTimeMs: 120,
-  longTasks: [{ startMs: 1_000, durationMs: 170 }],
+  longTasks: [
+    {
+      startMs: 1_000,
+      durationMs: 170,
+      scripts: ["https://example.com/app.js", "https://cdn.example/ads.js"],
+    },
+  ],
   ...overrides,
 });
 
@@ -84,6 +90,9 @@ describe("the rendered-only checks", () => {
     expect(run(totalBlockingTime, at({ totalBlockingTimeMs: 200 })).status).toBe("pass");
     expect(run(totalBlockingTime, at({ totalBlockingTimeMs: 600 })).status).toBe("warn");
     expect(run(totalBlockingTime, at({ totalBlockingTimeMs: 601 })).status).toBe("fail");
+    expect(run(totalBlockingTime, at({ totalBlockingTimeMs: 601 })).items).toEqual([
+      { start_ms: 1_000, duration_ms: 170, scripts: "https://example.com/app.js https://cdn.example/ads.js" },
+    ]);
     expect(run(firstContentfulPaint, at({ firstContentfulPaintMs: 1_800 })).status).toBe("pass");
     expect(run(firstContentfulPaint, at({ firstContentfulPaintMs: 3_001 })).status).toBe("fail");
     // Nothing measured is not a pass.

@@ -53,6 +53,9 @@ function mark(name: string, at: number, data: Record<string, unknown> = {}): Tra
   return { name, ph: "R", pid: rendererPid, tid: 7, ts: origin + at * 1000, args: { frame, data } };
 }
 
+function script(name: string, at: number, durationMs: number, url: string): TraceEvent {
+  return { ...task(at, durationMs), name, args: { data: { url } } };
+}
 function task(at: number, durationMs: number): TraceEvent {
   return {
     name: "RunTask",
@@ -141,15 +144,20 @@ describe("metrics from a trace", () => {
         task(400, 200), // 150 blocking
         task(1000, 120), // 70 blocking
         task(1010, 5), // nested inside the previous task: not a top-level task
+        script("EvaluateScript", 410, 30, "http://site.test/app.js"),
+        script("FunctionCall", 450, 120, "http://cdn.test/widget.js"),
+        script("FunctionCall", 1020, 10, "http://site.test/app.js"),
+        script("FunctionCall", 1030, 10, ""), // no URL: not named
       ),
     );
     expect(metrics?.totalBlockingTimeMs).toBe(220);
     // TTI: the end of the last long task, since the CPU is quiet from there to the end of the trace.
     expect(metrics?.interactiveMs).toBe(1120);
+    // Each long task names the scripts that ran in it, most time first.
     expect(metrics?.longTasks).toEqual([
-      { startMs: 400, durationMs: 200 },
-      { startMs: 0, durationMs: 150 },
-      { startMs: 1000, durationMs: 120 },
+      { startMs: 400, durationMs: 200, scripts: ["http://cdn.test/widget.js", "http://site.test/app.js"] },
+      { startMs: 0, durationMs: 150, scripts: [] },
+      { startMs: 1000, durationMs: 120, scripts: ["http://site.test/app.js"] },
     ]);
   });
 
