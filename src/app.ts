@@ -217,6 +217,7 @@ export async function buildApp({
     try {
       await store.db.selectFrom("users").select("id").limit(1).execute();
       await counters.ping();
+      await jobs.ping();
       return { status: "ok" };
     } catch {
       return reply.code(503).send({ status: "unavailable" });

@@ -59,6 +59,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly active = new Set<string>();
   private publisher: Redis | null = null;
   private subscriber: Redis | null = null;
+  private health: Redis | null = null;
   private started = false;
 
   constructor(private readonly options: BullMqJobQueueOptions) {
@@ -92,6 +93,21 @@ export class BullMqJobQueue implements JobQueue {
     } finally {
       probe.disconnect();
     }
+  }
+
+  /** Pings Redis on a client of its own that fails at once while Redis is down (BullMQ's clients wait). */
+  async ping(): Promise<void> {
+    if (!this.health) {
+      this.health = new Redis(this.options.url, {
+        lazyConnect: true,
+        connectTimeout: 2000,
+        maxRetriesPerRequest: 0,
+        enableOfflineQueue: false,
+      });
+      this.health.on("error", () => undefined); // a failed ping says so; the client reconnects by itself
+    }
+    if (this.health.status === "wait") await this.health.connect();
+    await this.health.ping();
   }
 
   private connection() {
@@ -289,5 +305,6 @@ export class BullMqJobQueue implements JobQueue {
     clearTimeout(timer);
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     await this.publisher?.quit().catch(() => undefined);
+    this.health?.disconnect();
   }
 }

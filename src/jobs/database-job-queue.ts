@@ -193,6 +193,9 @@ export class DatabaseJobQueue implements JobQueue {
     this.loop = this.pollLoop();
   }
 
+  /** The jobs live in the service's own database, which /healthz checks itself. */
+  async ping(): Promise<void> {}
+
   async close(graceMs = jobDefaults.graceMs): Promise<void> {
     this.stopping = true;
     this.wake();

@@ -73,6 +73,8 @@ export interface JobQueue {
   cancel(name: string, key: string): Promise<boolean>;
   /** Enqueues `name` every `everyMs` (created or updated by id), once per period whatever the number of processes. */
   schedule(recurring: RecurringJob): Promise<void>;
+  /** Resolves when the queue's store answers; rejects otherwise (for /healthz). */
+  ping(): Promise<void>;
   /** Starts taking jobs for the registered names (does nothing when this process runs no workers). */
   start(): Promise<void>;
   /**
