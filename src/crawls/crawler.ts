@@ -63,6 +63,7 @@ interface FailedPageReport {
   reportId: number;
   requestId: string;
 }
+
 /** The least time between two counts of a crawl's progress. */
 const countEveryMs = 250;
 /**
