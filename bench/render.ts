@@ -144,6 +144,15 @@ console.log(
 console.log(
   `Browser memory per page (peak Pss of Chromium's processes): median ${median(memory).toFixed(0)} MiB, p95 ${p95(memory).toFixed(0)} MiB, max ${Math.max(...memory).toFixed(0)} MiB`,
 );
+mkdirSync(outputDir, { recursive: true });
+writeFileSync(
+  join(outputDir, "speed.tsv"),
+  `${["page\tseconds ours\tseconds Lighthouse (recorded)\tpeak Pss MiB\terror", ...rendered.map((entry) => [entry.page, entry.seconds.toFixed(2), recordedSeconds.get(entry.page)?.toFixed(2) ?? "", entry.peakPssMiB.toFixed(0), entry.error ?? ""].join("\t"))].join("\n")}\n`,
+);
+const slowest = [...rendered].sort((a, b) => b.seconds - a.seconds).slice(0, 3);
+console.log(
+  `  slowest: ${slowest.map((entry) => `${entry.page} ${fmt(entry.seconds)}`).join(", ")} (all in speed.tsv)`,
+);
 const failed = rendered.filter((entry) => entry.error);
 if (failed.length)
   console.log(`Failed renders: ${failed.map((entry) => `${entry.page} (${entry.error})`).join(", ")}`);
