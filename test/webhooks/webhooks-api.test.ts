@@ -243,6 +243,52 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
     await call(api, "DELETE", `/api/v1/webhooks/${hook.id}`, { key });
   });
 
+  it("vets every delivery: a receiver whose address is now inside is never reached", async () => {
+    // The webhook is saved while its receiver counts as public (127.0.0.2 is admitted), then its URL names an
+    // inside address, as when a name's DNS answer changes after the check at creation.
+    const outside = await startServer(
+      {},
+      { host: "127.0.0.2", fallback: (_request, response) => response.end() },
+    );
+    const canary = await startServer({}, { fallback: (_request, response) => response.end() });
+    const strict = await startApi(kind, {
+      PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "0",
+      PAGEGRADE_ALLOWED_ADDRESSES: "127.0.0.2",
+      PAGEGRADE_WEBHOOK_RETRY_SCHEDULE: "1",
+    });
+    try {
+      const user = await strict.newUser();
+      const created = await call(strict, "POST", "/api/v1/webhooks", {
+        key: user,
+        json: { url: `${outside.url}/hook` },
+      });
+      expect(created.statusCode).toBe(201);
+      const id = created.json().data.id;
+      await strict.database.store.db
+        .updateTable("webhooks")
+        .set({ url: `${canary.url}/hook` })
+        .where("id", "=", id)
+        .execute();
+      expect((await call(strict, "POST", `/api/v1/webhooks/${id}/ping`, { key: user })).statusCode).toBe(202);
+      let delivery: { status: string; last_error: string | null } | undefined;
+      await eventually(
+        async () => {
+          delivery = (await call(strict, "GET", `/api/v1/webhooks/${id}/deliveries`, { key: user })).json()
+            .data[0];
+          return delivery?.status === "failed";
+        },
+        "the delivery to fail",
+        20_000,
+      );
+      expect(delivery?.last_error).toBe("The URL points to a private or reserved network address.");
+      expect(canary.connections).toBe(0);
+    } finally {
+      await strict.close();
+      await outside.close();
+      await canary.close();
+    }
+  });
+
   it("disables a webhook whose receiver answers 410 Gone", async () => {
     answers.set("/gone", [410]);
     const hook = await createHook("/gone");
