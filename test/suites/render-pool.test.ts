@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AddressPolicy } from "../../src/analysis/fetch/address-policy.js";
 import { ConnectionGuard } from "../../src/analysis/fetch/connection-guard.js";
@@ -12,8 +13,9 @@ import { html, type LocalServer, redirect, startServer } from "../helpers/local-
 
 /**
  * The browser pool with real Chromium: what a rendered page yields, the bound on pages at once, the per-page
- * caps, browser replacement, and hostile pages (dialog loops, popup storms, busy loops, memory bombs) that
- * fail their own render and leave the next one unharmed.
+ * caps, browser replacement (after its share of pages, and after its whole process is SIGKILLed mid-render), and
+ * hostile pages (dialog loops, popup storms, busy loops, memory bombs) that fail their own render and leave the
+ * next one unharmed.
  */
 const goodPage = `<!doctype html><html lang="en"><head><title>Served title</title></head><body>
   <h1>Served heading</h1><img src="/missing.png" alt="">
@@ -226,6 +228,26 @@ describe("browser pool", () => {
     },
   );
 
+  it("survives its whole browser being SIGKILLed mid-render: that render fails, the next gets a new browser", async () => {
+    const before = new Set(browserProcesses());
+    const fragile = newPool({ maxConcurrent: 1 });
+    try {
+      await fragile.render(new URL(`${site.url}/plain`));
+      const mine = browserProcesses().filter((pid) => !before.has(pid));
+      expect(mine).toHaveLength(1);
+      const rendering = fragile.render(new URL(`${site.url}/busy`)).catch((caught: unknown) => caught);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      for (const pid of mine) process.kill(pid, "SIGKILL");
+      const outcome = await rendering;
+      expect(outcome instanceof RenderFailure || outcome instanceof FetchFailure, String(outcome)).toBe(true);
+      const next = await fragile.render(new URL(`${site.url}/plain`));
+      expect(next.main.status).toBe(200);
+      expect(fragile.launches).toBe(2);
+    } finally {
+      await fragile.close();
+    }
+  });
+
   it("says so when the server has no Chromium", async () => {
     const missing = newPool({ executablePath: "/nonexistent/chromium" });
     expect(missing.available).toBe(false);
@@ -249,4 +271,26 @@ function webpSize(image: Buffer): { width: number; height: number } {
     return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
   }
   return { width: image.readUIntLE(24, 3) + 1, height: image.readUIntLE(27, 3) + 1 };
+}
+
+/** The Chromium browser processes (not their renderers or helpers) this test process started. */
+function browserProcesses(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (
+        parent === process.pid &&
+        /chrom/.test(command[0] ?? "") &&
+        !command.some((arg) => arg.startsWith("--type="))
+      )
+        pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
 }
