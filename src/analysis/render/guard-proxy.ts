@@ -71,6 +71,13 @@ const refusedRecords = 200;
 export class GuardProxy {
   private readonly sockets = new Set<Duplex>();
   private readonly state: ProxyStats = { requests: 0, bytesReceived: 0, refusals: [], limitReached: null };
+  /**
+   * Each host's vetting, once per page (the proxy lives for one page): a page names the same hosts many times,
+   * and a lookup per request multiplies the resolver's slow answers (a dropped query costs its 5 s timeout).
+   * Sharing it is as safe as asking again: every connection still goes to the one vetted address, and a refusal
+   * holds for every request to that host.
+   */
+  private readonly vetted = new Map<string, Promise<VettedAddress>>();
 
   private constructor(
     private readonly server: Server,
@@ -206,8 +213,13 @@ export class GuardProxy {
       this.state.limitReached ??= "requests";
       return { ok: false, reason: "request-limit" };
     }
+    let vetting = this.vetted.get(hostname);
+    if (!vetting) {
+      vetting = this.vetter.vet(hostname);
+      this.vetted.set(hostname, vetting);
+    }
     try {
-      return { ok: true, address: await this.vetter.vet(hostname) };
+      return { ok: true, address: await vetting };
     } catch (error) {
       return { ok: false, reason: error instanceof FetchFailure ? error.reason : "connection-failed" };
     }

@@ -129,6 +129,30 @@ describe("guard proxy", () => {
     });
   });
 
+  it("vets each host once per page, for every request and tunnel to it, refusals included", async () => {
+    await withProxy(async (proxy) => {
+      const asked = (name: string) => dns.queries.filter((query) => query === `${name} A`).length;
+      const before = { public: asked("public.test"), inside: asked("inside.test") };
+      const answers = await Promise.all([
+        get(proxy, `http://public.test:${site.port}/`),
+        get(proxy, `http://public.test:${site.port}/`),
+        tunnel(proxy, `public.test:${echoPort}`),
+        get(proxy, `http://inside.test:${site.port}/`),
+        get(proxy, `http://inside.test:${site.port}/`),
+      ]);
+      expect(answers.map((answer) => ("status" in answer ? answer.status : answer.statusLine))).toEqual([
+        200,
+        200,
+        "HTTP/1.1 200 Connection Established",
+        403,
+        403,
+      ]);
+      expect(asked("public.test") - before.public).toBe(1);
+      expect(asked("inside.test") - before.inside).toBe(1);
+      expect(canary.connections).toBe(0);
+    });
+  });
+
   it("hands a redirect back without following it", async () => {
     await withProxy(async (proxy) => {
       const answer = await get(proxy, `http://127.0.0.2:${site.port}/hop`);
