@@ -1,5 +1,5 @@
 /** Realistic report rows written straight to the store, for list, paging and isolation tests and the benchmark. */
-import type { NewReport } from "../../src/store/report-store.js";
+import type { NewReport, PendingReport } from "../../src/store/report-store.js";
 import { timestamp } from "../../src/timestamps.js";
 
 const sampleResults = JSON.stringify({
@@ -58,5 +58,22 @@ export function seedRow(userId: number, spec: SeedSpec): NewReport {
     generated_at: generated,
     created_at: generated,
     updated_at: generated,
+  };
+}
+
+/** A private raw report whose first analysis has not run yet (for ReportStore.insertPending). */
+export function pendingRow(userId: number, url: string, project = "127.0.0.1"): PendingReport {
+  return {
+    user_id: userId,
+    url,
+    final_url: url,
+    project,
+    privacy: 1,
+    password_hash: null,
+    mode: "raw",
+    schedule: "off",
+    next_run_at: null,
+    created_at: "2026-01-01T00:00:00.000000Z",
+    updated_at: "2026-01-01T00:00:00.000000Z",
   };
 }

@@ -18,6 +18,7 @@ import {
 import { ReportStore } from "../../src/store/report-store.js";
 import { freshDatabase, type TestDatabase } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { pendingRow } from "../helpers/seed.js";
 
 const page = `<!doctype html><html lang="en"><head><title>Bicycle repair at home</title></head><body><h1>Repair</h1></body></html>`;
 
@@ -54,20 +55,7 @@ describe("the analyse-report job", () => {
     await database.drop();
   });
 
-  const pendingReport = () =>
-    reports.insertPending({
-      user_id: userId,
-      url: `${site.url}/`,
-      final_url: `${site.url}/`,
-      project: "127.0.0.1",
-      privacy: 1,
-      password_hash: null,
-      mode: "raw",
-      schedule: "off",
-      next_run_at: null,
-      created_at: "2026-01-01T00:00:00.000000Z",
-      updated_at: "2026-01-01T00:00:00.000000Z",
-    });
+  const pendingReport = () => reports.insertPending(pendingRow(userId, `${site.url}/`));
   const handler = (job: JobContext<AnalyseReportPayload>) =>
     analyseReportHandler({ reports, analyzer, events, scheduleIntervals: defaultScheduleIntervals })(job);
 
@@ -110,19 +98,7 @@ describe("the analyse-report job", () => {
   it("retries an error that is not the page's, and records it as failed after the last attempt", async () => {
     // A stored URL the engine refuses (never stored by the service, which validates first): an engine error,
     // not the page's answer.
-    const report = await reports.insertPending({
-      user_id: userId,
-      url: "not a url",
-      final_url: "not a url",
-      project: "none",
-      privacy: 1,
-      password_hash: null,
-      mode: "raw",
-      schedule: "off",
-      next_run_at: null,
-      created_at: "2026-01-01T00:00:00.000000Z",
-      updated_at: "2026-01-01T00:00:00.000000Z",
-    });
+    const report = await reports.insertPending(pendingRow(userId, "not a url", "none"));
     await reports.queueAnalysis(userId, report.id);
     const payload = { userId, reportId: report.id, requestId: "broken", trigger: "create" as const };
     await expect(handler(jobOf(payload, 1))).rejects.toThrow();

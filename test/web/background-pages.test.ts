@@ -8,6 +8,7 @@ import { AccountService } from "../../src/accounts/account-service.js";
 import { ReportStore } from "../../src/store/report-store.js";
 import { startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { pendingRow } from "../helpers/seed.js";
 import { WebClient } from "../helpers/web-client.js";
 
 describe("report pages while analyses run in the background", () => {
@@ -41,19 +42,7 @@ describe("report pages while analyses run in the background", () => {
   });
 
   const pending = (status: "queued" | "failed") =>
-    new ReportStore(api.database.store).insertPending({
-      user_id: userId,
-      url: `${site.url}/${status}`,
-      final_url: `${site.url}/${status}`,
-      project: "127.0.0.1",
-      privacy: 1,
-      password_hash: null,
-      mode: "raw",
-      schedule: "off",
-      next_run_at: null,
-      created_at: "2026-01-01T00:00:00.000000Z",
-      updated_at: "2026-01-01T00:00:00.000000Z",
-    });
+    new ReportStore(api.database.store).insertPending(pendingRow(userId, `${site.url}/${status}`));
 
   it("shows a queued report as queued, reloading itself, in its page and in the list", async () => {
     const report = await pending("queued");
