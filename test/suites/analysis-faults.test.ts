@@ -8,10 +8,10 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
-import { freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
+import { freshDatabase, type TestDatabase } from "../helpers/api.js";
+import { distributedSetup } from "../helpers/distributed-setup.js";
 import { eventually } from "../helpers/job-queues.js";
 import { html, startServer } from "../helpers/local-server.js";
-import { dropRedisKeys, redisUrl } from "../helpers/redis.js";
 import { type ServiceProcess, startServiceProcess, startWorkerProcess } from "../helpers/service-process.js";
 
 const page = `<!doctype html><html lang="en"><head><title>Bicycle repair at home, step by step</title></head><body><h1>Repair</h1><p>Wheels and chains.</p></body></html>`;
@@ -146,18 +146,8 @@ describe("asynchronous analyses under faults", () => {
     timeout: 90_000,
   }, async () => {
     const { site, pageRequests } = await countingSite(1_500);
-    const database = await freshDatabase("postgres");
-    const prefix = `pagegrade-test:${randomBytes(6).toString("hex")}:`;
-    cleanups.push(
-      async () => site.close(),
-      async () => database.drop(),
-      () => dropRedisKeys(prefix),
-    );
-    const shared = {
-      DATABASE_URL: `${postgresUrl}?options=-c%20search_path%3D${database.schema}%2Cpublic`,
-      PAGEGRADE_QUEUE_URL: redisUrl,
-      PAGEGRADE_REDIS_KEY_PREFIX: prefix,
-    };
+    const { database, shared, drop } = await distributedSetup();
+    cleanups.push(async () => site.close(), drop);
     const key = await userKey(database);
     const api = await service({ ...shared, PAGEGRADE_WORKERS: "0" });
     const doomed = worker(shared);
@@ -174,18 +164,8 @@ describe("asynchronous analyses under faults", () => {
     timeout: 180_000,
   }, async () => {
     const { site } = await countingSite(0);
-    const database = await freshDatabase("postgres");
-    const prefix = `pagegrade-test:${randomBytes(6).toString("hex")}:`;
-    cleanups.push(
-      async () => site.close(),
-      async () => database.drop(),
-      () => dropRedisKeys(prefix),
-    );
-    const shared = {
-      DATABASE_URL: `${postgresUrl}?options=-c%20search_path%3D${database.schema}%2Cpublic`,
-      PAGEGRADE_QUEUE_URL: redisUrl,
-      PAGEGRADE_REDIS_KEY_PREFIX: prefix,
-    };
+    const { database, shared, drop } = await distributedSetup();
+    cleanups.push(async () => site.close(), drop);
     const key = await userKey(database);
     const apis = [
       await service({ ...shared, PAGEGRADE_WORKERS: "0" }),

@@ -10,10 +10,10 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
-import { freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
+import { freshDatabase, type TestDatabase } from "../helpers/api.js";
+import { distributedSetup } from "../helpers/distributed-setup.js";
 import { eventually } from "../helpers/job-queues.js";
 import { startServer } from "../helpers/local-server.js";
-import { dropRedisKeys, redisUrl } from "../helpers/redis.js";
 import { type ServiceProcess, startServiceProcess, startWorkerProcess } from "../helpers/service-process.js";
 
 const pages = 40;
@@ -122,18 +122,8 @@ describe("crawls under faults", () => {
     timeout: 120_000,
   }, async () => {
     const { site, agents } = await slowSite();
-    const database = await freshDatabase("postgres");
-    const prefix = `pagegrade-test:${randomBytes(6).toString("hex")}:`;
-    cleanups.push(
-      async () => site.close(),
-      async () => database.drop(),
-      () => dropRedisKeys(prefix),
-    );
-    const shared = {
-      DATABASE_URL: `${postgresUrl}?options=-c%20search_path%3D${database.schema}%2Cpublic`,
-      PAGEGRADE_QUEUE_URL: redisUrl,
-      PAGEGRADE_REDIS_KEY_PREFIX: prefix,
-    };
+    const { database, shared, drop } = await distributedSetup();
+    cleanups.push(async () => site.close(), drop);
     const api = await service({ ...shared, PAGEGRADE_WORKERS: "0" });
     const doomed = worker({ ...shared, PAGEGRADE_USER_AGENT: "worker-a" });
     worker({ ...shared, PAGEGRADE_USER_AGENT: "worker-b" });

@@ -5,14 +5,12 @@
  * does not lose it (another worker sends it). npm run test:jobs.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
-import { freshDatabase, postgresUrl } from "../helpers/api.js";
+import { distributedSetup } from "../helpers/distributed-setup.js";
 import { eventually } from "../helpers/job-queues.js";
 import { type LocalServer, startServer } from "../helpers/local-server.js";
-import { redisUrl } from "../helpers/redis.js";
 import { freePort, startServiceProcess } from "../helpers/service-process.js";
 
 const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
@@ -26,14 +24,11 @@ describe("webhook deliveries under faults (PostgreSQL, BullMQ)", () => {
   it("delivers to a receiver that was down, on a later attempt, though the worker was killed meanwhile", {
     timeout: 90_000,
   }, async () => {
-    const database = await freshDatabase("postgres");
-    const prefix = `pagegrade-test:${randomBytes(6).toString("hex")}:`;
+    const { database, shared, drop } = await distributedSetup();
     const env = {
       ...process.env,
       LOG_LEVEL: "warn",
-      DATABASE_URL: `${postgresUrl}?options=-c%20search_path%3D${database.schema}%2Cpublic`,
-      PAGEGRADE_QUEUE_URL: redisUrl,
-      PAGEGRADE_REDIS_KEY_PREFIX: prefix,
+      ...shared,
       PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
       PAGEGRADE_RATE_LIMIT: "0",
       PAGEGRADE_JOB_LEASE_SECONDS: "2",
@@ -99,12 +94,7 @@ describe("webhook deliveries under faults (PostgreSQL, BullMQ)", () => {
     } finally {
       for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
       await receiver?.close();
-      const { Redis } = await import("ioredis");
-      const redis = new Redis(redisUrl);
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      await redis.quit();
-      await database.drop();
+      await drop();
     }
   });
 });
