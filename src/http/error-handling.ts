@@ -85,18 +85,24 @@ export function installNotFound(app: FastifyInstance): void {
     }
     for (const method of [route.method].flat()) entry.methods.add(method);
   });
-  app.setNotFoundHandler((request, reply) => {
+  const answerApi = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split("?")[0] ?? "";
-    if (!isApi(request)) {
-      return notFoundPage(request, reply, 404);
-    }
     const match = routes.find((route) => route.pattern.test(path));
     if (match && !match.methods.has(request.method)) {
       reply.header("allow", [...match.methods].sort().join(", "));
       return sendProblem(request, reply, problems.methodNotAllowed());
     }
     return sendProblem(request, reply, problems.notFound());
+  };
+  // The path and method are judged before the body: a wrong method or an unknown path is a 405 or 404 whatever
+  // the body holds (broken JSON, a wrong media type, too many bytes), and before any key is checked.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.is404 && isApi(request)) return answerApi(request, reply);
+    done();
   });
+  app.setNotFoundHandler((request, reply) =>
+    isApi(request) ? answerApi(request, reply) : notFoundPage(request, reply, 404),
+  );
 }
 
 function isApi(request: FastifyRequest): boolean {

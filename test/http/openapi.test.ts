@@ -74,6 +74,15 @@ describe("the OpenAPI document", () => {
     });
     expect(response.statusCode).toBe(405);
     await expectDocumented(api, "POST", url, response);
+    // The method is judged before the body: broken JSON does not turn the 405 into a 400.
+    const broken = await api.app.inject({
+      method: "POST",
+      url,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      payload: "{",
+    });
+    expect(broken.statusCode).toBe(405);
+    await expectDocumented(api, "POST", url, broken);
   });
 
   it("passes a maintained OpenAPI linter without errors", async () => {
