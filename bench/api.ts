@@ -5,7 +5,7 @@
  * per_page=10 and show (compressed, as clients ask, and uncompressed; with and without the response cache), list
  * per_page=100, list with search + result + sort_by=url (the large user) and a report's analyses. Each scenario
  * runs right after its baseline: a bare node:http server returning from memory the very bytes the service sent
- * for it (the floor for Node). The service counts every request against the per-key rate limit (set far above
+ * for it, its headers and body (the floor for Node). The service counts every request against the per-key rate limit (set far above
  * what the load reaches, so it counts but never refuses). Also the median latency of search + sort over the
  * large user's reports, one request at a time.
  * BENCH_DATABASE_URL picks the database (default: a fresh SQLite file); BENCH_SECONDS the length of each run.
@@ -155,7 +155,8 @@ await uncachedApp.listen({ host: "127.0.0.1", port: 0 });
 const uncachedBase = `http://127.0.0.1:${(uncachedApp.server.address() as AddressInfo).port}`;
 
 // The baselines: for each scenario, a bare node:http server in this process returning the very bytes the service
-// sent for it (as sent: compressed when the client asked for gzip), with the headers a client needs. Each
+// sent for it (as sent: compressed when the client asked for gzip), with the same headers: the client's work
+// depends on them too (autocannon parses every header, and it shares this machine's two cores). Each
 // scenario is measured right after its own baseline, so a ratio compares two runs of the same moment.
 interface Captured {
   body: Buffer;
@@ -172,11 +173,13 @@ function capture(url: string, key: string, acceptEncoding: string): Promise<Capt
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () => {
           if (response.statusCode !== 200) reject(new Error(`${url} answered ${response.statusCode}`));
-          const headers: Record<string, string> = {
-            "content-type": String(response.headers["content-type"]),
-          };
-          const encoding = response.headers["content-encoding"];
-          if (encoding) headers["content-encoding"] = encoding;
+          // Every header as sent, but those node:http writes itself (its date and connection headers, and the
+          // length, set from the body).
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (["date", "connection", "keep-alive", "content-length"].includes(name)) continue;
+            headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+          }
           resolve({ body: Buffer.concat(chunks), headers });
         });
       },

@@ -5,7 +5,6 @@
  * so tests drive it with inject() and the server start-up lives elsewhere (main.ts).
  */
 import { randomUUID } from "node:crypto";
-import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -125,7 +124,6 @@ export async function buildApp({
     app.addSchema(schema);
   }
 
-  await app.register(cookie);
   // The background jobs run in this process too (unless PAGEGRADE_WORKERS=0): they start once the app is ready
   // and, at close, get PAGEGRADE_JOB_GRACE_SECONDS to finish before they are handed back.
   const jobs = await openJobQueue(store, config, (error, context) =>

@@ -36,12 +36,23 @@ interface KeyOwnerRow extends Account {
   key_id: number;
 }
 
+export interface KeyOwner {
+  account: Account;
+  keyId: number;
+  reportsVersion: number;
+}
+
+/** Keys remembered at most (SQLite); past that the memory starts afresh. */
+const rememberedKeyOwners = 10_000;
+
 export class AccountService {
   /**
    * The key lookup runs on every API request; its SQL is built once (Kysely's builder costs several times
    * what the indexed lookup itself does) and run with each request's digest.
    */
   private readonly keyOwnerSql: string;
+  /** Key owners by key digest, with the store's change token they were read under (SQLite only). */
+  private readonly keyOwners = new Map<string, { token: string; owner: KeyOwner }>();
 
   constructor(private readonly store: Store) {
     this.keyOwnerSql = store.db
@@ -109,22 +120,33 @@ export class AccountService {
     });
   }
 
-  /** The account a live key belongs to (and the key's id), or null for a malformed, unknown or revoked key. */
   /**
-   * The account an API key belongs to, or null. `reportsVersion` changes whenever any of the account's reports
-   * does (migration 010), which is what the API's response cache keys on.
+   * The account a live API key belongs to (and the key's id), or null for a malformed, unknown or revoked key.
+   * `reportsVersion` changes whenever any of the account's reports does (migration 010), which is what the
+   * API's response cache keys on. On SQLite a found key is remembered with the store's change token and answered
+   * from memory while the database is unchanged (a revoked key or a changed report changes the token).
    */
-  async authenticate(
-    key: string,
-  ): Promise<{ account: Account; keyId: number; reportsVersion: number } | null> {
+  async authenticate(key: string): Promise<KeyOwner | null> {
     if (!looksLikeApiKey(key)) return null;
+    const digest = digestOf(key);
+    // Read before the query: a change landing meanwhile leaves the entry under an older token (a miss later).
+    const token = this.store.changeToken?.();
+    if (token !== undefined) {
+      const remembered = this.keyOwners.get(digest);
+      if (remembered?.token === token) return remembered.owner;
+    }
     const { rows } = await this.store.db.executeQuery<KeyOwnerRow>(
-      CompiledQuery.raw(this.keyOwnerSql, [digestOf(key)]),
+      CompiledQuery.raw(this.keyOwnerSql, [digest]),
     );
     const row = rows[0];
     if (!row) return null;
     const { key_id, reports_version, ...account } = row;
-    return { account, keyId: key_id, reportsVersion: Number(reports_version) };
+    const owner = { account, keyId: key_id, reportsVersion: Number(reports_version) };
+    if (token !== undefined) {
+      if (this.keyOwners.size >= rememberedKeyOwners) this.keyOwners.clear();
+      this.keyOwners.set(digest, { token, owner });
+    }
+    return owner;
   }
 
   /** The account for an e-mail and password, or null. Unknown e-mails cost as much time as wrong passwords. */

@@ -16,6 +16,13 @@ export type Dialect = "sqlite" | "postgres";
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * SQLite only: a value that changes whenever the database may have changed, by this connection (its count of
+   * changed rows, uncommitted ones included) or by any other (SQLite's data_version), read synchronously in a
+   * few microseconds. An in-process cache of rows read while it had one value is current while it still has it.
+   * Absent on PostgreSQL, where other instances change the data without this process knowing.
+   */
+  changeToken?: () => string;
   close(): Promise<void>;
 }
 
@@ -57,7 +64,9 @@ function openSqlite(path: string): Store {
     database.pragma("optimize");
     await db.destroy();
   };
-  return { db, dialect: "sqlite", close };
+  const changes = database.prepare("select total_changes(), data_version from pragma_data_version").raw(true);
+  const changeToken = () => (changes.get() as [number, number]).join(":");
+  return { db, dialect: "sqlite", changeToken, close };
 }
 
 /** Prepared statements kept per connection; the service issues a few dozen distinct ones. */

@@ -1,4 +1,8 @@
-/** The web pages: session and CSRF context for every page, then the page routes. */
+/**
+ * The web pages: cookies (only pages use them, so API requests skip the cookie hooks), session and CSRF context
+ * for every page, then the page routes.
+ */
+import cookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
 import type { AccountService } from "../accounts/account-service.js";
 import type { SessionService } from "../accounts/session-service.js";
@@ -39,6 +43,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   app.addHook("onRoute", (route) => {
     route.schema = { ...route.schema, hide: true };
   });
+  await app.register(cookie);
   app.addHook("preHandler", loadWebContext(options.sessions));
   await siteRoutes(app, options);
   await accountRoutes(app, options);

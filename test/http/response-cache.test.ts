@@ -1,7 +1,9 @@
 import { gunzipSync } from "node:zlib";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/database.js";
 import { ReportStore } from "../../src/store/report-store.js";
+import { timestamp } from "../../src/timestamps.js";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { seedRow } from "../helpers/seed.js";
 
@@ -100,6 +102,33 @@ describe.each(databaseKinds)("the API's response cache (%s)", (kind) => {
       "rerun",
     );
     expect(await analyses()).toBe(before + 1);
+  });
+
+  it("sees at once what another process changed: a report, and a key it revoked", async () => {
+    // Another instance or a command on the same database: a connection of its own.
+    const elsewhere = await openStore(
+      api.database.url,
+      api.database.schema ? { schema: api.database.schema, migrate: false } : { migrate: false },
+    );
+    try {
+      const id = reportIds[0] as number;
+      const show = async () => call(api, "GET", `/api/v1/reports/${id}`, { key });
+      const before = JSON.parse((await show()).body).data.score as number;
+      expect(JSON.parse((await show()).body).data.score).toBe(before);
+      await sql`update reports set score = ${before + 5} where id = ${id}`.execute(elsewhere.db);
+      expect(JSON.parse((await show()).body).data.score).toBe(before + 5);
+
+      const doomed = await api.newUser();
+      expect((await call(api, "GET", "/api/v1/reports", { key: doomed })).statusCode).toBe(200);
+      expect((await call(api, "GET", "/api/v1/reports", { key: doomed })).statusCode).toBe(200);
+      const owner = (await api.accounts.authenticate(doomed))?.account.id as number;
+      await sql`update api_keys set revoked_at = ${timestamp()} where user_id = ${owner}`.execute(
+        elsewhere.db,
+      );
+      expect((await call(api, "GET", "/api/v1/reports", { key: doomed })).statusCode).toBe(401);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it("keeps each user's responses to that user", async () => {
