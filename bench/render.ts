@@ -8,7 +8,8 @@
  *     processes count once) of every Chromium process under this one, sampled every 100 ms; the peak of each
  *     page's render.
  *  2. Metrics: FCP, LCP, its element, CLS and TBT against Lighthouse 12.8.2 with `--throttling-method=provided`
- *     on the same served pages. Lighthouse is a tool for this benchmark only: it is installed on demand into
+ *     on the same served pages, its Chromium going out through the same guard proxy as rendered mode (so both
+ *     meet the pages' refused external hosts the same way). Lighthouse is a tool for this benchmark only: it is installed on demand into
  *     $TMPDIR/pagegrade-lighthouse (outside the repository) and its JSON is cached there per page, so a re-run
  *     does not run it again (BENCH_LIGHTHOUSE_REFRESH=1 runs it again). Per-page results and disagreements go
  *     to bench-output/render/.
@@ -28,6 +29,7 @@ import { AddressPolicy } from "../src/analysis/fetch/address-policy.js";
 import { ConnectionGuard } from "../src/analysis/fetch/connection-guard.js";
 import { systemResolver } from "../src/analysis/fetch/host-resolver.js";
 import { BrowserPool } from "../src/analysis/render/browser-pool.js";
+import { GuardProxy } from "../src/analysis/render/guard-proxy.js";
 import type { RenderedMetrics } from "../src/analysis/render/rendered-page.js";
 import { metricsFromTrace } from "../src/analysis/render/trace-metrics.js";
 import { chromiumPath } from "../test/helpers/browser.js";
@@ -38,7 +40,7 @@ import { agreementWithLighthouse } from "./lighthouse-agreement.js";
 const lighthouseVersion = "12.8.2";
 const lighthouseDir = join(process.env.TMPDIR ?? tmpdir(), "pagegrade-lighthouse");
 const lighthouseCli = join(lighthouseDir, "node_modules", "lighthouse", "cli", "index.js");
-const cacheDir = join(lighthouseDir, `results-${lighthouseVersion}`);
+const cacheDir = join(lighthouseDir, `results-${lighthouseVersion}-guard-proxy`);
 const outputDir = new URL("../bench-output/render/", import.meta.url).pathname;
 const refreshLighthouse = process.env.BENCH_LIGHTHOUSE_REFRESH === "1";
 const skipLighthouse = process.env.BENCH_SKIP_LIGHTHOUSE === "1";
@@ -93,11 +95,15 @@ console.log(`${pages.length} of ${allPages.length} corpus pages, served at ${ser
 
 // ---- 1. Rendered mode: seconds and browser memory per page ----------------------------------------------
 
+// One guard for both tools: Lighthouse's Chromium goes out through a GuardProxy of its own per page too, so
+// both load each page the same way (the pages' external hosts refused by the same proxy, never resolved by the
+// browser itself).
+const guard = new ConnectionGuard(
+  new AddressPolicy({ allowPrivateNetworks: false, allowedRanges: ["127.0.0.1"] }),
+  systemResolver,
+);
 const pool = new BrowserPool(
-  new ConnectionGuard(
-    new AddressPolicy({ allowPrivateNetworks: false, allowedRanges: ["127.0.0.1"] }),
-    systemResolver,
-  ),
+  guard,
   // Benchmarks run as root here, where Chromium has no sandbox; servers keep it on.
   { executablePath: chromiumPath, sandbox: false, maxConcurrent: 1 },
 );
@@ -288,7 +294,21 @@ function ensureLighthouse(): void {
   );
 }
 
-function runLighthouse(url: string, outputPath: string): Promise<void> {
+async function runLighthouse(url: string, outputPath: string): Promise<void> {
+  // The limits rendered mode gives a page (BrowserPool's defaults).
+  const proxy = await GuardProxy.start(guard, {
+    maxRequests: 500,
+    maxBytes: 50 * 1024 * 1024,
+    connectTimeoutMs: 5_000,
+  });
+  try {
+    await runLighthouseThrough(url, outputPath, proxy.url);
+  } finally {
+    await proxy.close();
+  }
+}
+
+function runLighthouseThrough(url: string, outputPath: string, proxyUrl: string): Promise<void> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -302,7 +322,7 @@ function runLighthouse(url: string, outputPath: string): Promise<void> {
         // The trace beside the report, so pagegrade's metrics can also be computed from Lighthouse's own trace.
         "--save-assets",
         `--output-path=${outputPath}`,
-        "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run --disable-sync",
+        `--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run --disable-sync --proxy-server=${proxyUrl} --proxy-bypass-list=<-loopback>`,
       ],
       { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ["ignore", "ignore", "pipe"] },
     );
