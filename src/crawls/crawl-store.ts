@@ -13,6 +13,7 @@ import type {
   CrawlsTable,
   Database,
 } from "../store/schema.js";
+import { timestamp } from "../timestamps.js";
 
 export type CrawlRow = Selectable<CrawlsTable>;
 export type CrawlPageRow = Selectable<CrawlPagesTable>;
@@ -415,18 +416,23 @@ export class CrawlStore {
   }
 
   /**
-   * What one analysed page taught the crawl, in one transaction: its facts, the internal links it has (replacing
-   * any recorded for it before, as when a page is crawled again after a restart), and the URLs it adds to the
-   * frontier.
+   * One analysed page, in one transaction: its report (stored by `storeReport` inside the transaction), the
+   * internal links it has (replacing any recorded for it before), the URLs it adds to the frontier, and its facts
+   * with state `done`. A part cut off before the commit leaves nothing of the page, so it is redone; after it,
+   * the page is done, never analysed again. The report comes first: on PostgreSQL storing it locks the owner's
+   * row (the reports version), so the parts of a user's crawls take their locks on the frontier one transaction
+   * at a time and cannot deadlock over URLs they both discover.
    */
-  async recordPage(
+  async completePage(
     crawlId: number,
     page: { id: number; url: string },
     facts: PageFacts,
     links: Array<{ to: string; nofollow: boolean }>,
     discovered: FrontierEntry[],
+    storeReport: (trx: Kysely<Database>) => Promise<{ id: number }>,
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const report = await storeReport(trx);
       await trx
         .deleteFrom("crawl_links")
         .where("crawl_id", "=", crawlId)
@@ -446,7 +452,11 @@ export class CrawlStore {
           .execute();
       }
       await this.addToFrontier(crawlId, discovered, trx);
-      await trx.updateTable("crawl_pages").set(facts).where("id", "=", page.id).execute();
+      await trx
+        .updateTable("crawl_pages")
+        .set({ ...facts, state: "done", report_id: report.id })
+        .where("id", "=", page.id)
+        .execute();
     });
   }
 
@@ -459,6 +469,25 @@ export class CrawlStore {
       .where("state", "in", ["done", "failed"])
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /**
+   * Recomputes the crawl's counters unless the crawl's row changed less than `everyMs` before `now` (every count
+   * sets `updated_at`): the count reads every page's row, so however many parts in however many processes ask,
+   * the crawl is counted a few times a second at most. The part that asks first takes the turn with one
+   * conditional update. False when it was not its turn.
+   */
+  async refreshCountersUnlessRecent(crawlId: number, everyMs: number, now: Date): Promise<boolean> {
+    const at = timestamp(now);
+    const turn = await this.db
+      .updateTable("crawls")
+      .set({ updated_at: at })
+      .where("id", "=", crawlId)
+      .where("updated_at", "<=", timestamp(new Date(now.getTime() - everyMs)))
+      .executeTakeFirst();
+    if (Number(turn.numUpdatedRows) === 0) return false;
+    await this.refreshCounters(crawlId, at);
+    return true;
   }
 
   /** Recomputes the crawl's counters from its pages and returns the crawl. */
