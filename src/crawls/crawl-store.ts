@@ -94,6 +94,15 @@ export class CrawlStore {
       .executeTakeFirst();
   }
 
+  /** Whether the crawl still runs and whether it was asked to stop: what a part reads before each page. */
+  runState(id: number): Promise<Pick<CrawlRow, "status" | "cancel_requested"> | undefined> {
+    return this.db
+      .selectFrom("crawls")
+      .select(["status", "cancel_requested"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
   async list(userId: number, query: CrawlListQuery): Promise<{ rows: CrawlRow[]; total: number }> {
     let mine = this.db.selectFrom("crawls").where("user_id", "=", userId);
     if (query.project !== undefined) mine = mine.where("project", "=", query.project);

@@ -226,7 +226,7 @@ class CrawlRun {
     const { crawls } = this.dependencies;
     for (;;) {
       if (this.signal.aborted) return;
-      const current = await crawls.find(this.crawl.user_id, this.crawl.id);
+      const current = await crawls.runState(this.crawl.id);
       if (current?.status !== "running") return;
       if (current.cancel_requested === 1) {
         this.cancelled = true;
@@ -403,19 +403,12 @@ class CrawlRun {
     if (existingId !== undefined) {
       const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId, screenshot };
       const changes = { updated_at: timestamp() };
-      const updated = await reports.reanalysedWithin(
-        trx,
-        userId,
-        existingId,
-        columns,
-        origin,
-        changes,
-        packedResults,
-      );
-      if (updated) return updated;
+      if (await reports.reanalysedWithin(trx, userId, existingId, columns, origin, changes, packedResults)) {
+        return { id: existingId };
+      }
     }
     const now = timestamp();
-    return reports.insertWithin(
+    const id = await reports.insertWithin(
       trx,
       {
         ...columns,
@@ -431,6 +424,7 @@ class CrawlRun {
       "crawl",
       packedResults,
     );
+    return { id };
   }
 
   /**

@@ -219,19 +219,23 @@ export class ReportStore {
   /** Stores a new report and, in the same transaction, its analysis as the first of its history. */
   async insert(report: NewReport, trigger: AnalysisTrigger = "create"): Promise<ReportRow> {
     const packedResults = await packResultsOffThread(report.results);
-    return this.db.transaction().execute((trx) => this.insertWithin(trx, report, trigger, packedResults));
+    return this.db.transaction().execute(async (trx) => {
+      const id = await this.insertWithin(trx, report, trigger, packedResults);
+      return trx.selectFrom("reports").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    });
   }
 
   /**
    * `insert` inside the caller's transaction (a crawl stores a page's report with what the page taught it), the
-   * results packed beforehand with `packResultsOffThread`.
+   * results packed beforehand with `packResultsOffThread`; returns the new report's id only (reading the row
+   * back would read its documents too).
    */
   async insertWithin(
     trx: Kysely<Database>,
     report: NewReport,
     trigger: AnalysisTrigger,
     packedResults: Buffer,
-  ): Promise<ReportRow> {
+  ): Promise<number> {
     const { request_id: requestId, screenshot, ...columns } = report;
     const created = await trx
       .insertInto("reports")
@@ -246,12 +250,12 @@ export class ReportStore {
       requestId: requestId ?? null,
       screenshot: screenshot ?? null,
     });
-    return trx
+    await trx
       .updateTable("reports")
       .set({ analysis_id: analysisId, analyses: 1 })
       .where("id", "=", created.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      .execute();
+    return created.id;
   }
 
   /** Stores a report whose first analysis will run in the background (status `queued`, no analysis yet). */
@@ -276,12 +280,21 @@ export class ReportStore {
     changes: ReportChanges = {},
   ): Promise<ReportRow | undefined> {
     const packedResults = await packResultsOffThread(analysis.results);
-    return this.db
-      .transaction()
-      .execute((trx) => this.reanalysedWithin(trx, userId, id, analysis, origin, changes, packedResults));
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.reanalysedWithin(trx, userId, id, analysis, origin, changes, packedResults))) return;
+      return trx
+        .selectFrom("reports")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+    });
   }
 
-  /** `reanalysed` inside the caller's transaction, the results packed beforehand (see `insertWithin`). */
+  /**
+   * `reanalysed` inside the caller's transaction, the results packed beforehand (see `insertWithin`); false when
+   * the user has no such report.
+   */
   async reanalysedWithin(
     trx: Kysely<Database>,
     userId: number,
@@ -290,14 +303,14 @@ export class ReportStore {
     origin: AnalysisOrigin | AnalysisTrigger,
     changes: ReportChanges,
     packedResults: Buffer,
-  ): Promise<ReportRow | undefined> {
+  ): Promise<boolean> {
     const existing = await trx
       .selectFrom("reports")
       .select(["id", "score", "analysis_id"])
       .where("user_id", "=", userId)
       .where("id", "=", id)
       .executeTakeFirst();
-    if (!existing) return undefined;
+    if (!existing) return false;
     const owner = { userId, reportId: id };
     const analysisId = await addComplete(trx, owner, triggerOf(origin), {
       ...analysis,
@@ -305,7 +318,7 @@ export class ReportStore {
       packedResults,
     });
     const analyses = await applyRetention(trx, owner, this.options.historyLimit, analysisId);
-    return trx
+    await trx
       .updateTable("reports")
       .set({
         ...changes,
@@ -321,8 +334,8 @@ export class ReportStore {
       })
       .where("user_id", "=", userId)
       .where("id", "=", id)
-      .returningAll()
-      .executeTakeFirst();
+      .execute();
+    return true;
   }
 
   /**
