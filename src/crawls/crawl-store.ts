@@ -42,6 +42,9 @@ export interface FrontierEntry {
   inSitemap?: boolean;
 }
 
+/** What a part's claim got: a page to fetch, or why there is none (see `CrawlStore.claim`). */
+export type Claim = CrawlPageRow | "stopped" | "cancelled" | "spent" | undefined;
+
 export type PageFacts = Partial<
   Omit<CrawlPageRow, "id" | "crawl_id" | "url" | "depth" | "in_sitemap" | "inlinks" | "attempts">
 >;
@@ -90,15 +93,6 @@ export class CrawlStore {
       .selectFrom("crawls")
       .selectAll()
       .where("user_id", "=", userId)
-      .where("id", "=", id)
-      .executeTakeFirst();
-  }
-
-  /** Whether the crawl still runs and whether it was asked to stop: what a part reads before each page. */
-  runState(id: number): Promise<Pick<CrawlRow, "status" | "cancel_requested"> | undefined> {
-    return this.db
-      .selectFrom("crawls")
-      .select(["status", "cancel_requested"])
       .where("id", "=", id)
       .executeTakeFirst();
   }
@@ -283,18 +277,30 @@ export class CrawlStore {
 
   /**
    * Takes one fetch from the crawl's budget and the next queued page (shallowest first, then in discovery
-   * order), marked `fetching` by this part until `leaseUntil`. `"spent"` when `max_pages` fetches are taken;
-   * undefined when no page is queued. One transaction: on PostgreSQL the crawl's row lock orders the parts.
+   * order), marked `fetching` by this part until `leaseUntil`. `"stopped"` when the crawl no longer runs,
+   * `"cancelled"` when it was asked to stop, `"spent"` when `max_pages` fetches are taken; undefined when no page
+   * is queued. One transaction: on PostgreSQL the crawl's row lock orders the parts. The budget is taken only
+   * from a running crawl not asked to stop, so the usual claim reads the crawl's row no more than that.
    */
-  claim(crawlId: number, part: number, leaseUntil: string): Promise<CrawlPageRow | "spent" | undefined> {
+  claim(crawlId: number, part: number, leaseUntil: string): Promise<Claim> {
     return this.db.transaction().execute(async (trx) => {
       const reserved = await trx
         .updateTable("crawls")
         .set({ reserved: sql<number>`reserved + 1` })
         .where("id", "=", crawlId)
+        .where("status", "=", "running")
+        .where("cancel_requested", "=", 0)
         .where(sql<boolean>`reserved < max_pages`)
         .executeTakeFirst();
-      if (Number(reserved.numUpdatedRows) === 0) return "spent";
+      if (Number(reserved.numUpdatedRows) === 0) {
+        const crawl = await trx
+          .selectFrom("crawls")
+          .select(["status", "cancel_requested"])
+          .where("id", "=", crawlId)
+          .executeTakeFirst();
+        if (crawl?.status !== "running") return "stopped";
+        return crawl.cancel_requested === 1 ? "cancelled" : "spent";
+      }
       const queued = trx
         .selectFrom("crawl_pages")
         .selectAll()

@@ -226,14 +226,13 @@ class CrawlRun {
     const { crawls } = this.dependencies;
     for (;;) {
       if (this.signal.aborted) return;
-      const current = await crawls.runState(this.crawl.id);
-      if (current?.status !== "running") return;
-      if (current.cancel_requested === 1) {
+      const now = Date.now();
+      const page = await crawls.claim(this.crawl.id, this.part, timestamp(new Date(now + pageLeaseMs)));
+      if (page === "stopped") return;
+      if (page === "cancelled") {
         this.cancelled = true;
         return;
       }
-      const now = Date.now();
-      const page = await crawls.claim(this.crawl.id, this.part, timestamp(new Date(now + pageLeaseMs)));
       if (page === "spent") await crawls.excludeQueued(this.crawl.id);
       if (page === "spent" || page === undefined) {
         // Nothing to take: done unless another part still fetches a page (it may add URLs, or hand one back).
