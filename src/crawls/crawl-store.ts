@@ -13,6 +13,7 @@ import type {
   CrawlsTable,
   Database,
 } from "../store/schema.js";
+import { timestamp } from "../timestamps.js";
 
 export type CrawlRow = Selectable<CrawlsTable>;
 export type CrawlPageRow = Selectable<CrawlPagesTable>;
@@ -40,6 +41,9 @@ export interface FrontierEntry {
   depth: number | null;
   inSitemap?: boolean;
 }
+
+/** What a part's claim got: a page to fetch, or why there is none (see `CrawlStore.claim`). */
+export type Claim = CrawlPageRow | "stopped" | "cancelled" | "spent" | undefined;
 
 export type PageFacts = Partial<
   Omit<CrawlPageRow, "id" | "crawl_id" | "url" | "depth" | "in_sitemap" | "inlinks" | "attempts">
@@ -273,18 +277,30 @@ export class CrawlStore {
 
   /**
    * Takes one fetch from the crawl's budget and the next queued page (shallowest first, then in discovery
-   * order), marked `fetching` by this part until `leaseUntil`. `"spent"` when `max_pages` fetches are taken;
-   * undefined when no page is queued. One transaction: on PostgreSQL the crawl's row lock orders the parts.
+   * order), marked `fetching` by this part until `leaseUntil`. `"stopped"` when the crawl no longer runs,
+   * `"cancelled"` when it was asked to stop, `"spent"` when `max_pages` fetches are taken; undefined when no page
+   * is queued. One transaction: on PostgreSQL the crawl's row lock orders the parts. The budget is taken only
+   * from a running crawl not asked to stop, so the usual claim reads the crawl's row no more than that.
    */
-  claim(crawlId: number, part: number, leaseUntil: string): Promise<CrawlPageRow | "spent" | undefined> {
+  claim(crawlId: number, part: number, leaseUntil: string): Promise<Claim> {
     return this.db.transaction().execute(async (trx) => {
       const reserved = await trx
         .updateTable("crawls")
         .set({ reserved: sql<number>`reserved + 1` })
         .where("id", "=", crawlId)
+        .where("status", "=", "running")
+        .where("cancel_requested", "=", 0)
         .where(sql<boolean>`reserved < max_pages`)
         .executeTakeFirst();
-      if (Number(reserved.numUpdatedRows) === 0) return "spent";
+      if (Number(reserved.numUpdatedRows) === 0) {
+        const crawl = await trx
+          .selectFrom("crawls")
+          .select(["status", "cancel_requested"])
+          .where("id", "=", crawlId)
+          .executeTakeFirst();
+        if (crawl?.status !== "running") return "stopped";
+        return crawl.cancel_requested === 1 ? "cancelled" : "spent";
+      }
       const queued = trx
         .selectFrom("crawl_pages")
         .selectAll()
@@ -415,18 +431,23 @@ export class CrawlStore {
   }
 
   /**
-   * What one analysed page taught the crawl, in one transaction: its facts, the internal links it has (replacing
-   * any recorded for it before, as when a page is crawled again after a restart), and the URLs it adds to the
-   * frontier.
+   * One analysed page, in one transaction: its report (stored by `storeReport` inside the transaction), the
+   * internal links it has (replacing any recorded for it before), the URLs it adds to the frontier, and its facts
+   * with state `done`. A part cut off before the commit leaves nothing of the page, so it is redone; after it,
+   * the page is done, never analysed again. The report comes first: on PostgreSQL storing it locks the owner's
+   * row (the reports version), so the parts of a user's crawls take their locks on the frontier one transaction
+   * at a time and cannot deadlock over URLs they both discover.
    */
-  async recordPage(
+  async completePage(
     crawlId: number,
     page: { id: number; url: string },
     facts: PageFacts,
     links: Array<{ to: string; nofollow: boolean }>,
     discovered: FrontierEntry[],
+    storeReport: (trx: Kysely<Database>) => Promise<{ id: number }>,
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const report = await storeReport(trx);
       await trx
         .deleteFrom("crawl_links")
         .where("crawl_id", "=", crawlId)
@@ -446,7 +467,11 @@ export class CrawlStore {
           .execute();
       }
       await this.addToFrontier(crawlId, discovered, trx);
-      await trx.updateTable("crawl_pages").set(facts).where("id", "=", page.id).execute();
+      await trx
+        .updateTable("crawl_pages")
+        .set({ ...facts, state: "done", report_id: report.id })
+        .where("id", "=", page.id)
+        .execute();
     });
   }
 
@@ -459,6 +484,25 @@ export class CrawlStore {
       .where("state", "in", ["done", "failed"])
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /**
+   * Recomputes the crawl's counters unless the crawl's row changed less than `everyMs` before `now` (every count
+   * sets `updated_at`): the count reads every page's row, so however many parts in however many processes ask,
+   * the crawl is counted a few times a second at most. The part that asks first takes the turn with one
+   * conditional update. False when it was not its turn.
+   */
+  async refreshCountersUnlessRecent(crawlId: number, everyMs: number, now: Date): Promise<boolean> {
+    const at = timestamp(now);
+    const turn = await this.db
+      .updateTable("crawls")
+      .set({ updated_at: at })
+      .where("id", "=", crawlId)
+      .where("updated_at", "<=", timestamp(new Date(now.getTime() - everyMs)))
+      .executeTakeFirst();
+    if (Number(turn.numUpdatedRows) === 0) return false;
+    await this.refreshCounters(crawlId, at);
+    return true;
   }
 
   /** Recomputes the crawl's counters from its pages and returns the crawl. */

@@ -2,14 +2,16 @@
  * The `crawl` job: one crawl, from its frontier in the database to its site findings. The first run reads
  * robots.txt and the sitemaps and seeds the frontier; every run then claims queued pages one at a time per
  * worker slot (`PAGEGRADE_CRAWL_HOST_CONCURRENCY` at once, request starts `PAGEGRADE_CRAWL_DELAY_MS` or the
- * Crawl-delay apart), analyses each through the Analyzer (so through the address guard), stores what the site
- * checks need (status, redirect, canonical, title, text fingerprint, links) before the page's report, and marks
- * it done. A page answering 429 or 503 goes back to the queue and the crawl slows down (exponential pause, at
- * most three tries). Cancelling stops it within a page; a run cut off by a crash or shutdown leaves its pages
- * `fetching`, and the next run puts them back: a page whose analysis was already stored (its request id is
- * the crawl and page) is not analysed again. When the frontier is empty the site checks run and the crawl
+ * Crawl-delay apart), analyses each through the Analyzer (so through the address guard), and stores in one
+ * transaction the page's report, what the site checks need (status, redirect, canonical, title, text
+ * fingerprint, links), the URLs it adds to the frontier and its state `done`. A page answering 429 or 503 goes
+ * back to the queue and the crawl slows down (exponential pause, at most three tries). Cancelling stops it
+ * within a page; a run cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them
+ * back: a page whose analysis was already stored (its request id is the crawl and page: a failure recorded in
+ * its report's history) is not analysed again. When the frontier is empty the site checks run and the crawl
  * completes.
  */
+import type { Kysely } from "kysely";
 import type { Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { noindexSources } from "../analysis/page-facts.js";
@@ -24,9 +26,11 @@ import type { EventSink } from "../events/event-sink.js";
 import type { JobContext } from "../jobs/job-queue.js";
 import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
 import { nextRunAt } from "../reports/schedules.js";
+import { packResultsOffThread } from "../store/analysis-document.js";
 import type { ReportStore } from "../store/report-store.js";
+import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
-import type { CrawlPageRow, CrawlRow, CrawlStore, FrontierEntry } from "./crawl-store.js";
+import type { CrawlPageRow, CrawlRow, CrawlStore, FrontierEntry, PageFacts } from "./crawl-store.js";
 import { crawlUrl, inScope, patternsAllow } from "./crawl-url.js";
 import { crawlDelayOf, type Outbound, SiteReader } from "./site-reader.js";
 
@@ -64,7 +68,7 @@ interface FailedPageReport {
   requestId: string;
 }
 
-/** The least time between two counts of a crawl's progress. */
+/** The least time between two counts of a crawl's progress (by any of its parts). */
 const countEveryMs = 250;
 /**
  * How long a part's claim on a page holds without renewal; the part renews it every third of that while it
@@ -222,14 +226,13 @@ class CrawlRun {
     const { crawls } = this.dependencies;
     for (;;) {
       if (this.signal.aborted) return;
-      const current = await crawls.find(this.crawl.user_id, this.crawl.id);
-      if (current?.status !== "running") return;
-      if (current.cancel_requested === 1) {
+      const now = Date.now();
+      const page = await crawls.claim(this.crawl.id, this.part, timestamp(new Date(now + pageLeaseMs)));
+      if (page === "stopped") return;
+      if (page === "cancelled") {
         this.cancelled = true;
         return;
       }
-      const now = Date.now();
-      const page = await crawls.claim(this.crawl.id, this.part, timestamp(new Date(now + pageLeaseMs)));
       if (page === "spent") await crawls.excludeQueued(this.crawl.id);
       if (page === "spent" || page === undefined) {
         // Nothing to take: done unless another part still fetches a page (it may add URLs, or hand one back).
@@ -251,11 +254,16 @@ class CrawlRun {
     }
   }
 
-  /** Counts the crawl's pages again, at most a few times a second (the count reads every page's row). */
+  /**
+   * Counts the crawl's pages again, at most a few times a second for the whole crawl (the count reads every
+   * page's row): this part asks at most that often, and only one of the parts asking gets the turn.
+   */
   private async progress(now = false): Promise<void> {
+    const { crawls } = this.dependencies;
     if (!now && Date.now() - this.countedAt < countEveryMs) return;
     this.countedAt = Date.now();
-    await this.dependencies.crawls.refreshCounters(this.crawl.id, timestamp());
+    if (now) await crawls.refreshCounters(this.crawl.id, timestamp());
+    else if (!(await crawls.refreshCountersUnlessRecent(this.crawl.id, countEveryMs, new Date()))) return;
     this.dependencies.onProgress?.(this.crawl.id);
   }
 
@@ -308,6 +316,17 @@ class CrawlRun {
     const { snapshot } = analysed;
     const redirect = snapshot.response.redirects[0];
     if (redirect) return this.redirected(page, redirect.status, redirect.location);
+    // Only what is stored is carried on past this point, not the analysis (the page's whole parse and report):
+    // what outlives the thread-pool round trip below survives young-generation collections and fills the heap.
+    return this.storePage(
+      page,
+      this.recordOf(page, snapshot, analysed.report),
+      this.reportOf(existing?.id, analysed, requestId),
+    );
+  }
+
+  /** What the crawl keeps of an analysed page: its facts, its internal links and the URLs it adds. */
+  private recordOf(page: CrawlPageRow, snapshot: PageSnapshot, report: { score: number; result: string }) {
     const facts = pageFacts(snapshot);
     const follow = !facts.nofollowPage;
     const links = internalLinks(snapshot, this.crawl.project);
@@ -320,53 +339,76 @@ class CrawlRun {
     for (const url of [facts.canonical, ...facts.hreflang.map((alternate) => alternate.url)]) {
       if (url && inScope(url, this.crawl.project)) discovered.push({ url, depth: null });
     }
-    await crawls.recordPage(
-      this.crawl.id,
-      page,
-      {
-        status_code: snapshot.response.status,
-        content_type: snapshot.response.mediaType,
-        indexable: snapshot.response.status === 200 && !facts.noindex ? 1 : 0,
-        noindex: facts.noindex ? 1 : 0,
-        canonical: facts.canonical,
-        title: facts.title,
-        meta_description: facts.metaDescription,
-        text_hash: facts.text?.hash ?? null,
-        text_minhash: facts.text ? JSON.stringify(facts.text.minhash) : null,
-        hreflang: JSON.stringify(facts.hreflang),
-        outlinks: links.length,
-      },
-      links,
-      discovered,
-    );
-    const report = await this.storeReport(existing?.id, analysed, requestId);
-    await crawls.settlePage(page.id, {
-      state: "done",
-      report_id: report.id,
-      score: analysed.report.score,
-      result: analysed.report.result,
-    });
+    const stored: PageFacts = {
+      status_code: snapshot.response.status,
+      content_type: snapshot.response.mediaType,
+      indexable: snapshot.response.status === 200 && !facts.noindex ? 1 : 0,
+      noindex: facts.noindex ? 1 : 0,
+      canonical: facts.canonical,
+      title: facts.title,
+      meta_description: facts.metaDescription,
+      text_hash: facts.text?.hash ?? null,
+      text_minhash: facts.text ? JSON.stringify(facts.text.minhash) : null,
+      hreflang: JSON.stringify(facts.hreflang),
+      outlinks: links.length,
+      score: report.score,
+      result: report.result,
+    };
+    return { facts: stored, links, discovered };
   }
 
-  /** The page's report: a new one in the project, or a new analysis (trigger `crawl`) of the existing one. */
-  private async storeReport(
+  /**
+   * Stores an analysed page in one transaction (see `CrawlStore.completePage`), its results packed for history
+   * on the thread pool first.
+   */
+  private async storePage(
+    page: CrawlPageRow,
+    record: ReturnType<CrawlRun["recordOf"]>,
+    report: ReturnType<CrawlRun["reportOf"]>,
+  ): Promise<void> {
+    const packedResults = await packResultsOffThread(report.columns.results);
+    await this.dependencies.crawls.completePage(
+      this.crawl.id,
+      page,
+      record.facts,
+      record.links,
+      record.discovered,
+      (trx) => this.storeReport(trx, report, packedResults),
+    );
+  }
+
+  /** What the page's report gets: its analysis columns, and how the analysis came to be. */
+  private reportOf(
     existingId: number | undefined,
     analysed: Awaited<ReturnType<Analyzer["analyse"]>>,
     requestId: string,
+  ) {
+    const screenshot = storedScreenshot(analysed.screenshot);
+    return { existingId, columns: analysisColumns(analysed.report), requestId, screenshot };
+  }
+
+  /**
+   * Inside the page's transaction, its report: a new one in the project, or a new analysis (trigger `crawl`) of
+   * the existing one.
+   */
+  private async storeReport(
+    trx: Kysely<Database>,
+    report: ReturnType<CrawlRun["reportOf"]>,
+    packedResults: Buffer,
   ): Promise<{ id: number }> {
     const { reports } = this.dependencies;
     const userId = this.crawl.user_id;
-    const columns = analysisColumns(analysed.report);
-    const screenshot = storedScreenshot(analysed.screenshot);
+    const { existingId, columns, requestId, screenshot } = report;
     if (existingId !== undefined) {
       const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId, screenshot };
-      const updated = await reports.reanalysed(userId, existingId, columns, origin, {
-        updated_at: timestamp(),
-      });
-      if (updated) return updated;
+      const changes = { updated_at: timestamp() };
+      if (await reports.reanalysedWithin(trx, userId, existingId, columns, origin, changes, packedResults)) {
+        return { id: existingId };
+      }
     }
     const now = timestamp();
-    return reports.insert(
+    const id = await reports.insertWithin(
+      trx,
       {
         ...columns,
         user_id: userId,
@@ -379,7 +421,9 @@ class CrawlRun {
         screenshot,
       },
       "crawl",
+      packedResults,
     );
+    return { id };
   }
 
   /**

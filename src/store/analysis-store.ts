@@ -5,7 +5,7 @@
  * of a report (0 keeps all), never dropping the one the report shows.
  */
 import type { Kysely, Selectable } from "kysely";
-import { packResults, unpackResults } from "./analysis-document.js";
+import { unpackResults } from "./analysis-document.js";
 import type { Store } from "./database.js";
 import type { AnalysesTable, AnalysisMode, Database } from "./schema.js";
 
@@ -17,7 +17,10 @@ export type AnalysisRow = Omit<
 /** An analysis with its check results as UTF-8 JSON bytes (null for a failed one). */
 export type AnalysisWithResults = AnalysisRow & { results: Buffer | null };
 
-/** What a finished analysis adds to history; the documents are JSON text. */
+/**
+ * What a finished analysis adds to history; the documents are JSON text but for the results, packed before the
+ * transaction begins (analysis-document.ts).
+ */
 export interface CompleteAnalysis {
   url: string;
   final_url: string;
@@ -25,7 +28,7 @@ export interface CompleteAnalysis {
   score: number;
   summary: string;
   categories: string;
-  results: string;
+  packedResults: Buffer;
   generated_at: string;
   mode: AnalysisMode;
   /** The request (job) that made it; null for one made inside an HTTP request. */
@@ -199,7 +202,7 @@ export async function addComplete(
       score: analysis.score,
       summary: analysis.summary,
       categories: analysis.categories,
-      results: packResults(analysis.results),
+      results: analysis.packedResults,
       error_reason: null,
       error_message: null,
       generated_at: analysis.generated_at,

@@ -4,6 +4,7 @@
  */
 import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import { timestamp } from "../timestamps.js";
+import { packResultsOffThread } from "./analysis-document.js";
 import {
   type AnalysisTrigger,
   addComplete,
@@ -217,27 +218,44 @@ export class ReportStore {
 
   /** Stores a new report and, in the same transaction, its analysis as the first of its history. */
   async insert(report: NewReport, trigger: AnalysisTrigger = "create"): Promise<ReportRow> {
-    const { request_id: requestId, screenshot, ...columns } = report;
+    const packedResults = await packResultsOffThread(report.results);
     return this.db.transaction().execute(async (trx) => {
-      const created = await trx
-        .insertInto("reports")
-        .values({ ...columns, status: "complete" })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      const owner = { userId: report.user_id, reportId: created.id };
-      const analysisId = await addComplete(trx, owner, trigger, {
-        ...report,
-        mode: report.mode ?? "raw",
-        requestId: requestId ?? null,
-        screenshot: screenshot ?? null,
-      });
-      return trx
-        .updateTable("reports")
-        .set({ analysis_id: analysisId, analyses: 1 })
-        .where("id", "=", created.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const id = await this.insertWithin(trx, report, trigger, packedResults);
+      return trx.selectFrom("reports").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     });
+  }
+
+  /**
+   * `insert` inside the caller's transaction (a crawl stores a page's report with what the page taught it), the
+   * results packed beforehand with `packResultsOffThread`; returns the new report's id only (reading the row
+   * back would read its documents too).
+   */
+  async insertWithin(
+    trx: Kysely<Database>,
+    report: NewReport,
+    trigger: AnalysisTrigger,
+    packedResults: Buffer,
+  ): Promise<number> {
+    const { request_id: requestId, screenshot, ...columns } = report;
+    const created = await trx
+      .insertInto("reports")
+      .values({ ...columns, status: "complete" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const owner = { userId: report.user_id, reportId: created.id };
+    const analysisId = await addComplete(trx, owner, trigger, {
+      ...report,
+      packedResults,
+      mode: report.mode ?? "raw",
+      requestId: requestId ?? null,
+      screenshot: screenshot ?? null,
+    });
+    await trx
+      .updateTable("reports")
+      .set({ analysis_id: analysisId, analyses: 1 })
+      .where("id", "=", created.id)
+      .execute();
+    return created.id;
   }
 
   /** Stores a report whose first analysis will run in the background (status `queued`, no analysis yet). */
@@ -261,36 +279,63 @@ export class ReportStore {
     origin: AnalysisOrigin | AnalysisTrigger,
     changes: ReportChanges = {},
   ): Promise<ReportRow | undefined> {
+    const packedResults = await packResultsOffThread(analysis.results);
     return this.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom("reports")
-        .select(["id", "score", "analysis_id"])
-        .where("user_id", "=", userId)
-        .where("id", "=", id)
-        .executeTakeFirst();
-      if (!existing) return undefined;
-      const owner = { userId, reportId: id };
-      const analysisId = await addComplete(trx, owner, triggerOf(origin), { ...analysis, ...runOf(origin) });
-      const analyses = await applyRetention(trx, owner, this.options.historyLimit, analysisId);
+      if (!(await this.reanalysedWithin(trx, userId, id, analysis, origin, changes, packedResults))) return;
       return trx
-        .updateTable("reports")
-        .set({
-          ...changes,
-          ...analysis,
-          ...settled(origin, "complete"),
-          error_reason: null,
-          error_message: null,
-          analysis_id: analysisId,
-          analyses,
-          // The score change is against the previous complete analysis; with none there is nothing to compare.
-          score_change:
-            existing.analysis_id === null || existing.score === null ? null : analysis.score - existing.score,
-        })
+        .selectFrom("reports")
+        .selectAll()
         .where("user_id", "=", userId)
         .where("id", "=", id)
-        .returningAll()
         .executeTakeFirst();
     });
+  }
+
+  /**
+   * `reanalysed` inside the caller's transaction, the results packed beforehand (see `insertWithin`); false when
+   * the user has no such report.
+   */
+  async reanalysedWithin(
+    trx: Kysely<Database>,
+    userId: number,
+    id: number,
+    analysis: AnalysisColumns,
+    origin: AnalysisOrigin | AnalysisTrigger,
+    changes: ReportChanges,
+    packedResults: Buffer,
+  ): Promise<boolean> {
+    const existing = await trx
+      .selectFrom("reports")
+      .select(["id", "score", "analysis_id"])
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!existing) return false;
+    const owner = { userId, reportId: id };
+    const analysisId = await addComplete(trx, owner, triggerOf(origin), {
+      ...analysis,
+      ...runOf(origin),
+      packedResults,
+    });
+    const analyses = await applyRetention(trx, owner, this.options.historyLimit, analysisId);
+    await trx
+      .updateTable("reports")
+      .set({
+        ...changes,
+        ...analysis,
+        ...settled(origin, "complete"),
+        error_reason: null,
+        error_message: null,
+        analysis_id: analysisId,
+        analyses,
+        // The score change is against the previous complete analysis; with none there is nothing to compare.
+        score_change:
+          existing.analysis_id === null || existing.score === null ? null : analysis.score - existing.score,
+      })
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .execute();
+    return true;
   }
 
   /**
