@@ -221,20 +221,7 @@ export class CrawlStore {
             depth: entry.depth,
             state: "queued" as const,
             in_sitemap: entry.inSitemap ? 1 : 0,
-            status_code: null,
-            content_type: null,
-            canonical: null,
-            title: null,
-            meta_description: null,
-            redirect_to: null,
-            text_hash: null,
-            text_minhash: null,
-            hreflang: null,
-            report_id: null,
-            score: null,
-            result: null,
-            excluded: null,
-            error: null,
+            // Every other column starts null or at its default: naming them would only bind more values.
           })),
         )
         .onConflict((conflict) =>
@@ -357,9 +344,18 @@ export class CrawlStore {
 
   /**
    * Politeness shared by every part: takes the next start time for a request to the site (requests start
-   * `delayMs` apart, never before a pause ends) and returns it, in milliseconds since the epoch.
+   * `delayMs` apart, never before a pause ends) and returns it, in milliseconds since the epoch. With no delay
+   * there is nothing to take, only a pause to honour: a read, not a write (and so no commit per page).
    */
   async nextRequestAt(crawlId: number, delayMs: number, nowMs: number): Promise<number> {
+    if (delayMs === 0) {
+      const row = await this.db
+        .selectFrom("crawls")
+        .select("next_request_ms")
+        .where("id", "=", crawlId)
+        .executeTakeFirst();
+      return Math.max(Number(row?.next_request_ms ?? nowMs), nowMs);
+    }
     const larger = this.dialect === "postgres" ? sql`greatest` : sql`max`;
     const row = await this.db
       .updateTable("crawls")
