@@ -2,7 +2,9 @@
  * `npm run bench:crawl`: a generated local site of 10,000 pages made of the corpus's real pages
  * (bench/crawl/generated-site.ts), politeness off.
  *  1. Baseline, measured first in the same run: the analysis engine alone (what bench:analysis measures, on the
- *     same pages) over 1,000 of the site's pages at the crawl's concurrency, in pages per second.
+ *     same pages) over 1,000 of the site's pages at the crawl's concurrency, in pages per second, with the heap
+ *     growth the service's processes set (src/runtime/heap-growth.ts), as the crawls run; then rounds with it
+ *     and with Node's own heap growth in turns, to show what that setting costs the engine.
  *  2. Crawls of 1,000 and of 10,000 pages, each in a process of its own (bench/crawl/run-crawl.ts) with the
  *     service's crawler over a fresh SQLite database: pages per second against the baseline (target ≥ 0.8×),
  *     wall time (target < 5 minutes for 10,000), peak RSS at 1,000 and at 10,000 pages (target flat, under
@@ -13,8 +15,10 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { setFlagsFromString } from "node:v8";
 import { Analyzer } from "../src/analysis/analyse.js";
 import { loadAnalysisConfig } from "../src/config.js";
+import { applyHeapGrowth } from "../src/runtime/heap-growth.js";
 
 const largeCrawl = Number(process.env.BENCH_CRAWL_PAGES ?? 10_000);
 const concurrency = Number(process.env.BENCH_CRAWL_CONCURRENCY ?? 8);
@@ -42,15 +46,26 @@ try {
     );
     return count / ((performance.now() - started) / 1000);
   };
+  applyHeapGrowth();
   await analyse(200);
   const baseline = await analyse(baselinePages);
   // This process has done nothing but the engine's work (the site runs in a process of its own), so its peak
   // memory is the engine's at this concurrency: the floor for a crawl's.
   const enginePeakRssMb = process.resourceUsage().maxRSS / 1024;
+  // What the heap growth setting costs the engine: rounds with it and with Node's own, in turns (so that the
+  // JIT's warming up favours neither).
+  const rates = { service: 0, node: 0 };
+  for (let round = 0; round < 3; round++) {
+    applyHeapGrowth();
+    rates.service += await analyse(300);
+    setFlagsFromString("--heap-growing-percent=0");
+    rates.node += await analyse(300);
+  }
   await analyzer.close();
   console.log(`site ${base}, ${largeCrawl} pages; ${concurrency} requests at once`);
   console.log(
-    `baseline: the analysis engine alone, ${baselinePages} pages: ${baseline.toFixed(1)} pages/s, peak RSS ${Math.round(enginePeakRssMb)} MB\n`,
+    `baseline: the analysis engine alone, ${baselinePages} pages: ${baseline.toFixed(1)} pages/s, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
+      `its speed with the service's heap growth against Node's own, in turns: ${(rates.service / rates.node).toFixed(2)}×\n`,
   );
 
   // 2. The crawls.

@@ -7,9 +7,11 @@
 import { Analyzer } from "./analysis/analyse.js";
 import { buildApp } from "./app.js";
 import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "./config.js";
+import { applyHeapGrowth } from "./runtime/heap-growth.js";
 import { openStore } from "./store/database.js";
 
 async function start(): Promise<void> {
+  applyHeapGrowth();
   const config = loadServiceConfig();
   const analyzer = new Analyzer(loadAnalysisConfig());
   const store = await openStore(config.databaseUrl);

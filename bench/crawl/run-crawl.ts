@@ -1,6 +1,7 @@
 /**
  * One crawl for bench:crawl in a process of its own (so its peak memory is its own): the crawler the service
- * runs, over a fresh SQLite database in a temporary directory, with politeness off. Prints one JSON line:
+ * runs, over a fresh SQLite database in a temporary directory, with politeness off and the heap growth the
+ * service's processes set. Prints one JSON line:
  * seconds, pages analysed, peak RSS, database bytes per page.
  * Arguments: <start URL> <max pages> <requests at once>.
  */
@@ -14,10 +15,12 @@ import { crawlFields } from "../../src/crawls/crawl-service.js";
 import { CrawlStore } from "../../src/crawls/crawl-store.js";
 import { crawlHere } from "../../src/crawls/crawler.js";
 import { silentEventSink } from "../../src/events/event-sink.js";
+import { applyHeapGrowth } from "../../src/runtime/heap-growth.js";
 import { openStore } from "../../src/store/database.js";
 import { ReportStore } from "../../src/store/report-store.js";
 import { timestamp } from "../../src/timestamps.js";
 
+applyHeapGrowth();
 const [url, maxPagesText, concurrencyText] = process.argv.slice(2);
 const maxPages = Number(maxPagesText);
 const directory = mkdtempSync(join(tmpdir(), "pagegrade-bench-crawl-"));

@@ -3,6 +3,7 @@
  * stderr with a non-zero exit code (2 for usage and configuration errors), never a stack trace.
  */
 import { ConfigError } from "../config.js";
+import { applyHeapGrowth } from "../runtime/heap-growth.js";
 import { runKey, runUser } from "./account-commands.js";
 import { runAnalyze } from "./analyze-command.js";
 import { runCrawl } from "./crawl-command.js";
@@ -22,6 +23,7 @@ const usage = `Usage:
 Environment: see the README (PAGEGRADE_* settings).`;
 
 async function main(argv: string[]): Promise<number> {
+  applyHeapGrowth();
   const [command, ...rest] = argv;
   switch (command) {
     case "analyze":

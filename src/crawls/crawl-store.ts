@@ -15,6 +15,9 @@ import type {
 } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 
+/** How many pages' links `siteFacts` reads at once. */
+const linkBatchPages = 500;
+
 export type CrawlRow = Selectable<CrawlsTable>;
 export type CrawlPageRow = Selectable<CrawlPagesTable>;
 export type CrawlIssueRow = Selectable<CrawlIssuesTable>;
@@ -533,42 +536,87 @@ export class CrawlStore {
     return row.mean === null ? null : Math.round(Number(row.mean));
   }
 
-  /** Everything the site checks judge, read from the crawl's rows. */
+  /**
+   * Everything the site checks judge, read from the crawl's rows. A site's URLs recur in every fact about it
+   * (a page's own URL, its links' ends, canonicals, redirects), so each URL is kept as one string shared by all
+   * of them; and links, by far the most rows, are read for a batch of pages at a time, so they are never held
+   * twice over (as database rows and as facts) all at once.
+   */
   async siteFacts(crawl: CrawlRow): Promise<SiteFacts> {
-    const [pages, links] = await Promise.all([
-      this.db.selectFrom("crawl_pages").selectAll().where("crawl_id", "=", crawl.id).orderBy("id").execute(),
-      this.db
+    const rows = await this.db
+      .selectFrom("crawl_pages")
+      .select([
+        "url",
+        "depth",
+        "status_code",
+        "error",
+        "redirect_to",
+        "content_type",
+        "in_sitemap",
+        "disallowed",
+        "excluded",
+        "indexable",
+        "noindex",
+        "canonical",
+        "title",
+        "meta_description",
+        "text_hash",
+        "text_minhash",
+        "hreflang",
+      ])
+      .where("crawl_id", "=", crawl.id)
+      .orderBy("id")
+      .execute();
+    const urls = new Map<string, string>();
+    const shared = (url: string): string => {
+      const known = urls.get(url);
+      if (known !== undefined) return known;
+      urls.set(url, url);
+      return url;
+    };
+    const sharedOrNull = (url: string | null) => (url === null ? null : shared(url));
+    const pages = rows.map((page) => ({
+      url: shared(page.url),
+      depth: page.depth,
+      statusCode: page.status_code,
+      error: page.error,
+      redirectTo: sharedOrNull(page.redirect_to),
+      contentType: page.content_type,
+      inSitemap: page.in_sitemap === 1,
+      disallowed: page.disallowed === 1,
+      excluded: page.excluded,
+      indexable: page.indexable === 1,
+      noindex: page.noindex === 1,
+      canonical: sharedOrNull(page.canonical),
+      title: page.title,
+      metaDescription: page.meta_description,
+      text:
+        page.text_hash === null || page.text_minhash === null
+          ? null
+          : { hash: page.text_hash, minhash: JSON.parse(page.text_minhash) as number[] },
+      hreflang:
+        page.hreflang === null
+          ? []
+          : (JSON.parse(page.hreflang) as Array<{ lang: string; url: string }>).map((alternate) => ({
+              lang: alternate.lang,
+              url: shared(alternate.url),
+            })),
+    }));
+    const links: SiteFacts["links"] = [];
+    // Links are recorded with a page's facts (`completePage`), its status among them.
+    const fetched = pages.filter((page) => page.statusCode !== null).map((page) => page.url);
+    for (let start = 0; start < fetched.length; start += linkBatchPages) {
+      const batch = await this.db
         .selectFrom("crawl_links")
         .select(["from_url", "to_url", "nofollow"])
         .where("crawl_id", "=", crawl.id)
-        .execute(),
-    ]);
-    return {
-      startUrl: crawl.url,
-      pages: pages.map((page) => ({
-        url: page.url,
-        depth: page.depth,
-        statusCode: page.status_code,
-        error: page.error,
-        redirectTo: page.redirect_to,
-        contentType: page.content_type,
-        inSitemap: page.in_sitemap === 1,
-        disallowed: page.disallowed === 1,
-        excluded: page.excluded,
-        indexable: page.indexable === 1,
-        noindex: page.noindex === 1,
-        canonical: page.canonical,
-        title: page.title,
-        metaDescription: page.meta_description,
-        text:
-          page.text_hash === null || page.text_minhash === null
-            ? null
-            : { hash: page.text_hash, minhash: JSON.parse(page.text_minhash) as number[] },
-        hreflang:
-          page.hreflang === null ? [] : (JSON.parse(page.hreflang) as Array<{ lang: string; url: string }>),
-      })),
-      links: links.map((link) => ({ from: link.from_url, to: link.to_url, nofollow: link.nofollow === 1 })),
-    };
+        .where("from_url", "in", fetched.slice(start, start + linkBatchPages))
+        .execute();
+      for (const link of batch) {
+        links.push({ from: shared(link.from_url), to: shared(link.to_url), nofollow: link.nofollow === 1 });
+      }
+    }
+    return { startUrl: crawl.url, pages, links };
   }
 
   /** Stores the site findings (replacing earlier ones) and the crawl's issue counts by importance. */

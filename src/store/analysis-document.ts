@@ -18,12 +18,22 @@ import { brotliCompress, brotliCompressSync, brotliDecompressSync, constants } f
  */
 const quality = 6;
 
+/**
+ * A 256 KB window (2^18) instead of brotli's default 4 MB (2^22). Results documents run from a few KB to about
+ * 80 KB, so every byte of one stays inside the window and the output is the same (measured on 100 corpus
+ * documents: identical total size); the encoder's tables shrink with the window, so each compression allocates
+ * and clears a fraction of the memory (on the thread pool's threads, where glibc keeps what it freed) and takes
+ * about a third less time.
+ */
+const windowBits = 18;
+
 function optionsFor(text: Buffer) {
   return {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       [constants.BROTLI_PARAM_SIZE_HINT]: text.length,
+      [constants.BROTLI_PARAM_LGWIN]: windowBits,
     },
   };
 }
