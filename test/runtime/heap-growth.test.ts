@@ -15,8 +15,12 @@ describe("heap growth", () => {
 
   it("leaves a --heap-growing-percent given to Node itself alone", () => {
     expect(heapGrowthFlag({}, ["--heap-growing-percent=30"])).toBeNull();
-    expect(heapGrowthFlag({ NODE_OPTIONS: "--max-old-space-size=512 --heap_growing_percent=30" }, [])).toBeNull();
-    expect(heapGrowthFlag({ NODE_OPTIONS: "--max-old-space-size=512" }, [])).toBe("--heap-growing-percent=60");
+    expect(
+      heapGrowthFlag({ NODE_OPTIONS: "--max-old-space-size=512 --heap_growing_percent=30" }, []),
+    ).toBeNull();
+    expect(heapGrowthFlag({ NODE_OPTIONS: "--max-old-space-size=512" }, [])).toBe(
+      "--heap-growing-percent=60",
+    );
   });
 
   it("refuses anything but 0 or a whole number from 10 to 300, naming the setting", () => {
