@@ -3,8 +3,8 @@
  * gigabytes of memory V8 lets the heap grow up to 4× its live data between full collections; a crawl's live
  * data is small (about 90 MB at 8 pages at once) but it turns over tens of megabytes a second, so the heap
  * sat at twice to three times that. Asking for at most 1.6× (V8's own choice on a machine with about 1 GB for
- * the heap) took a 1,000-page crawl from 310–360 MB to 250–270 MB at its peak on Node.js 20, and from about
- * 510 MB to 410 MB on Node.js 24 (whose young generation is larger), for about 5 % of the engine's speed
+ * the heap) took a 1,000-page crawl from 310–360 MB to 265–280 MB at its peak on Node.js 20, and from about
+ * 510 MB to 410 MB on Node.js 24 (whose young generation is larger), for 5–11 % of the engine's speed
  * (`npm run bench:crawl` prints it). The collector still grows the heap when it has to: this is a growth rate,
  * not a cap.
  *
