@@ -13,6 +13,7 @@ import type {
   CrawlsTable,
   Database,
 } from "../store/schema.js";
+import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import { timestamp } from "../timestamps.js";
 
 /** How many pages' links `siteFacts` reads at once. */
@@ -73,14 +74,26 @@ export interface CrawlPageQuery {
   offset: number;
 }
 
+/**
+ * How analysed pages are committed on SQLite: together, up to 32 at once, the first waiting at most 100 ms for
+ * others. A part does not wait for its page's commit before it claims and fetches its next page (see the
+ * crawler), so the wait costs a crawl nothing but the lag of its counts.
+ */
+const pageBatching: BatchingOptions = { windowMs: 100, maxWrites: 32 };
+
 export class CrawlStore {
   private readonly db: Kysely<Database>;
 
   private readonly dialect: Store["dialect"];
 
+  /** SQLite: analysed pages are committed together (see transaction-batcher.ts); absent on PostgreSQL. */
+  private readonly pageCommits: TransactionBatcher | undefined;
+
   constructor(store: Store) {
     this.db = store.db;
     this.dialect = store.dialect;
+    this.pageCommits =
+      store.dialect === "sqlite" ? new TransactionBatcher(store.db, pageBatching) : undefined;
   }
 
   insert(crawl: NewCrawl): Promise<CrawlRow> {
@@ -228,14 +241,23 @@ export class CrawlStore {
           })),
         )
         .onConflict((conflict) =>
-          conflict.columns(["crawl_id", "url"]).doUpdateSet({
-            in_sitemap: sql<number>`case when excluded.in_sitemap = 1 then 1 else crawl_pages.in_sitemap end`,
-            depth: sql<number | null>`case
-              when crawl_pages.depth is null then excluded.depth
-              when excluded.depth is null then crawl_pages.depth
-              when excluded.depth < crawl_pages.depth then excluded.depth
-              else crawl_pages.depth end`,
-          }),
+          conflict
+            .columns(["crawl_id", "url"])
+            .doUpdateSet({
+              in_sitemap: sql<number>`case when excluded.in_sitemap = 1 then 1 else crawl_pages.in_sitemap end`,
+              depth: sql<number | null>`case
+                when crawl_pages.depth is null then excluded.depth
+                when excluded.depth is null then crawl_pages.depth
+                when excluded.depth < crawl_pages.depth then excluded.depth
+                else crawl_pages.depth end`,
+            })
+            // Only where that changes something: most links lead to URLs already known at their depth, and a
+            // row updated to the same values is still written (its page, and its entry in the state index).
+            .where(
+              sql<boolean>`(excluded.in_sitemap = 1 and crawl_pages.in_sitemap = 0)
+                or (excluded.depth is not null
+                  and (crawl_pages.depth is null or excluded.depth < crawl_pages.depth))`,
+            ),
         )
         .execute();
     }
@@ -269,10 +291,11 @@ export class CrawlStore {
    * Takes one fetch from the crawl's budget and the next queued page (shallowest first, then in discovery
    * order), marked `fetching` by this part until `leaseUntil`. `"stopped"` when the crawl no longer runs,
    * `"cancelled"` when it was asked to stop, `"spent"` when `max_pages` fetches are taken; undefined when no page
-   * is queued. One transaction: on PostgreSQL the crawl's row lock orders the parts. The budget is taken only
-   * from a running crawl not asked to stop, so the usual claim reads the crawl's row no more than that.
+   * is queued. Pages known only from a sitemap (no depth) come after every page with a depth, and only with
+   * `unknownDepth`. One transaction: on PostgreSQL the crawl's row lock orders the parts. The budget is taken
+   * only from a running crawl not asked to stop, so the usual claim reads the crawl's row no more than that.
    */
-  claim(crawlId: number, part: number, leaseUntil: string): Promise<Claim> {
+  claim(crawlId: number, part: number, leaseUntil: string, unknownDepth: boolean): Promise<Claim> {
     return this.db.transaction().execute(async (trx) => {
       const reserved = await trx
         .updateTable("crawls")
@@ -303,7 +326,9 @@ export class CrawlStore {
           .orderBy("id")
           .limit(1)
           .executeTakeFirst()) ??
-        (await queued.where("depth", "is", null).orderBy("id").limit(1).executeTakeFirst());
+        (unknownDepth
+          ? await queued.where("depth", "is", null).orderBy("id").limit(1).executeTakeFirst()
+          : undefined);
       if (!next) {
         await trx
           .updateTable("crawls")
@@ -435,7 +460,9 @@ export class CrawlStore {
    * with state `done`. A part cut off before the commit leaves nothing of the page, so it is redone; after it,
    * the page is done, never analysed again. The report comes first: on PostgreSQL storing it locks the owner's
    * row (the reports version), so the parts of a user's crawls take their locks on the frontier one transaction
-   * at a time and cannot deadlock over URLs they both discover.
+   * at a time and cannot deadlock over URLs they both discover. On SQLite the transaction is shared with the
+   * pages analysed at about the same time (`pageBatching`), each page in a savepoint of its own; the promise
+   * settles once the page is committed.
    */
   async completePage(
     crawlId: number,
@@ -445,7 +472,7 @@ export class CrawlStore {
     discovered: FrontierEntry[],
     storeReport: (trx: Kysely<Database>) => Promise<{ id: number }>,
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    const write = async (trx: Kysely<Database>) => {
       const report = await storeReport(trx);
       await trx
         .deleteFrom("crawl_links")
@@ -471,7 +498,17 @@ export class CrawlStore {
         .set({ ...facts, state: "done", report_id: report.id })
         .where("id", "=", page.id)
         .execute();
-    });
+    };
+    if (this.pageCommits) await this.pageCommits.run(write);
+    else await this.db.transaction().execute(write);
+  }
+
+  /**
+   * Commits the analysed pages waiting for their shared transaction now (a part with nothing to claim may be
+   * waiting for the URLs they add); true when there were any.
+   */
+  commitWaitingPages(): Promise<boolean> {
+    return this.pageCommits?.commitNow() ?? Promise.resolve(false);
   }
 
   /** Page URLs the crawl has fetched (answered or failed): what `max_pages` bounds. */

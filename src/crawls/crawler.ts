@@ -71,6 +71,19 @@ interface FailedPageReport {
 /** The least time between two counts of a crawl's progress (by any of its parts). */
 const countEveryMs = 250;
 /**
+ * A count reads every row of the crawl's frontier, so it takes longer as the crawl grows (about 3 ms at 10,000
+ * pages here, read on the event loop's thread with SQLite): a part waits at least this many times its last
+ * count's duration before counting again, so counting takes at most a hundredth of a crawl's time whatever its
+ * size; but never more than `countAtLeastEveryMs`, so progress still moves on a huge crawl.
+ */
+const countCostFactor = 100;
+const countAtLeastEveryMs = 5_000;
+
+/** How long a part waits before counting again after a count that took `tookMs`. */
+export function countIntervalAfter(tookMs: number): number {
+  return Math.min(countAtLeastEveryMs, Math.max(countEveryMs, tookMs * countCostFactor));
+}
+/**
  * How long a part's claim on a page holds without renewal; the part renews it every third of that while it
  * works on the page, so the pages of a part that died go back to the queue within this time.
  */
@@ -139,6 +152,15 @@ class CrawlRun {
   private delayMs = 0;
   private cancelled = false;
   private countedAt = 0;
+  /** The least time until this part counts again: `countEveryMs`, or longer once counts have become slow. */
+  private countIntervalMs = countEveryMs;
+  /**
+   * Commits of this part's analysed pages still on their way (see `storePage`): the part goes on to its next
+   * pages meanwhile, and waits for them all before it stops.
+   */
+  private readonly storing = new Set<Promise<void>>();
+  /** The first of those commits that failed: the part stops with its error at its next page, as if it had waited. */
+  private storeFailure: { error: unknown } | undefined;
   private readonly patterns: { include: string[]; exclude: string[] };
 
   constructor(
@@ -163,7 +185,12 @@ class CrawlRun {
       crawlDelayOf(this.crawl.robots_txt ?? "", robotsAgent) * 1000,
     );
     await this.progress(true);
-    await this.work();
+    try {
+      await this.work();
+    } finally {
+      await Promise.all(this.storing);
+    }
+    if (this.storeFailure) throw this.storeFailure.error;
     if (this.signal.aborted) return; // handed back: the next run goes on from the frontier
     await this.finish(this.cancelled ? "cancelled" : "complete");
   }
@@ -226,14 +253,25 @@ class CrawlRun {
     const { crawls } = this.dependencies;
     for (;;) {
       if (this.signal.aborted) return;
-      const now = Date.now();
-      const page = await crawls.claim(this.crawl.id, this.part, timestamp(new Date(now + pageLeaseMs)));
+      if (this.storeFailure) throw this.storeFailure.error;
+      const leaseUntil = timestamp(new Date(Date.now() + pageLeaseMs));
+      let page = await crawls.claim(this.crawl.id, this.part, leaseUntil, false);
+      if (page === undefined) {
+        // No page with a known depth is queued. Analysed pages waiting for their commit may add some, which go
+        // before a page known only from a sitemap (they give the pages they link to a depth): committed first.
+        if (await crawls.commitWaitingPages()) continue;
+        page = await crawls.claim(this.crawl.id, this.part, leaseUntil, true);
+      }
       if (page === "stopped") return;
       if (page === "cancelled") {
         this.cancelled = true;
         return;
       }
-      if (page === "spent") await crawls.excludeQueued(this.crawl.id);
+      if (page === "spent") {
+        // The URLs that analysed pages waiting for their commit add are left out too: committed first.
+        if (await crawls.commitWaitingPages()) continue;
+        await crawls.excludeQueued(this.crawl.id);
+      }
       if (page === "spent" || page === undefined) {
         // Nothing to take: done unless another part still fetches a page (it may add URLs, or hand one back).
         await crawls.requeueStale(this.crawl.id, -1, timestamp());
@@ -255,15 +293,21 @@ class CrawlRun {
   }
 
   /**
-   * Counts the crawl's pages again, at most a few times a second for the whole crawl (the count reads every
-   * page's row): this part asks at most that often, and only one of the parts asking gets the turn.
+   * Counts the crawl's pages again, at most a few times a second for the whole crawl and less often once counts
+   * grow slow (the count reads every page's row): this part asks at most that often, and only one of the parts
+   * asking gets the turn.
    */
   private async progress(now = false): Promise<void> {
     const { crawls } = this.dependencies;
-    if (!now && Date.now() - this.countedAt < countEveryMs) return;
+    if (!now && Date.now() - this.countedAt < this.countIntervalMs) return;
     this.countedAt = Date.now();
+    const started = performance.now();
     if (now) await crawls.refreshCounters(this.crawl.id, timestamp());
-    else if (!(await crawls.refreshCountersUnlessRecent(this.crawl.id, countEveryMs, new Date()))) return;
+    else {
+      const turn = await crawls.refreshCountersUnlessRecent(this.crawl.id, this.countIntervalMs, new Date());
+      if (!turn) return;
+    }
+    this.countIntervalMs = countIntervalAfter(performance.now() - started);
     this.dependencies.onProgress?.(this.crawl.id);
   }
 
@@ -359,7 +403,7 @@ class CrawlRun {
 
   /**
    * Stores an analysed page in one transaction (see `CrawlStore.completePage`), its results packed for history
-   * on the thread pool first.
+   * on the thread pool first. Returns once the page is on its way to its commit (see `storing`).
    */
   private async storePage(
     page: CrawlPageRow,
@@ -367,14 +411,15 @@ class CrawlRun {
     report: ReturnType<CrawlRun["reportOf"]>,
   ): Promise<void> {
     const packedResults = await packResultsOffThread(report.columns.results);
-    await this.dependencies.crawls.completePage(
-      this.crawl.id,
-      page,
-      record.facts,
-      record.links,
-      record.discovered,
-      (trx) => this.storeReport(trx, report, packedResults),
-    );
+    const committed: Promise<void> = this.dependencies.crawls
+      .completePage(this.crawl.id, page, record.facts, record.links, record.discovered, (trx) =>
+        this.storeReport(trx, report, packedResults),
+      )
+      .catch((error: unknown) => {
+        this.storeFailure ??= { error };
+      })
+      .finally(() => this.storing.delete(committed));
+    this.storing.add(committed);
   }
 
   /** What the page's report gets: its analysis columns, and how the analysis came to be. */

@@ -58,6 +58,10 @@ function openSqlite(path: string): Store {
   database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
+  // Statement journals (what undoes a statement or a savepoint inside a transaction) and sorts' temporary
+  // b-trees in memory: a journal over 64 KB, which a crawled page's savepoint in a shared commit reaches (see
+  // transaction-batcher.ts), would otherwise spill to a file, at a hundred write calls per page.
+  database.pragma("temp_store = memory");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const close = async () => {
     // Lets SQLite refresh the statistics its query planner uses, as its documentation advises on close.
