@@ -5,8 +5,9 @@
  *     same pages) over 1,000 of the site's pages at the crawl's concurrency, in pages per second, with the heap
  *     growth the service's processes set (src/runtime/heap-growth.ts), as the crawls run; then rounds with it
  *     and with Node's own heap growth in turns, to show what that setting costs the engine.
- *  2. Crawls of 1,000 and of 10,000 pages, each in a process of its own (bench/crawl/run-crawl.ts) with the
- *     service's crawler over a fresh SQLite database: pages per second against the baseline (target ≥ 0.8×),
+ *  2. Crawls of 1,000 and of 10,000 pages, each in a process of its own (bench/crawl/run-crawl.ts, started with
+ *     the Node.js flag and environment `npm start` gives the service) with the service's crawler over a fresh
+ *     SQLite database: pages per second against the baseline (target ≥ 0.8×),
  *     wall time (target < 5 minutes for 10,000), peak RSS at 1,000 and at 10,000 pages (target flat, under
  *     300 MB; the engine alone's peak, in this process, is printed beside it), database bytes per page
  *     (reports, analyses, the crawl's pages, links and issues).
@@ -23,6 +24,8 @@ import { applyHeapGrowth } from "../src/runtime/heap-growth.js";
 const largeCrawl = Number(process.env.BENCH_CRAWL_PAGES ?? 10_000);
 const concurrency = Number(process.env.BENCH_CRAWL_CONCURRENCY ?? 8);
 const baselinePages = 1_000;
+/** What `npm start` (package.json) gives the service's process besides MALLOC_ARENA_MAX=2 (see the README). */
+const serviceNodeFlags = ["--max-semi-space-size=16"];
 
 const here = new URL(".", import.meta.url).pathname;
 const site = spawn(process.execPath, ["--import", "tsx", `${here}crawl/generated-site.ts`], {
@@ -73,8 +76,19 @@ try {
   for (const pages of [1_000, largeCrawl]) {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", `${here}crawl/run-crawl.ts`, `${base}/p/0`, String(pages), String(concurrency)],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      [
+        ...serviceNodeFlags,
+        "--import",
+        "tsx",
+        `${here}crawl/run-crawl.ts`,
+        `${base}/p/0`,
+        String(pages),
+        String(concurrency),
+      ],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" },
+      },
     );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {

@@ -5,8 +5,11 @@
  * positions between two fingerprints estimates the Jaccard similarity of the two texts' shingle sets.
  *
  * The normal text's words are already separated by single spaces, so each shingle is a stretch of it: its hash
- * is taken in place, one pass per shingle, with no string built. The minimum runs over 32-bit integers with
- * the sign bit flipped (a signed comparison of those orders them as unsigned), so it stays in integer arithmetic.
+ * is taken in place, one pass per shingle, with no string built. The minimum over the shingles of hash XOR seed
+ * is found for each seed in the sorted hashes, a bit at a time from the highest: the hashes sharing the bits
+ * chosen so far are a run of the sorted array, and the next bit of the minimum is 0 wherever some of them have
+ * the seed's bit there (a binary search splits the run). That is a few dozen steps per seed, not one per
+ * shingle and seed.
  */
 import { createHash } from "node:crypto";
 
@@ -14,9 +17,6 @@ const hashes = 64;
 const shingleWords = 5;
 /** Fixed seeds (a simple LCG from a constant), so fingerprints stay comparable across runs and versions. */
 const seeds = Array.from({ length: hashes }, (_, index) => ((index + 1) * 2654435761) >>> 0);
-const signBit = 0x80000000;
-/** The seeds with the sign bit flipped, as signed 32-bit integers (see the header). */
-const flippedSeeds = Int32Array.from(seeds, (seed) => seed ^ signBit);
 
 export interface TextFingerprint {
   hash: string;
@@ -28,20 +28,38 @@ export function textFingerprint(text: string): TextFingerprint | null {
   if (normal === "") return null;
   const wordStarts = startsOfWords(normal);
   const words = wordStarts.length - 1;
-  const lowest = new Int32Array(hashes).fill(0x7fffffff); // 0xffffffff with the sign bit flipped
   const count = Math.max(1, words - shingleWords + 1);
+  const shingles = new Uint32Array(count);
   for (let start = 0; start < count; start++) {
     // The shingle's words run from the start of word `start` to the space before word `start + 5` (or the end).
     const end = (wordStarts[Math.min(words, start + shingleWords)] as number) - 1;
-    const shingle = fnv1a(normal, wordStarts[start] as number, end);
-    for (let index = 0; index < hashes; index++) {
-      const value = shingle ^ (flippedSeeds[index] as number);
-      if (value < (lowest[index] as number)) lowest[index] = value;
-    }
+    shingles[start] = fnv1a(normal, wordStarts[start] as number, end);
   }
-  const minhash = new Array<number>(hashes);
-  for (let index = 0; index < hashes; index++) minhash[index] = ((lowest[index] as number) ^ signBit) >>> 0;
+  shingles.sort();
+  const minhash = seeds.map((seed) => lowestXor(shingles, seed));
   return { hash: createHash("sha256").update(normal).digest("hex"), minhash };
+}
+
+/** The least `value XOR seed` over the values of `sorted` (ascending, not empty), as an unsigned integer. */
+function lowestXor(sorted: Uint32Array, seed: number): number {
+  let low = 0;
+  let high = sorted.length; // the run [low, high) shares every bit above `bit`
+  for (let bit = 31; bit >= 0 && high - low > 1; bit--) {
+    // Where the run's values with this bit set begin: they follow those without it.
+    const withBit = ((((sorted[low] as number) >>> bit) | 1) << bit) >>> 0;
+    let split = low;
+    let end = high;
+    while (split < end) {
+      const middle = (split + end) >>> 1;
+      if ((sorted[middle] as number) < withBit) split = middle + 1;
+      else end = middle;
+    }
+    // The minimum has a 0 here if some of the run have the seed's bit: keep those.
+    if ((seed >>> bit) & 1) {
+      if (split < high) low = split;
+    } else if (split > low) high = split;
+  }
+  return ((sorted[low] as number) ^ seed) >>> 0;
 }
 
 /** The estimated Jaccard similarity of two fingerprints' texts (1 for identical texts). */
@@ -68,12 +86,12 @@ function startsOfWords(normal: string): Int32Array {
   return starts;
 }
 
-/** The 32-bit FNV-1a of text[from, to) as UTF-16 code units, as a signed 32-bit integer. */
+/** The 32-bit FNV-1a of text[from, to) as UTF-16 code units. */
 function fnv1a(text: string, from: number, to: number): number {
   let hash = 0x811c9dc5 | 0;
   for (let index = from; index < to; index++) {
     hash ^= text.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193);
   }
-  return hash;
+  return hash >>> 0;
 }
