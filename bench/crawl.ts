@@ -1,8 +1,9 @@
 /**
  * `npm run bench:crawl`: a generated local site of 10,000 pages made of the corpus's real pages
  * (bench/crawl/generated-site.ts), politeness off.
- *  1. Baseline, measured first in the same run: the analysis engine alone (what bench:analysis measures, on the
- *     same pages) over 1,000 of the site's pages at the crawl's concurrency, in pages per second, with the heap
+ *  1. Baseline, measured in the same run before the crawls and again after them (the crawls are compared with
+ *     the mean of both, as the machine's speed drifts): the analysis engine alone (what bench:analysis
+ *     measures, on the same pages) over 1,000 of the site's pages at the crawl's concurrency, with the heap
  *     growth the service's processes set (src/runtime/heap-growth.ts), as the crawls run; then rounds with it
  *     and with Node's own heap growth in turns, to show what that setting costs the engine.
  *  2. Crawls of 1,000 and of 10,000 pages, each in a process of its own (bench/crawl/run-crawl.ts, started with
@@ -26,6 +27,16 @@ const concurrency = Number(process.env.BENCH_CRAWL_CONCURRENCY ?? 8);
 const baselinePages = 1_000;
 /** What `npm start` (package.json) gives the service's process besides MALLOC_ARENA_MAX=2 (see the README). */
 const serviceNodeFlags = ["--max-semi-space-size=16"];
+
+/** What bench/crawl/run-crawl.ts prints of a crawl. */
+interface CrawlResult {
+  status: string;
+  seconds: number;
+  analysed: number;
+  failed: number;
+  peakRssMb: number;
+  databaseBytesPerPage: number;
+}
 
 const here = new URL(".", import.meta.url).pathname;
 const site = spawn(process.execPath, ["--import", "tsx", `${here}crawl/generated-site.ts`], {
@@ -51,7 +62,7 @@ try {
   };
   applyHeapGrowth();
   await analyse(200);
-  const baseline = await analyse(baselinePages);
+  const baselineBefore = await analyse(baselinePages);
   // This process has done nothing but the engine's work (the site runs in a process of its own), so its peak
   // memory is the engine's at this concurrency: the floor for a crawl's.
   const enginePeakRssMb = process.resourceUsage().maxRSS / 1024;
@@ -64,15 +75,15 @@ try {
     setFlagsFromString("--heap-growing-percent=0");
     rates.node += await analyse(300);
   }
-  await analyzer.close();
+  applyHeapGrowth();
   console.log(`site ${base}, ${largeCrawl} pages; ${concurrency} requests at once`);
   console.log(
-    `baseline: the analysis engine alone, ${baselinePages} pages: ${baseline.toFixed(1)} pages/s, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
-      `its speed with the service's heap growth against Node's own, in turns: ${(rates.service / rates.node).toFixed(2)}×\n`,
+    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
+      `its speed with the service's heap growth against Node's own, in turns: ${(rates.service / rates.node).toFixed(2)}×`,
   );
 
   // 2. The crawls.
-  const rows: Array<Record<string, number | string>> = [];
+  const results: Array<{ pages: number; result: CrawlResult }> = [];
   for (const pages of [1_000, largeCrawl]) {
     const child = spawn(
       process.execPath,
@@ -96,9 +107,20 @@ try {
     });
     const [code] = (await once(child, "exit")) as [number];
     if (code !== 0) throw new Error(`the crawl of ${pages} pages exited with ${code}`);
-    const result = JSON.parse(output.trim().split("\n").pop() as string);
+    results.push({ pages, result: JSON.parse(output.trim().split("\n").pop() as string) });
+  }
+
+  // 3. The engine alone again, now that the crawls are done: the machine's speed drifts over minutes, so the
+  // crawls are compared with the mean of the engine's speed before and after them.
+  const baselineAfter = await analyse(baselinePages);
+  await analyzer.close();
+  const baseline = (baselineBefore + baselineAfter) / 2;
+  console.log(
+    `the engine alone again after the crawls: ${baselineAfter.toFixed(1)} pages/s; the crawls are compared with the mean, ${baseline.toFixed(1)} pages/s\n`,
+  );
+  const rows = results.map(({ pages, result }) => {
     const rate = result.analysed / result.seconds;
-    rows.push({
+    return {
       pages,
       status: result.status,
       analysed: result.analysed,
@@ -108,13 +130,12 @@ try {
       "vs engine": `${(rate / baseline).toFixed(2)}×`,
       "peak RSS MB": Math.round(result.peakRssMb),
       "DB bytes/page": Math.round(result.databaseBytesPerPage),
-    });
-  }
+    };
+  });
   console.table(rows);
-  const [small, large] = rows as [Record<string, number | string>, Record<string, number | string>];
-  const ratio = Number(String(large["vs engine"]).replace("×", ""));
+  const [small, large] = rows as [(typeof rows)[number], (typeof rows)[number]];
   console.log(
-    `\n${largeCrawl} pages in ${large.seconds} s (target < 300 s); ${ratio.toFixed(2)}× the engine alone (target ≥ 0.8×); ` +
+    `\n${largeCrawl} pages in ${large.seconds} s (target < 300 s); ${large["vs engine"]} the engine alone (target ≥ 0.8×); ` +
       `peak RSS ${small["peak RSS MB"]} MB at 1,000 pages, ${large["peak RSS MB"]} MB at ${largeCrawl} (target flat, < 300 MB)`,
   );
 } finally {

@@ -88,6 +88,8 @@ export class CrawlStore {
 
   /** SQLite: analysed pages are committed together (see transaction-batcher.ts); absent on PostgreSQL. */
   private readonly pageCommits: TransactionBatcher | undefined;
+  /** How many of the pages waiting for that commit add URLs with a known depth. */
+  private waitingPagesAddingDepths = 0;
 
   constructor(store: Store) {
     this.db = store.db;
@@ -499,8 +501,14 @@ export class CrawlStore {
         .where("id", "=", page.id)
         .execute();
     };
-    if (this.pageCommits) await this.pageCommits.run(write);
-    else await this.db.transaction().execute(write);
+    if (!this.pageCommits) return this.db.transaction().execute(write);
+    const addsDepths = discovered.some((entry) => entry.depth !== null);
+    if (addsDepths) this.waitingPagesAddingDepths++;
+    try {
+      await this.pageCommits.run(write);
+    } finally {
+      if (addsDepths) this.waitingPagesAddingDepths--;
+    }
   }
 
   /**
@@ -509,6 +517,11 @@ export class CrawlStore {
    */
   commitWaitingPages(): Promise<boolean> {
     return this.pageCommits?.commitNow() ?? Promise.resolve(false);
+  }
+
+  /** Whether analysed pages waiting for their commit add URLs with a known depth (never on PostgreSQL). */
+  pagesAddingDepthsWait(): boolean {
+    return this.waitingPagesAddingDepths > 0;
   }
 
   /** Page URLs the crawl has fetched (answered or failed): what `max_pages` bounds. */

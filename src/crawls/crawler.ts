@@ -255,12 +255,14 @@ class CrawlRun {
       if (this.signal.aborted) return;
       if (this.storeFailure) throw this.storeFailure.error;
       const leaseUntil = timestamp(new Date(Date.now() + pageLeaseMs));
-      let page = await crawls.claim(this.crawl.id, this.part, leaseUntil, false);
-      if (page === undefined) {
-        // No page with a known depth is queued. Analysed pages waiting for their commit may add some, which go
-        // before a page known only from a sitemap (they give the pages they link to a depth): committed first.
-        if (await crawls.commitWaitingPages()) continue;
-        page = await crawls.claim(this.crawl.id, this.part, leaseUntil, true);
+      // A page known only from a sitemap goes after every page with a depth (which gives the pages it links to
+      // a depth), those that analysed pages waiting for their commit are adding included: while there are such
+      // pages, only a page with a depth is claimed, and with none queued they are committed first.
+      const addingDepths = crawls.pagesAddingDepthsWait();
+      const page = await crawls.claim(this.crawl.id, this.part, leaseUntil, !addingDepths);
+      if (page === undefined && addingDepths) {
+        await crawls.commitWaitingPages();
+        continue;
       }
       if (page === "stopped") return;
       if (page === "cancelled") {
