@@ -255,9 +255,9 @@ class CrawlRun {
       if (this.signal.aborted) return;
       if (this.storeFailure) throw this.storeFailure.error;
       const leaseUntil = timestamp(new Date(Date.now() + pageLeaseMs));
-      // A page known only from a sitemap goes after every page with a depth (which gives the pages it links to
-      // a depth), those that analysed pages waiting for their commit are adding included: while there are such
-      // pages, only a page with a depth is claimed, and with none queued they are committed first.
+      // A page with a depth goes before one known only from a sitemap (it gives the pages it links to a depth).
+      // While waiting commits will add pages with a depth, only those are claimed; with none queued, the
+      // waiting pages are committed first.
       const addingDepths = crawls.pagesAddingDepthsWait();
       const page = await crawls.claim(this.crawl.id, this.part, leaseUntil, !addingDepths);
       if (page === undefined && addingDepths) {
