@@ -108,6 +108,7 @@ describe("crawl pages", () => {
     expect(running.body).toContain('<meta http-equiv="refresh" content="3">');
     expect(running.body).toMatch(/<h2>(Waiting to start|Crawling)<\/h2>/);
     expect(running.body).toContain("Pages per second");
+    expect(running.body).toContain("Time left");
 
     const second = await owner.post("/crawls", { url: `${site.url}/` });
     expect(second.statusCode).toBe(429);
