@@ -67,7 +67,8 @@ describe("a crawl and Crawl-delay", () => {
     });
     expect(pageRequests).toHaveLength(4);
     const gaps = pageRequests.slice(1).map((at, index) => at - (pageRequests[index] as number));
-    // Timers may fire a millisecond early; nothing else may shorten a gap.
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(delayMs - 5);
+    // Starts are spaced by the delay; what reaches the site may be a little closer, as one request can spend
+    // longer on its way (a new connection) than the next. Without the delay the gaps are a few milliseconds.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(delayMs - 50);
   });
 });
