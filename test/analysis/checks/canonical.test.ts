@@ -29,14 +29,41 @@ describe("canonical", () => {
       run(canonical, pageFrom(doc("", link("https://example.com/")), { url: "https://example.com/" })).status,
     ).toBe("pass");
   });
-  it("says an empty href is empty, not relative", () => {
-    const result = run(
+  it("warns, not fails, on a canonical link with an empty or missing href, with the tag as evidence", () => {
+    for (const tag of [
+      '<link rel="canonical" href="">',
+      '<link rel="canonical" href>',
+      '<link rel="canonical">',
+    ]) {
+      const result = run(canonical, pageFrom(doc("", tag), { url: "https://example.com/a" }));
+      expect(result.status).toBe("warn");
+      expect(result.message).toBe(
+        "The canonical link names no URL (its href is empty or missing), so search engines ignore it; give it the page's absolute URL or remove it.",
+      );
+      expect(result.items).toEqual([{ href: "", source: expect.stringContaining('rel="canonical"') }]);
+    }
+    expect(canonical.howToFix).toContain("href is empty");
+  });
+  it("judges the canonical that names a URL and warns about an empty one beside it", () => {
+    const beside = run(
       canonical,
-      pageFrom(doc("", '<link rel="canonical" href="">'), { url: "https://example.com/a" }),
+      pageFrom(doc("", `<link rel="canonical" href="">${link("https://example.com/a")}`), {
+        url: "https://example.com/a",
+      }),
     );
-    expect(result.status).toBe("fail");
-    expect(result.message).toBe(
-      "The canonical link names no URL (its href is empty or missing); it must name an absolute URL.",
+    expect(beside.status).toBe("warn");
+    expect(beside.value).toBe("https://example.com/a");
+    expect(beside.message).toBe(
+      "The canonical URL is https://example.com/a, but 1 more canonical link names no URL (the href is empty or missing); remove it.",
     );
+    expect(beside.items).toHaveLength(1);
+    const relative = run(canonical, pageFrom(doc("", `<link rel="canonical" href="">${link("/a")}`)));
+    expect(relative.status).toBe("fail");
+    expect(relative.message).toContain("relative");
+  });
+  it("warns about empty Link header canonicals too", () => {
+    const result = run(canonical, pageFrom(doc(""), { headers: { link: '<>; rel="canonical"' } }));
+    expect(result.status).toBe("warn");
+    expect(result.items).toEqual([{ href: "", source: 'Link: <>; rel="canonical"' }]);
   });
 });
