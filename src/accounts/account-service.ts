@@ -124,7 +124,8 @@ export class AccountService {
    * The account a live API key belongs to (and the key's id), or null for a malformed, unknown or revoked key.
    * `reportsVersion` changes whenever any of the account's reports does (migration 010), which is what the
    * API's response cache keys on. On SQLite a found key is remembered with the store's change token and answered
-   * from memory while the database is unchanged (a revoked key or a changed report changes the token).
+   * from memory while the database is unchanged (a revoked key or a changed report changes the token), never while
+   * a transaction is open on the connection (the store then has no token).
    */
   async authenticate(key: string): Promise<KeyOwner | null> {
     if (!looksLikeApiKey(key)) return null;

@@ -20,9 +20,12 @@ export interface Store {
    * SQLite only: a value that changes whenever the database may have changed, by this connection (its count of
    * changed rows, uncommitted ones included) or by any other (SQLite's data_version), read synchronously in a
    * few microseconds. An in-process cache of rows read while it had one value is current while it still has it.
+   * Undefined while a transaction is open on the connection: the token is read beside the connection's lock, and
+   * inside a transaction data_version stays at the transaction's snapshot, blind to what others commit meanwhile,
+   * so no cached row may be trusted then (the caller queries, which waits for the transaction to end).
    * Absent on PostgreSQL, where other instances change the data without this process knowing.
    */
-  changeToken?: () => string;
+  changeToken?: () => string | undefined;
   close(): Promise<void>;
 }
 
@@ -69,7 +72,8 @@ function openSqlite(path: string): Store {
     await db.destroy();
   };
   const changes = database.prepare("select total_changes(), data_version from pragma_data_version").raw(true);
-  const changeToken = () => (changes.get() as [number, number]).join(":");
+  const changeToken = () =>
+    database.inTransaction ? undefined : (changes.get() as [number, number]).join(":");
   return { db, dialect: "sqlite", changeToken, close };
 }
 
