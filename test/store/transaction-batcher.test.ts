@@ -1,11 +1,14 @@
 /**
  * Group commit on a real SQLite database: writes wait for one shared transaction and settle only once it has
  * committed; a write that throws is undone alone and its caller gets its error; a batch commits when its window
- * ends, when it is full, or when asked; and a write that never committed leaves nothing behind.
+ * ends, when it is full, or when asked; and a batch whose process is killed before its COMMIT leaves nothing
+ * behind, in a database that is intact.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/database.js";
 import { TransactionBatcher, type Write } from "../../src/store/transaction-batcher.js";
@@ -96,15 +99,62 @@ describe("TransactionBatcher", () => {
     expect(await batcher.commitNow()).toBe(false);
   });
 
-  it("leaves nothing of writes whose shared transaction never committed", async () => {
-    const batcher = new TransactionBatcher(store.db, { windowMs: 60_000, maxWrites: 100 });
-    void batcher.run(secret("w1")).catch(() => {});
-    // The process stops before the window ends: the connection closes with the write still waiting.
-    await store.close();
-    store = await openStore(`sqlite:${join(dir, "batch.db")}`);
-    expect(await committedNames()).toEqual([]);
-    // Its window ending later on the closed connection fails the write; it never reappears.
-    await batcher.commitNow().catch(() => {});
-    expect(await committedNames()).toEqual([]);
+  it("leaves nothing of a batch whose process was killed after its savepoints, before its COMMIT", async () => {
+    const file = join(dir, "crash.db");
+    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/group-commit-process.ts"], {
+      env: { ...process.env, DATABASE_URL: `sqlite:${file}` },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once("exit", (_code, signal) => resolve(signal)),
+    );
+    const lines: string[] = [];
+    const walBytes: number[] = [];
+    const inCommit = new Promise<void>((resolve, reject) => {
+      let buffered = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        buffered += chunk.toString();
+        for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+          lines.push(buffered.slice(0, end));
+          buffered = buffered.slice(end + 1);
+          walBytes.push(statSync(`${file}-wal`).size);
+          if (lines.at(-1) === "in-commit") resolve();
+        }
+      });
+      void exited.then(() => reject(new Error(`the process ended early, after ${JSON.stringify(lines)}`)));
+    });
+    try {
+      await inCommit;
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(await exited).toBe("SIGKILL");
+    expect(lines).toEqual(["committed", "in-commit"]);
+    // The batch outgrew the page cache, so uncommitted pages of it were in the WAL when the process died.
+    expect((walBytes[1] ?? 0) - (walBytes[0] ?? 0)).toBeGreaterThan(1_000_000);
+
+    const after = await openStore(`sqlite:${file}`, { migrate: false });
+    try {
+      const names = (await after.db.selectFrom("secrets").select("name").execute()).map((row) => row.name);
+      expect(names.filter((name) => name.startsWith("lost-"))).toEqual([]);
+      expect(names.filter((name) => name.startsWith("committed-")).sort()).toEqual([
+        "committed-1",
+        "committed-2",
+        "committed-3",
+      ]);
+      const integrity = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(after.db);
+      expect(integrity.rows).toEqual([{ integrity_check: "ok" }]);
+      // The database takes the same writes again, as a crawl does when it fetches the lost pages anew.
+      const batcher = new TransactionBatcher(after.db, { windowMs: 10, maxWrites: 100 });
+      await batcher.run(secret("lost-1"));
+      const again = await after.db
+        .selectFrom("secrets")
+        .select("name")
+        .where("name", "=", "lost-1")
+        .execute();
+      expect(again).toHaveLength(1);
+    } finally {
+      await after.close();
+    }
   });
 });
