@@ -31,7 +31,7 @@ const launchers = {
 
 describe.each(Object.entries(launchers))(
   "pagegrade from another folder, as %s",
-  { timeout: 120_000 },
+  { timeout: 240_000 },
   (_name, launcher) => {
     let server: LocalServer;
     let folder: string;

@@ -99,11 +99,16 @@ describe("TransactionBatcher", () => {
     expect(await batcher.commitNow()).toBe(false);
   });
 
-  it("leaves nothing of a batch whose process was killed after its savepoints, before its COMMIT", async () => {
+  it("leaves nothing of a batch whose process was killed after its savepoints, before its COMMIT", {
+    timeout: 120_000,
+  }, async () => {
     const file = join(dir, "crash.db");
     const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/group-commit-process.ts"], {
       env: { ...process.env, DATABASE_URL: `sqlite:${file}` },
       stdio: ["ignore", "pipe", "inherit"],
+      // A process that never reaches its commit is killed before the test's own time runs out.
+      timeout: 100_000,
+      killSignal: "SIGKILL",
     });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.once("exit", (_code, signal) => resolve(signal)),
