@@ -220,7 +220,11 @@ class CrawlRun {
           if (url && inScope(url, this.crawl.project)) entries.push({ url, depth: null, inSitemap: true });
         }
       }
-      await crawls.discover(this.crawl.id, entries, this.bounds);
+      // The sitemaps may fill at most half the URLs the crawl lists: the rest is left for the links it follows.
+      await crawls.discover(this.crawl.id, entries, {
+        ...this.bounds,
+        urls: Math.ceil(this.bounds.urls / 2),
+      });
       this.crawl =
         (await crawls.update(this.crawl.id, { robots_txt: robotsTxt, seeded: 1, updated_at: timestamp() })) ??
         this.crawl;
