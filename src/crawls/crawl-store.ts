@@ -225,10 +225,16 @@ export class CrawlStore {
   }
 
   /**
-   * Adds URLs to the frontier within the crawl's bounds (see `admit`): the seed, a redirect's target.
+   * Adds URLs to the frontier within the crawl's bounds (see `admit`): the seed, a redirect's target. At most
+   * `newAtMost` new URLs are offered; the rest are dropped (and counted) at once.
    */
-  async discover(crawlId: number, given: FrontierEntry[], bounds: CrawlBounds): Promise<void> {
-    const { discovered } = await this.admit(this.db, crawlId, bounds, [], given);
+  async discover(
+    crawlId: number,
+    given: FrontierEntry[],
+    bounds: CrawlBounds,
+    newAtMost = Number.POSITIVE_INFINITY,
+  ): Promise<void> {
+    const { discovered } = await this.admit(this.db, crawlId, bounds, [], given, newAtMost);
     await this.addToFrontier(crawlId, discovered);
   }
 
@@ -248,12 +254,14 @@ export class CrawlStore {
     bounds: CrawlBounds,
     links: Array<{ to: string; nofollow: boolean }>,
     given: FrontierEntry[],
+    newAtMost = Number.POSITIVE_INFINITY,
   ): Promise<{ links: Array<{ to: string; nofollow: boolean }>; discovered: FrontierEntry[] }> {
     const entries = mergedByUrl(given);
     const known = await this.knownUrls(db, crawlId, entries);
-    const fresh = entries.filter((entry) => !known.has(entry.url));
+    const allFresh = entries.filter((entry) => !known.has(entry.url));
+    const fresh = allFresh.slice(0, newAtMost);
     const pageLinks = links.slice(0, bounds.linksPerPage);
-    if (fresh.length === 0 && links.length === 0) return { links, discovered: entries };
+    if (allFresh.length === 0 && links.length === 0) return { links, discovered: entries };
     const [larger, smaller] =
       this.dialect === "postgres" ? [sql`greatest`, sql`least`] : [sql`max`, sql`min`];
     // Set expressions read the row as it was: what this page asked beyond the bound is what it drops.
@@ -263,7 +271,11 @@ export class CrawlStore {
       .updateTable("crawls")
       .set({
         urls_offered: sql<number>`urls_offered + ${fresh.length}`,
-        urls_dropped: sql<number>`urls_dropped + ${dropped("urls_offered", fresh.length, bounds.urls)}`,
+        urls_dropped: sql<number>`urls_dropped + ${allFresh.length - fresh.length} + ${dropped(
+          "urls_offered",
+          fresh.length,
+          bounds.urls,
+        )}`,
         links_offered: sql<number>`links_offered + ${pageLinks.length}`,
         links_dropped: sql<number>`links_dropped + ${links.length - pageLinks.length} + ${dropped(
           "links_offered",

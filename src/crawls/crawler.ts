@@ -221,10 +221,7 @@ class CrawlRun {
         }
       }
       // The sitemaps may fill at most half the URLs the crawl lists: the rest is left for the links it follows.
-      await crawls.discover(this.crawl.id, entries, {
-        ...this.bounds,
-        urls: Math.ceil(this.bounds.urls / 2),
-      });
+      await crawls.discover(this.crawl.id, entries, this.bounds, Math.ceil(this.bounds.urls / 2));
       this.crawl =
         (await crawls.update(this.crawl.id, { robots_txt: robotsTxt, seeded: 1, updated_at: timestamp() })) ??
         this.crawl;

@@ -109,6 +109,38 @@ describe.each(databaseKinds)("crawl bounds on %s", (kind) => {
     }
   }, 120_000);
 
+  it("leaves half the URLs it lists to the links it follows, however long the sitemap", async () => {
+    let base = "";
+    const site = await startServer({
+      "/": html(page("Home", [1, 2, 3, 4, 5].map((n) => `<a href="/link/${n}">${n}</a>`).join(" "))),
+      "/sitemap.xml": (_request, response) => {
+        const urls = Array.from({ length: 100 }, (_, n) => `<url><loc>${base}/listed/${n}</loc></url>`);
+        response
+          .writeHead(200, { "content-type": "application/xml" })
+          .end(
+            `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>`,
+          );
+      },
+    });
+    base = site.url;
+    try {
+      const maxPages = 2;
+      const crawl = await crawlTo({ url: `${site.url}/`, max_pages: maxPages, sitemaps: 1 });
+      const pages = (await call(api, "GET", `/api/v1/crawls/${crawl.id}/pages?per_page=100`, { key })).json()
+        .data as Array<{ url: string }>;
+      const paths = pages.map((entry) => new URL(entry.url).pathname);
+      // Half of the 20 URLs it may list went to the seed (the start page and 9 sitemap entries).
+      const half = (maxPages * defaultCrawlBounds.urlsPerPage) / 2;
+      expect(paths.filter((path) => path.startsWith("/listed/"))).toHaveLength(half - 1);
+      expect(paths.filter((path) => path.startsWith("/link/")).sort()).toEqual(
+        [1, 2, 3, 4, 5].map((n) => `/link/${n}`),
+      );
+      expect(crawl.dropped.urls).toBe(100 - (half - 1));
+    } finally {
+      await site.close();
+    }
+  });
+
   it("fails a crawl whose start page answers 404, with the page's reason", async () => {
     const site = await startServer({ "/other": html(page("Other", "<p>Never reached.</p>")) });
     try {
