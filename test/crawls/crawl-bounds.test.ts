@@ -141,9 +141,30 @@ describe.each(databaseKinds)("crawl bounds on %s", (kind) => {
     }
   });
 
-  it("fails a crawl whose start page answers 404, with the page's reason", async () => {
+  it("fails a crawl whose start page answers 404, with the page's reason, and announces crawl.failed", async () => {
     const site = await startServer({ "/other": html(page("Other", "<p>Never reached.</p>")) });
+    const bodies: string[] = [];
+    const receiver = await startServer(
+      {},
+      {
+        fallback: (request, response) => {
+          let body = "";
+          request.on("data", (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          request.on("end", () => {
+            bodies.push(body);
+            response.writeHead(204).end();
+          });
+        },
+      },
+    );
     try {
+      const hook = await call(api, "POST", "/api/v1/webhooks", {
+        key,
+        json: { url: `${receiver.url}/hook`, events: ["crawl.completed", "crawl.failed"] },
+      });
+      expect(hook.statusCode, hook.body).toBe(201);
       const crawl = await crawlTo({ url: `${site.url}/gone` });
       expect(crawl.status).toBe("failed");
       expect(crawl.error).toEqual({
@@ -159,12 +180,18 @@ describe.each(databaseKinds)("crawl bounds on %s", (kind) => {
       });
       expect(events.body).toMatch(/^event: failed\ndata: \{"id":\d+,"object":"crawl"/);
       expect(events.body).toContain('"reason":"http-status"');
+      await eventually(async () => bodies.length > 0, "the webhook delivery", 30_000);
+      expect(JSON.parse(bodies[0] ?? "{}")).toMatchObject({
+        type: "crawl.failed",
+        data: { id: crawl.id, status: "failed", error: { reason: "http-status" } },
+      });
 
       // A start page that answers: no error.
       const fine = await crawlTo({ url: `${site.url}/other` });
       expect(fine).toMatchObject({ status: "complete", error: null, dropped: { urls: 0, links: 0 } });
     } finally {
       await site.close();
+      await receiver.close();
     }
   });
 
