@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { parseRange } from "./analysis/fetch/address-policy.js";
 import { parseScoringOverrides, type ScoringOverrides } from "./analysis/scoring-config.js";
+import { type CrawlBoundSettings, defaultCrawlBounds } from "./crawls/crawl-bounds.js";
 
 export interface AnalysisConfig {
   allowPrivateNetworks: boolean;
@@ -88,6 +89,8 @@ export interface CrawlSettings {
   hostConcurrency: number;
   /** Milliseconds between request starts per host (PAGEGRADE_CRAWL_DELAY_MS), or the Crawl-delay if longer. */
   delayMs: number;
+  /** What a crawl stores of what it finds (see crawl-bounds.ts); the defaults when absent. */
+  bounds?: CrawlBoundSettings;
 }
 
 export interface ScheduleIntervals {
@@ -150,6 +153,16 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       perUser: integer(env, "PAGEGRADE_CRAWLS_PER_USER", 2, 1),
       hostConcurrency: integer(env, "PAGEGRADE_CRAWL_HOST_CONCURRENCY", 2, 1),
       delayMs: integer(env, "PAGEGRADE_CRAWL_DELAY_MS", 250, 0),
+      bounds: {
+        urlsPerPage: integer(env, "PAGEGRADE_CRAWL_URLS_PER_PAGE", defaultCrawlBounds.urlsPerPage, 1),
+        linksPerPage: integer(env, "PAGEGRADE_CRAWL_LINKS_PER_PAGE", defaultCrawlBounds.linksPerPage, 1),
+        meanLinksPerPage: integer(
+          env,
+          "PAGEGRADE_CRAWL_MEAN_PAGE_LINKS",
+          defaultCrawlBounds.meanLinksPerPage,
+          1,
+        ),
+      },
     },
   };
 }

@@ -17,6 +17,7 @@ import type { CrawlRow } from "../crawls/crawl-store.js";
 import { CrawlStore } from "../crawls/crawl-store.js";
 import { crawlHere } from "../crawls/crawler.js";
 import {
+  crawlError,
   crawlPageColumns,
   crawlPageObject,
   siteIssueColumns,
@@ -184,9 +185,16 @@ async function summary(crawls: CrawlStore, crawl: CrawlRow, c: Palette): Promise
   const lines: string[] = [];
   const tone = crawl.result === "good" ? c.green : crawl.result === "decent" ? c.yellow : c.red;
   lines.push(c.bold(`${safe(crawl.url)}  (${crawl.status})`));
+  const error = crawlError(crawl);
+  if (error) lines.push(c.red(`${safe(error.message)} (${error.reason})`));
   lines.push(
     `${crawl.analysed} pages analysed, ${crawl.failed} failed, ${crawl.excluded} not fetched, ${crawl.discovered} found`,
   );
+  if (crawl.urls_dropped > 0 || crawl.links_dropped > 0) {
+    lines.push(
+      `Left out by the storage bounds: ${crawl.urls_dropped} new URLs not listed, ${crawl.links_dropped} links not recorded`,
+    );
+  }
   if (crawl.score !== null) {
     lines.push(
       `${tone(c.bold(String(crawl.result).toUpperCase()))}  ${c.bold(String(crawl.score))}/100 site score`,

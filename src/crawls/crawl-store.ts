@@ -15,6 +15,7 @@ import type {
 } from "../store/schema.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import { timestamp } from "../timestamps.js";
+import { type CrawlBounds, roomFor } from "./crawl-bounds.js";
 
 /** How many pages' links `siteFacts` reads at once. */
 const linkBatchPages = 500;
@@ -44,6 +45,11 @@ export interface FrontierEntry {
   url: string;
   depth: number | null;
   inSitemap?: boolean;
+  /**
+   * Linked from a page at `max_depth`: listed as `excluded: limit` (at `depth`, one past the limit) and never
+   * fetched, unless the URL is also found within the limit.
+   */
+  beyondDepth?: boolean;
 }
 
 /** What a part's claim got: a page to fetch, or why there is none (see `CrawlStore.claim`). */
@@ -219,15 +225,119 @@ export class CrawlStore {
   }
 
   /**
-   * Adds URLs to the frontier; a URL already there keeps its row (its depth lowered to the smaller one, its
-   * sitemap mark kept). Inserted in batches, each URL once (a statement may not touch a row twice).
+   * Adds URLs to the frontier within the crawl's bounds (see `admit`): the seed, a redirect's target. At most
+   * `newAtMost` new URLs are offered; the rest are dropped (and counted) at once.
    */
-  async addToFrontier(
+  async discover(
+    crawlId: number,
+    given: FrontierEntry[],
+    bounds: CrawlBounds,
+    newAtMost = Number.POSITIVE_INFINITY,
+  ): Promise<void> {
+    const { discovered } = await this.admit(this.db, crawlId, bounds, [], given, newAtMost);
+    await this.addToFrontier(crawlId, discovered);
+  }
+
+  /**
+   * What of a page's links and of the URLs it adds the crawl's bounds let it store: a URL already in the
+   * frontier always (its row may only change), a new one while the crawl holds fewer than `bounds.urls`; the
+   * page's first `bounds.linksPerPage` links while the crawl has recorded fewer than `bounds.links`. What is
+   * left out is counted on the crawl. The room is taken with one atomic increment of the crawl's offered
+   * counts (the value before is the value after less what this page asked), so parts running at once never
+   * store more than the bounds together. On PostgreSQL that increment runs before the page's transaction, in a
+   * statement of its own: the crawl's row is never locked while the page's rows are (a claim locks them in the
+   * other order); a page whose transaction then fails only leaves room unused. On SQLite it runs inside it.
+   */
+  private async admit(
+    db: Kysely<Database>,
+    crawlId: number,
+    bounds: CrawlBounds,
+    links: Array<{ to: string; nofollow: boolean }>,
+    given: FrontierEntry[],
+    newAtMost = Number.POSITIVE_INFINITY,
+  ): Promise<{ links: Array<{ to: string; nofollow: boolean }>; discovered: FrontierEntry[] }> {
+    const entries = mergedByUrl(given);
+    const known = await this.knownUrls(db, crawlId, entries);
+    const allFresh = entries.filter((entry) => !known.has(entry.url));
+    const fresh = allFresh.slice(0, newAtMost);
+    const pageLinks = links.slice(0, bounds.linksPerPage);
+    if (allFresh.length === 0 && links.length === 0) return { links, discovered: entries };
+    const [larger, smaller] =
+      this.dialect === "postgres" ? [sql`greatest`, sql`least`] : [sql`max`, sql`min`];
+    // Set expressions read the row as it was: what this page asked beyond the bound is what it drops.
+    const dropped = (column: "urls_offered" | "links_offered", asked: number, bound: number) =>
+      sql<number>`${larger}(0, ${smaller}(${asked}, ${sql.ref(column)} + ${asked} - ${bound}))`;
+    const counted = await db
+      .updateTable("crawls")
+      .set({
+        urls_offered: sql<number>`urls_offered + ${fresh.length}`,
+        urls_dropped: sql<number>`urls_dropped + ${allFresh.length - fresh.length} + ${dropped(
+          "urls_offered",
+          fresh.length,
+          bounds.urls,
+        )}`,
+        links_offered: sql<number>`links_offered + ${pageLinks.length}`,
+        links_dropped: sql<number>`links_dropped + ${links.length - pageLinks.length} + ${dropped(
+          "links_offered",
+          pageLinks.length,
+          bounds.links,
+        )}`,
+      })
+      .where("id", "=", crawlId)
+      .returning(["urls_offered", "links_offered"])
+      .executeTakeFirst();
+    if (!counted) return { links: [], discovered: [] };
+    const urlRoom = roomFor(Number(counted.urls_offered) - fresh.length, fresh.length, bounds.urls);
+    const linkRoom = roomFor(
+      Number(counted.links_offered) - pageLinks.length,
+      pageLinks.length,
+      bounds.links,
+    );
+    const admitted = new Set(fresh.slice(0, urlRoom).map((entry) => entry.url));
+    return {
+      links: pageLinks.slice(0, linkRoom),
+      discovered: entries.filter((entry) => known.has(entry.url) || admitted.has(entry.url)),
+    };
+  }
+
+  /** Which of these URLs the crawl's frontier holds already. */
+  private async knownUrls(
+    db: Kysely<Database>,
+    crawlId: number,
+    entries: FrontierEntry[],
+  ): Promise<Set<string>> {
+    const known = new Set<string>();
+    for (let start = 0; start < entries.length; start += 500) {
+      const rows = await db
+        .selectFrom("crawl_pages")
+        .select("url")
+        .where("crawl_id", "=", crawlId)
+        .where(
+          "url",
+          "in",
+          entries.slice(start, start + 500).map((entry) => entry.url),
+        )
+        .execute();
+      for (const row of rows) known.add(row.url);
+    }
+    return known;
+  }
+
+  /**
+   * Adds URLs to the frontier (unbounded: callers admit them first); a URL already there keeps its row (its
+   * depth lowered to the smaller one, its sitemap mark kept). A URL beyond the depth limit is inserted as
+   * `excluded: limit` and changes no row; a URL excluded so that is queued again when found within the limit.
+   * Inserted in batches, each URL once (a statement may not touch a row twice).
+   */
+  private async addToFrontier(
     crawlId: number,
     given: FrontierEntry[],
     db: Kysely<Database> = this.db,
   ): Promise<void> {
     const entries = mergedByUrl(given);
+    // A row excluded for the depth limit (or the budget), found now at a known depth within the limit.
+    const requeued = sql<boolean>`(crawl_pages.state = 'excluded' and crawl_pages.excluded = 'limit'
+      and excluded.depth is not null and crawl_pages.depth is not null and excluded.depth < crawl_pages.depth)`;
     for (let start = 0; start < entries.length; start += 200) {
       const batch = entries.slice(start, start + 200);
       await db
@@ -237,7 +347,8 @@ export class CrawlStore {
             crawl_id: crawlId,
             url: entry.url,
             depth: entry.depth,
-            state: "queued" as const,
+            state: entry.beyondDepth ? ("excluded" as const) : ("queued" as const),
+            excluded: entry.beyondDepth ? ("limit" as const) : null,
             in_sitemap: entry.inSitemap ? 1 : 0,
             // Every other column starts null or at its default: naming them would only bind more values.
           })),
@@ -252,13 +363,16 @@ export class CrawlStore {
                 when excluded.depth is null then crawl_pages.depth
                 when excluded.depth < crawl_pages.depth then excluded.depth
                 else crawl_pages.depth end`,
+              state: sql<"queued">`case when ${requeued} then 'queued' else crawl_pages.state end`,
+              excluded: sql<null>`case when ${requeued} then null else crawl_pages.excluded end`,
             })
             // Only where that changes something: most links lead to URLs already known at their depth, and a
             // row updated to the same values is still written (its page, and its entry in the state index).
+            // A URL beyond the depth limit never changes a row it finds.
             .where(
-              sql<boolean>`(excluded.in_sitemap = 1 and crawl_pages.in_sitemap = 0)
+              sql<boolean>`excluded.state = 'queued' and ((excluded.in_sitemap = 1 and crawl_pages.in_sitemap = 0)
                 or (excluded.depth is not null
-                  and (crawl_pages.depth is null or excluded.depth < crawl_pages.depth))`,
+                  and (crawl_pages.depth is null or excluded.depth < crawl_pages.depth)))`,
             ),
         )
         .execute();
@@ -446,6 +560,19 @@ export class CrawlStore {
     });
   }
 
+  /**
+   * The start page (or a hop of its redirects) failed: the crawl is asked to stop, and ends `failed` with this
+   * error (see the crawler's finish). Only while it runs.
+   */
+  async failStart(crawlId: number, error: { reason: string; message: string }, at: string): Promise<void> {
+    await this.db
+      .updateTable("crawls")
+      .set({ error: JSON.stringify(error), cancel_requested: 1, updated_at: at })
+      .where("id", "=", crawlId)
+      .where("status", "=", "running")
+      .execute();
+  }
+
   /** Every queued page left once the page budget is spent becomes `excluded: limit`. */
   async excludeQueued(crawlId: number): Promise<void> {
     await this.db
@@ -470,11 +597,19 @@ export class CrawlStore {
     crawlId: number,
     page: { id: number; url: string },
     facts: PageFacts,
-    links: Array<{ to: string; nofollow: boolean }>,
-    discovered: FrontierEntry[],
+    found: {
+      links: Array<{ to: string; nofollow: boolean }>;
+      discovered: FrontierEntry[];
+      bounds: CrawlBounds;
+    },
     storeReport: (trx: Kysely<Database>) => Promise<{ id: number }>,
   ): Promise<void> {
+    const admittedBefore = this.pageCommits
+      ? undefined
+      : await this.admit(this.db, crawlId, found.bounds, found.links, found.discovered);
     const write = async (trx: Kysely<Database>) => {
+      const { links, discovered } =
+        admittedBefore ?? (await this.admit(trx, crawlId, found.bounds, found.links, found.discovered));
       const report = await storeReport(trx);
       await trx
         .deleteFrom("crawl_links")
@@ -502,7 +637,7 @@ export class CrawlStore {
         .execute();
     };
     if (!this.pageCommits) return this.db.transaction().execute(write);
-    const addsDepths = discovered.some((entry) => entry.depth !== null);
+    const addsDepths = found.discovered.some((entry) => entry.depth !== null && !entry.beyondDepth);
     if (addsDepths) this.waitingPagesAddingDepths++;
     try {
       await this.pageCommits.run(write);
@@ -653,6 +788,11 @@ export class CrawlStore {
             })),
     }));
     const links: SiteFacts["links"] = [];
+    const counts = await this.db
+      .selectFrom("crawls")
+      .select("links_dropped")
+      .where("id", "=", crawl.id)
+      .executeTakeFirst();
     // Links are recorded with a page's facts (`completePage`), its status among them.
     const fetched = pages.filter((page) => page.statusCode !== null).map((page) => page.url);
     for (let start = 0; start < fetched.length; start += linkBatchPages) {
@@ -666,7 +806,7 @@ export class CrawlStore {
         links.push({ from: shared(link.from_url), to: shared(link.to_url), nofollow: link.nofollow === 1 });
       }
     }
-    return { startUrl: crawl.url, pages, links };
+    return { startUrl: crawl.url, pages, links, linksLeftOut: Number(counts?.links_dropped ?? 0) };
   }
 
   /** Stores the site findings (replacing earlier ones) and the crawl's issue counts by importance. */
@@ -769,15 +909,19 @@ export class CrawlStore {
   }
 }
 
-/** One entry per URL: the smallest known depth, in the sitemap when any entry is. */
+/**
+ * One entry per URL: the smallest known depth, in the sitemap when any entry is; beyond the depth limit only
+ * when every entry is.
+ */
 function mergedByUrl(entries: FrontierEntry[]): FrontierEntry[] {
   const byUrl = new Map<string, FrontierEntry>();
   for (const entry of entries) {
     const known = byUrl.get(entry.url);
-    if (!known) {
-      byUrl.set(entry.url, { ...entry });
+    if (!known || (known.beyondDepth && !entry.beyondDepth)) {
+      byUrl.set(entry.url, { ...entry, inSitemap: entry.inSitemap || known?.inSitemap });
       continue;
     }
+    if (entry.beyondDepth && !known.beyondDepth) continue;
     if (entry.depth !== null && (known.depth === null || entry.depth < known.depth))
       known.depth = entry.depth;
     if (entry.inSitemap) known.inSitemap = true;

@@ -8,8 +8,9 @@
  * back to the queue and the crawl slows down (exponential pause, at most three tries). Cancelling stops it
  * within a page; a run cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them
  * back: a page whose analysis was already stored (its request id is the crawl and page: a failure recorded in
- * its report's history) is not analysed again. When the frontier is empty the site checks run and the crawl
- * completes.
+ * its report's history) is not analysed again. What the crawl stores of what it finds is bounded
+ * (crawl-bounds.ts); links found on a page at `max_depth` are listed `excluded: limit`, never fetched. When the
+ * frontier is empty the site checks run and the crawl completes; when its start page fails it stops and fails.
  */
 import type { Kysely } from "kysely";
 import type { Analyzer } from "../analysis/analyse.js";
@@ -30,6 +31,7 @@ import { packResultsOffThread } from "../store/analysis-document.js";
 import type { ReportStore } from "../store/report-store.js";
 import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
+import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
 import type { CrawlPageRow, CrawlRow, CrawlStore, FrontierEntry, PageFacts } from "./crawl-store.js";
 import { crawlUrl, inScope, patternsAllow } from "./crawl-url.js";
 import { crawlDelayOf, type Outbound, SiteReader } from "./site-reader.js";
@@ -109,6 +111,10 @@ export function crawlHandler(dependencies: CrawlerDependencies) {
       const now = timestamp();
       const failed = await crawls.endRunning(crawl.id, {
         status: "failed",
+        error: JSON.stringify({
+          reason: "internal-error",
+          message: `The crawl stopped on an unexpected error in each of its ${crawlJobAttempts} runs.`,
+        }),
         finished_at: now,
         updated_at: now,
         next_run_at: nextRunAt(crawl.schedule, dependencies.scheduleIntervals, new Date()),
@@ -162,6 +168,7 @@ class CrawlRun {
   /** The first of those commits that failed: the part stops with its error at its next page, as if it had waited. */
   private storeFailure: { error: unknown } | undefined;
   private readonly patterns: { include: string[]; exclude: string[] };
+  private readonly bounds: CrawlBounds;
 
   constructor(
     private crawl: CrawlRow,
@@ -170,6 +177,7 @@ class CrawlRun {
     private readonly signal: AbortSignal,
   ) {
     this.patterns = { include: JSON.parse(crawl.include), exclude: JSON.parse(crawl.exclude) };
+    this.bounds = crawlBounds(crawl.max_pages, dependencies.settings.bounds);
   }
 
   async execute(): Promise<void> {
@@ -212,7 +220,8 @@ class CrawlRun {
           if (url && inScope(url, this.crawl.project)) entries.push({ url, depth: null, inSitemap: true });
         }
       }
-      await crawls.addToFrontier(this.crawl.id, entries);
+      // The sitemaps may fill at most half the URLs the crawl lists: the rest is left for the links it follows.
+      await crawls.discover(this.crawl.id, entries, this.bounds, Math.ceil(this.bounds.urls / 2));
       this.crawl =
         (await crawls.update(this.crawl.id, { robots_txt: robotsTxt, seeded: 1, updated_at: timestamp() })) ??
         this.crawl;
@@ -378,9 +387,11 @@ class CrawlRun {
     const links = internalLinks(snapshot, this.crawl.project);
     const discovered: FrontierEntry[] = [];
     // A page known only from a sitemap (depth null) gives its links no depth either: no click path is known.
-    if (follow && (page.depth === null || page.depth < this.crawl.max_depth)) {
+    // Those of a page at the depth limit are listed as excluded by it.
+    if (follow) {
       const depth = page.depth === null ? null : page.depth + 1;
-      for (const link of links) if (!link.nofollow) discovered.push({ url: link.to, depth });
+      const beyondDepth = page.depth !== null && page.depth >= this.crawl.max_depth;
+      for (const link of links) if (!link.nofollow) discovered.push({ url: link.to, depth, beyondDepth });
     }
     for (const url of [facts.canonical, ...facts.hreflang.map((alternate) => alternate.url)]) {
       if (url && inScope(url, this.crawl.project)) discovered.push({ url, depth: null });
@@ -414,8 +425,12 @@ class CrawlRun {
   ): Promise<void> {
     const packedResults = await packResultsOffThread(report.columns.results);
     const committed: Promise<void> = this.dependencies.crawls
-      .completePage(this.crawl.id, page, record.facts, record.links, record.discovered, (trx) =>
-        this.storeReport(trx, report, packedResults),
+      .completePage(
+        this.crawl.id,
+        page,
+        record.facts,
+        { links: record.links, discovered: record.discovered, bounds: this.bounds },
+        (trx) => this.storeReport(trx, report, packedResults),
       )
       .catch((error: unknown) => {
         this.storeFailure ??= { error };
@@ -483,6 +498,8 @@ class CrawlRun {
     failure: { reason: string; message: string },
     report: FailedPageReport | null,
   ): Promise<void> {
+    // Before the page is settled: a run cut off in between fetches the page again and fails it again.
+    await this.failIfStart(page, failure);
     if (report) {
       // Field by field: an Error's message is not an own enumerable property, so spreading one would drop it.
       const analysis = {
@@ -497,13 +514,26 @@ class CrawlRun {
     await this.dependencies.crawls.settlePage(page.id, { state: "failed", ...changes });
   }
 
+  /**
+   * A crawl without its start page has nothing to go on: when the start page (depth 0; its redirects' hops have
+   * its depth) fails, the crawl stops and ends `failed` with the page's reason.
+   */
+  private async failIfStart(page: CrawlPageRow, failure: { reason: string; message: string }): Promise<void> {
+    if (page.depth !== 0) return;
+    const error = {
+      reason: failure.reason,
+      message: `The start page ${page.url} failed: ${failure.message}`,
+    };
+    await this.dependencies.crawls.failStart(this.crawl.id, error, timestamp());
+  }
+
   /** This URL redirects: the crawl records the hop and queues where it goes (which is a page of its own). */
   private async redirected(page: CrawlPageRow, status: number, location: string): Promise<void> {
     const { crawls } = this.dependencies;
     const target = crawlUrl(location, page.url);
     await crawls.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
     if (target && inScope(target, this.crawl.project)) {
-      await crawls.addToFrontier(this.crawl.id, [{ url: target, depth: page.depth }]);
+      await crawls.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
     }
   }
 
@@ -514,6 +544,7 @@ class CrawlRun {
         return this.redirected(page, Number(error.facts.status), String(error.facts.location));
       const status = typeof error.facts.status === "number" ? error.facts.status : null;
       if (error.reason === "not-html") {
+        await this.failIfStart(page, error);
         return crawls.settlePage(page.id, {
           state: "excluded",
           excluded: "not-html",
@@ -573,6 +604,9 @@ class CrawlRun {
       if (current?.status !== "running") return;
       await new Promise((resolve) => setTimeout(resolve, idlePollMs));
     }
+    // A start page that failed asked the crawl to stop with its error: the crawl fails.
+    const failed = (await crawls.find(this.crawl.user_id, this.crawl.id))?.error != null;
+    const ending = failed ? "failed" : status;
     await crawls.countInlinks(this.crawl.id);
     const { issues } = judgeSite(await crawls.siteFacts(this.crawl));
     await crawls.saveIssues(this.crawl.id, issues);
@@ -580,7 +614,7 @@ class CrawlRun {
     const now = timestamp();
     await crawls.refreshCounters(this.crawl.id, now);
     const ended = await crawls.endRunning(this.crawl.id, {
-      status,
+      status: ending,
       score,
       result: score === null ? null : resultOf(score, this.dependencies.analyzer.scoring),
       finished_at: now,
@@ -588,8 +622,8 @@ class CrawlRun {
       next_run_at: nextRunAt(this.crawl.schedule, this.dependencies.scheduleIntervals, new Date()),
     });
     this.dependencies.onProgress?.(this.crawl.id);
-    if (ended && status === "complete") {
-      await events.crawlFinished({ userId: this.crawl.user_id, crawlId: this.crawl.id, status });
+    if (ended && ending !== "cancelled") {
+      await events.crawlFinished({ userId: this.crawl.user_id, crawlId: this.crawl.id, status: ending });
     }
   }
 }

@@ -17,14 +17,21 @@ export function crawlObject(row: CrawlRow) {
     privacy: row.privacy,
     schedule: row.schedule,
     pages: { discovered: row.discovered, analysed: row.analysed, failed: row.failed, excluded: row.excluded },
+    dropped: { urls: row.urls_dropped, links: row.links_dropped },
     score: row.score,
     result: row.result,
     issues: { high: row.issues_high, medium: row.issues_medium, low: row.issues_low },
+    error: crawlError(row),
     started_at: row.started_at,
     finished_at: row.finished_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** Why a failed crawl failed (`{"reason", "message"}`, as a report's error), or null. */
+export function crawlError(row: CrawlRow): { reason: string; message: string } | null {
+  return row.error === null ? null : (JSON.parse(row.error) as { reason: string; message: string });
 }
 
 export function crawlPageObject(row: CrawlPageRow) {

@@ -241,6 +241,14 @@ export interface CrawlsTable {
   seed_lease_until: Generated<string | null>;
   /** Held by the part that judges the finished crawl; null or past when no part does. */
   finish_lease_until: Generated<string | null>;
+  /** New URLs its pages asked to add to the frontier, and how many of them did not fit (see crawl-bounds.ts). */
+  urls_offered: Generated<number>;
+  urls_dropped: Generated<number>;
+  /** Links its pages asked to record, and how many of them were not (a page's or the crawl's bound). */
+  links_offered: Generated<number>;
+  links_dropped: Generated<number>;
+  /** Why a failed crawl failed: `{"reason", "message"}` as JSON; null otherwise. */
+  error: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -94,6 +94,11 @@ describe("pagegrade crawl", () => {
     const down = await pagegrade(["crawl", `${server.url}/down/`]);
     expect(down.code).toBe(1);
     expect(down.stdout).toContain("0 pages analysed, 1 failed");
+    // It failed, and says why first.
+    expect(down.stdout).toContain(`${server.url}/down/  (failed)`);
+    expect(down.stdout).toContain(
+      `The start page ${server.url}/down/ failed: The server returned HTTP 500. (http-status)`,
+    );
   });
 
   it("refuses bad options with exit code 2 and a message naming them", async () => {

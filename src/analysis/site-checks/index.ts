@@ -1,6 +1,7 @@
 /**
  * The ordered registry of site checks and `judgeSite`: every check runs over the crawl's facts; one that throws
- * is reported as an error for that check only, the others still run.
+ * is reported as an error for that check only, the others still run. A check that reads the links says in its
+ * message when the crawl did not record all of them.
  */
 import { brokenLinks } from "./broken-links.js";
 import { canonicalTargets } from "./canonical-targets.js";
@@ -33,6 +34,15 @@ export const siteChecks: ReadonlyArray<[id: string, check: SiteCheck]> = [
   ["nofollow-internal-links", nofollowInternalLinks],
 ];
 
+/** The checks that judge from the links the crawl recorded. */
+const linkChecks = new Set([
+  "broken-links",
+  "insecure-links",
+  "nofollow-internal-links",
+  "orphan-pages",
+  "redirected-links",
+]);
+
 export function judgeSite(site: SiteFacts): {
   issues: SiteIssue[];
   errors: Array<{ check: string; error: unknown }>;
@@ -42,10 +52,20 @@ export function judgeSite(site: SiteFacts): {
   for (const [id, check] of siteChecks) {
     try {
       const issue = check(site);
-      if (issue) issues.push(issue);
+      if (issue) issues.push(linkChecks.has(id) ? fromCappedLinks(issue, site.linksLeftOut ?? 0) : issue);
     } catch (error) {
       errors.push({ check: id, error });
     }
   }
   return { issues, errors };
+}
+
+/** The issue, its message saying how many links it could not judge from (none: unchanged). */
+function fromCappedLinks(issue: SiteIssue, leftOut: number): SiteIssue {
+  if (leftOut === 0) return issue;
+  const links = leftOut === 1 ? "1 link" : `${leftOut} links`;
+  return {
+    ...issue,
+    message: `${issue.message} Judged from a capped link set: ${links} found on the crawled pages ${leftOut === 1 ? "was" : "were"} not recorded (the crawl's link bounds).`,
+  };
 }

@@ -57,6 +57,8 @@ export interface SiteFacts {
   startUrl: string;
   pages: SitePage[];
   links: SiteLink[];
+  /** Links the crawl found but did not record (its bounds): the checks that read links say so. */
+  linksLeftOut?: number;
 }
 
 /** One finding's item; every item names the URL(s) it concerns. */

@@ -4,7 +4,7 @@
  * score, the site issues with their evidence and the pages table with its filters and CSV downloads.
  */
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "../../crawls/crawl-store.js";
-import { siteIssueObject } from "../../crawls/present.js";
+import { crawlError, siteIssueObject } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { listPageLink } from "../list-query.js";
 import { alert, csrfField, notice, option } from "./forms.js";
@@ -147,6 +147,7 @@ function progressCard(csrf: string, crawl: CrawlRow, now: number): SafeHtml {
     <div><dt>Pages per second</dt><dd>${rate.toFixed(1)}</dd></div>
     <div><dt>Time left</dt><dd>${left === null ? "–" : duration(left)}</dd></div>
   </dl>
+  ${droppedNote(crawl)}
   <p class="muted">This page reloads itself every ${reloadSeconds} seconds.</p>
   ${crawl.cancel_requested === 1 ? "" : html`<form method="post" action="/crawls/${crawl.id}/cancel">${csrfField(csrf)}<button type="submit">Cancel the crawl</button></form>`}
 </section>`;
@@ -161,8 +162,10 @@ function duration(seconds: number): string {
 }
 
 function summaryCard(crawl: CrawlRow): SafeHtml {
+  const error = crawlError(crawl);
   return html`<section class="card">
   <h2>${statusNames[crawl.status]}</h2>
+  ${error ? alert(html`${error.message} <span class="muted">(${error.reason})</span>`) : ""}
   ${crawl.score === null ? html`<p>No page was analysed.</p>` : html`<p class="score result-${crawl.result ?? ""}">Site score <strong>${crawl.score}</strong> (${crawl.result ?? ""}), the mean of its pages' scores.</p>`}
   <dl class="facts">
     <div><dt>Found</dt><dd>${crawl.discovered}</dd></div>
@@ -171,7 +174,14 @@ function summaryCard(crawl: CrawlRow): SafeHtml {
     <div><dt>Not fetched</dt><dd>${crawl.excluded}</dd></div>
     <div><dt>Site issues</dt><dd>${issueCounts(crawl)}</dd></div>
   </dl>
+  ${droppedNote(crawl)}
 </section>`;
+}
+
+/** What the crawl's storage bounds left out, when anything. */
+function droppedNote(crawl: CrawlRow): SafeHtml | "" {
+  if (crawl.urls_dropped === 0 && crawl.links_dropped === 0) return "";
+  return html`<p class="notice dropped">Left out by the crawl's storage bounds: ${crawl.urls_dropped} new ${crawl.urls_dropped === 1 ? "URL" : "URLs"} not listed, ${crawl.links_dropped} ${crawl.links_dropped === 1 ? "link" : "links"} not recorded. Site checks that read links judged from those recorded.</p>`;
 }
 
 function issuesCard(crawl: CrawlRow, rows: CrawlIssueRow[]): SafeHtml {

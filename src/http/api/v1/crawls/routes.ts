@@ -207,6 +207,8 @@ export async function crawlRoutes(app: FastifyInstance, { crawls, closing }: Api
           crawl.analysed,
           crawl.failed,
           crawl.excluded,
+          crawl.urls_dropped,
+          crawl.links_dropped,
         ]);
         if (["complete", "cancelled", "failed"].includes(crawl.status)) {
           send(crawl.status, crawl);

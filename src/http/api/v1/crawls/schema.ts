@@ -36,9 +36,26 @@ export const Crawl = Type.Object(
       failed: Type.Integer(),
       excluded: Type.Integer(),
     }),
+    dropped: Type.Object(
+      {
+        urls: Type.Integer({
+          description:
+            "New URLs found once the crawl held its most (PAGEGRADE_CRAWL_URLS_PER_PAGE × max_pages): not stored, counted each time a page links to one",
+        }),
+        links: Type.Integer({
+          description:
+            "Internal links found but not recorded (beyond PAGEGRADE_CRAWL_LINKS_PER_PAGE on a page, or PAGEGRADE_CRAWL_MEAN_PAGE_LINKS × max_pages in all)",
+        }),
+      },
+      { description: "What the crawl's storage bounds left out" },
+    ),
     score: nullableInteger,
     result: Type.Union([stringEnum(["good", "decent", "bad"]), Type.Null()]),
     issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
+    error: Type.Union([Type.Object({ reason: Type.String(), message: Type.String() }), Type.Null()], {
+      description:
+        "Why the crawl failed (status failed: its start page's reason, as a report's error); else null",
+    }),
     started_at: Type.Union([Timestamp, Type.Null()]),
     finished_at: Type.Union([Timestamp, Type.Null()]),
     created_at: Timestamp,
