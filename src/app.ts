@@ -18,6 +18,7 @@ import { Project } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
 import { webhookSchemas } from "./http/api/v1/webhooks/schema.js";
 import { frameworkError, installErrorHandling, installNotFound } from "./http/error-handling.js";
+import { Quotas } from "./http/quotas.js";
 import { RateLimiter } from "./http/rate-limiter.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
@@ -132,6 +133,11 @@ export async function buildApp({
   const services = createServices({ store, analyzer, config, jobs });
   const { reportStore, accounts, reports, history, projects, sessions, webhooks, crawls } = services;
   registerJobs(services);
+  if (!config.encryptionKey) {
+    app.log.warn(
+      "PAGEGRADE_ENCRYPTION_KEY is not set: webhook signing secrets will be stored unencrypted in the database",
+    );
+  }
   app.addHook("onReady", async () => {
     await scheduleJobs(services);
     await jobs.start();
@@ -148,7 +154,15 @@ export async function buildApp({
     limit > 0 ? new RateLimiter(counters, name, limit) : null;
   const requestLimiter =
     config.rateLimit > 0 ? new RateLimiter(requestCounters, "requests", config.rateLimit) : null;
-  const analysisLimiter = limiter("analyses", config.analysisRateLimit);
+  // Analyses, crawl starts, pings, PDFs, sign-ups and event streams: the same quotas on the API and the pages.
+  const quotas = new Quotas(counters, {
+    analysesPerMinute: config.analysisRateLimit,
+    crawlStartsPerMinute: config.crawlStartRateLimit,
+    pingsPerMinute: config.pingRateLimit,
+    pdfsPerMinute: config.pdfRateLimit,
+    signUpsPerHour: config.signUpRateLimit,
+    eventStreamsPerUser: config.eventStreamsPerUser,
+  });
   const authFailureLimiter = limiter("auth-failures", config.authFailureLimit);
   // Wrong report passwords: 5 per report and client address in 15 minutes. Failed log-ins: 10 per address
   // and per e-mail in 15 minutes. Always on: they protect secrets, not capacity.
@@ -156,7 +170,7 @@ export async function buildApp({
   const loginFailures = new RateLimiter(counters, "login-failures", 10, 15 * 60);
   const sweepers = [
     requestLimiter,
-    analysisLimiter,
+    ...quotas.sweepers(),
     authFailureLimiter,
     reportPasswordFailures,
     loginFailures,
@@ -186,7 +200,7 @@ export async function buildApp({
     webhooks,
     crawls,
     requestLimiter,
-    analysisLimiter,
+    quotas,
     authFailureLimiter,
     responses: new ResponseCache(config.responseCacheBytes),
     pdfs,
@@ -201,6 +215,7 @@ export async function buildApp({
     projects,
     access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
     loginFailures,
+    quotas,
     pdfs,
     webhooks,
     crawls,

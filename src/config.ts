@@ -38,8 +38,18 @@ export interface ServiceConfig {
   databaseUrl: string;
   /** Requests per minute per API key; 0 turns the limit off. */
   rateLimit: number;
-  /** Analyses (store, re-run) per minute per API key; 0 turns the limit off. */
+  /** Analyses (store, re-run) per minute per user, from any door; 0 turns the limit off. */
   analysisRateLimit: number;
+  /** Crawl starts per minute per user (PAGEGRADE_CRAWL_START_RATE_LIMIT); 0 turns the limit off. */
+  crawlStartRateLimit: number;
+  /** Webhook pings per minute per user (PAGEGRADE_PING_RATE_LIMIT); 0 turns the limit off. */
+  pingRateLimit: number;
+  /** Report PDFs per minute per user, or per client address when not signed in (PAGEGRADE_PDF_RATE_LIMIT). */
+  pdfRateLimit: number;
+  /** Sign-ups per hour per client address (PAGEGRADE_SIGNUP_RATE_LIMIT); 0 turns the limit off. */
+  signUpRateLimit: number;
+  /** Crawl event streams open at once per user (PAGEGRADE_EVENT_STREAMS_PER_USER). */
+  eventStreamsPerUser: number;
   /** Failed authentications per minute per client address before 429. */
   authFailureLimit: number;
   /** Analyses running at once in this process; more get 503 with Retry-After. */
@@ -129,6 +139,11 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     databaseUrl,
     rateLimit: integer(env, "PAGEGRADE_RATE_LIMIT", 60, 0),
     analysisRateLimit: integer(env, "PAGEGRADE_ANALYSIS_RATE_LIMIT", 10, 0),
+    crawlStartRateLimit: integer(env, "PAGEGRADE_CRAWL_START_RATE_LIMIT", 5, 0),
+    pingRateLimit: integer(env, "PAGEGRADE_PING_RATE_LIMIT", 5, 0),
+    pdfRateLimit: integer(env, "PAGEGRADE_PDF_RATE_LIMIT", 5, 0),
+    signUpRateLimit: integer(env, "PAGEGRADE_SIGNUP_RATE_LIMIT", 5, 0),
+    eventStreamsPerUser: integer(env, "PAGEGRADE_EVENT_STREAMS_PER_USER", 4, 1),
     authFailureLimit: integer(env, "PAGEGRADE_AUTH_FAILURE_LIMIT", 20, 0),
     maxConcurrentAnalyses: integer(env, "PAGEGRADE_MAX_CONCURRENT_ANALYSES", 8, 1),
     logLevel,

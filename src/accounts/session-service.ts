@@ -79,6 +79,12 @@ export class SessionService {
 
   async sweep(): Promise<void> {
     await this.store.db.deleteFrom("sessions").where("expires_at", "<=", nowSeconds()).execute();
+    // Earlier versions carried a new API key or webhook secret to the next page in the flash; clear any left.
+    await this.store.db
+      .updateTable("sessions")
+      .set({ flash: null })
+      .where((eb) => eb.or([eb("flash", "like", "new-key:%"), eb("flash", "like", "webhook-secret:%")]))
+      .execute();
   }
 }
 

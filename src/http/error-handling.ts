@@ -1,6 +1,7 @@
 /**
  * Maps every error to its problem response: schema findings and domain rule breaks to 422, a page that cannot
- * be analysed to 422 on url with its reason, full analysis capacity to 503, body problems to 400/413/415, and
+ * be analysed to 422 on url with its reason, a quota reached to 429 naming the limit (a page on the web), full
+ * analysis capacity to 503, body problems to 400/413/415, and
  * anything unexpected to a 500 whose detail goes to the log under the request id, never to the client.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -8,10 +9,24 @@ import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/e
 import { notFoundPage, sendHtml } from "../web/render.js";
 import { errorBody } from "../web/views/site.js";
 import { problems, sendProblem } from "./problem.js";
+import { QuotaExceeded, refusalHeaders } from "./quotas.js";
 import { type SchemaError, validationMessages } from "./validation-messages.js";
 
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof QuotaExceeded) {
+      reply.headers(refusalHeaders(error.refusal));
+      if (!isApi(request)) {
+        return sendHtml(
+          request,
+          reply,
+          "Too many requests",
+          errorBody("Please slow down", error.message),
+          429,
+        );
+      }
+      return sendProblem(request, reply, problems.tooManyRequests(error.refusal, error.message));
+    }
     if (!isApi(request)) return webError(request, reply, error);
     if (error.validation) {
       // A path parameter of the wrong shape (/reports/abc) names no resource.

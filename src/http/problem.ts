@@ -3,6 +3,7 @@
  * application/problem+json with the request id. Messages are ours; a 5xx never carries exception text.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { QuotaRefusal } from "./quotas.js";
 
 export interface Problem {
   status: number;
@@ -65,11 +66,20 @@ export const problems = {
     errors,
     ...(extra ? { extra } : {}),
   }),
-  tooManyRequests: (): Problem => ({
+  /** With a refusal, the body names the limit (`limit`: name, max, window) and says when to retry. */
+  tooManyRequests: (refusal?: QuotaRefusal, detail = "Too Many Attempts."): Problem => ({
     status: 429,
     type: "/problems/too-many-requests",
     title: "Too many requests",
-    detail: "Too Many Attempts.",
+    detail,
+    ...(refusal
+      ? {
+          extra: {
+            limit: { name: refusal.name, max: refusal.limit, window_seconds: refusal.windowSeconds },
+            retry_after: refusal.retryAfterSeconds,
+          },
+        }
+      : {}),
   }),
   internal: (): Problem => ({
     status: 500,

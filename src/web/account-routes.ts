@@ -1,7 +1,17 @@
-/** /register, /login, /logout and /account. */
+/**
+ * /register, /login, /logout and /account. A freshly made API key is shown in the answer to the POST that made
+ * it (sign-up, regeneration) and nowhere else: it never passes through the session store, so no table, log or
+ * WAL holds it; only its digest is kept (api-keys.ts).
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AccountError, type AccountService, minimumPasswordLength } from "../accounts/account-service.js";
+import {
+  type Account,
+  AccountError,
+  type AccountService,
+  minimumPasswordLength,
+} from "../accounts/account-service.js";
 import { type SessionService, sessionLifetimeSeconds } from "../accounts/session-service.js";
+import type { Quotas } from "../http/quotas.js";
 import type { RateLimiter } from "../http/rate-limiter.js";
 import { seeOther, sendHtml } from "./render.js";
 import { accountBody, type FormState, loginBody, registerBody } from "./views/account.js";
@@ -14,20 +24,17 @@ export interface AccountRouteOptions {
   accounts: AccountService;
   sessions: SessionService;
   loginFailures: RateLimiter;
+  quotas: Quotas;
 }
 
 export async function accountRoutes(
   app: FastifyInstance,
-  { accounts, sessions, loginFailures }: AccountRouteOptions,
+  { accounts, sessions, loginFailures, quotas }: AccountRouteOptions,
 ): Promise<void> {
-  const startSession = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    userId: number,
-    flash: string | null = null,
-  ) => {
-    const token = await sessions.create(userId, flash);
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, account: Account) => {
+    const token = await sessions.create(account.id);
     reply.setCookie(sessionCookie, token, cookieOptions(request, sessionLifetimeSeconds));
+    return { account, token };
   };
 
   app.get("/register", async (request, reply) =>
@@ -46,10 +53,12 @@ export async function accountRoutes(
       errors.password = `The password needs at least ${minimumPasswordLength} characters.`;
     if (password.length > 256) errors.password = "The password may not be longer than 256 characters.";
     if (Object.keys(errors).length === 0) {
+      // Counted once the form is complete, so typing mistakes do not use up a client's sign-ups.
+      await quotas.charge("sign-ups", { address: request.ip });
       try {
         const { account, key } = await accounts.createUser(email, password);
-        await startSession(request, reply, account.id, `new-key:${key}`);
-        return seeOther(reply, "/account");
+        request.session = await startSession(request, reply, account);
+        return showAccount(request, reply, { newKey: key });
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         errors.email = "An account with this e-mail already exists.";
@@ -88,7 +97,7 @@ export async function accountRoutes(
     }
     const account = await accounts.verifyLogin(email, request.body.password ?? "");
     if (account) {
-      await startSession(request, reply, account.id);
+      await startSession(request, reply, account);
       return seeOther(reply, "/reports");
     }
     await Promise.all([loginFailures.hit(request.ip), loginFailures.hit(email)]);
@@ -103,16 +112,15 @@ export async function accountRoutes(
     return seeOther(reply, "/");
   });
 
+  /** The account page; `newKey` is a key just made, shown this once. */
   const showAccount = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    status = 200,
-    passwordState: FormState = {},
+    { status = 200, passwordState = {}, newKey = null }: AccountPageState = {},
   ) => {
     const session = request.session;
     if (!session) return seeOther(reply, "/login");
     const flash = await sessions.takeFlash(session.token);
-    const newKey = flash?.startsWith("new-key:") ? flash.slice("new-key:".length) : null;
     const keys = await accounts.listKeys(session.account.id);
     const view = {
       email: session.account.email,
@@ -130,8 +138,7 @@ export async function accountRoutes(
     if (!csrfValid(request)) return expired(request, reply);
     if (!request.session) return seeOther(reply, "/login");
     const key = await accounts.regenerateKey(request.session.account.id);
-    await sessions.setFlash(request.session.token, `new-key:${key}`);
-    return seeOther(reply, "/account");
+    return showAccount(request, reply, { newKey: key });
   });
 
   app.post<{ Body: Form }>("/account/password", async (request, reply) => {
@@ -147,12 +154,21 @@ export async function accountRoutes(
     } catch (error) {
       if (!(error instanceof AccountError)) throw error;
       const field = error.message.startsWith("The current") ? "current_password" : "new_password";
-      return showAccount(request, reply, 422, { errors: { [field]: error.message } });
+      return showAccount(request, reply, {
+        status: 422,
+        passwordState: { errors: { [field]: error.message } },
+      });
     }
     await sessions.destroyOthers(session.account.id, session.token);
     await sessions.setFlash(session.token, "Your password was changed; other sessions were logged out.");
     return seeOther(reply, "/account");
   });
+}
+
+interface AccountPageState {
+  status?: number;
+  passwordState?: FormState;
+  newKey?: string | null;
 }
 
 /** A form whose CSRF token does not match: refused, with a way forward. */

@@ -20,6 +20,7 @@ import {
   siteIssueObject,
   toCsv,
 } from "../crawls/present.js";
+import type { Quotas } from "../http/quotas.js";
 import { sendCsv } from "../http/send-csv.js";
 import { ValidationFailed } from "../reports/errors.js";
 import { expired } from "./account-routes.js";
@@ -31,6 +32,7 @@ export interface CrawlRouteOptions {
   sessions: SessionService;
   crawls: CrawlService;
   analyzer: Analyzer;
+  quotas: Quotas;
 }
 
 type Form = Record<string, string | string[] | undefined>;
@@ -38,7 +40,7 @@ const listPageSize = 25;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { sessions, crawls, analyzer }: CrawlRouteOptions,
+  { sessions, crawls, analyzer, quotas }: CrawlRouteOptions,
 ): Promise<void> {
   const showList = async (
     request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>,
@@ -105,6 +107,7 @@ export async function crawlRoutes(
       const session = request.session;
       if (!session) return seeOther(reply, "/login");
       const form = formOf(request.body);
+      await quotas.charge("crawl-starts", { userId: session.account.id });
       try {
         const crawl = await crawls.create(session.account.id, {
           url: form.url,

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { ChromiumUnavailable } from "../analysis/render/chromium-launch.js";
+import type { Quotas } from "../http/quotas.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import { PdfBusy, type PdfRenderer, PdfTimeout } from "./pdf/pdf-renderer.js";
 import {
@@ -21,9 +22,13 @@ import { errorBody } from "./views/site.js";
 export interface PdfRouteOptions {
   access: ReportAccess;
   pdfs: PdfRenderer;
+  quotas: Quotas;
 }
 
-export async function pdfRoutes(app: FastifyInstance, { access, pdfs }: PdfRouteOptions): Promise<void> {
+export async function pdfRoutes(
+  app: FastifyInstance,
+  { access, pdfs, quotas }: PdfRouteOptions,
+): Promise<void> {
   app.get<{ Params: { id: string } }>("/reports/:id.pdf", async (request, reply) => {
     const visit = await visitReport(access, request, reply, request.params.id);
     if (!visit) return reply;
@@ -31,6 +36,9 @@ export async function pdfRoutes(app: FastifyInstance, { access, pdfs }: PdfRoute
     if (!view) {
       return sendHtml(request, reply, "No PDF yet", errorBody("No PDF yet", noAnalysisYet), 409);
     }
+    // Signed-in visitors count per user, anyone else per client address.
+    const account = request.session?.account;
+    await quotas.charge("pdfs", account ? { userId: account.id } : { address: request.ip });
     try {
       return sendPdf(reply, visit.row.id, await reportPdf(pdfs, view));
     } catch (error) {

@@ -4,6 +4,7 @@
  * API uses.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Quotas } from "../http/quotas.js";
 import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
@@ -35,6 +36,7 @@ export interface ReportRouteOptions {
   reports: ReportService;
   history: HistoryService;
   access: ReportAccess;
+  quotas: Quotas;
 }
 
 /** Analyses the report page's chart shows (the newest). */
@@ -42,7 +44,7 @@ const chartedAnalyses = 30;
 
 export async function reportRoutes(
   app: FastifyInstance,
-  { reports, history, access }: ReportRouteOptions,
+  { reports, history, access, quotas }: ReportRouteOptions,
 ): Promise<void> {
   const requireUser = (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.session) {
@@ -91,6 +93,7 @@ export async function reportRoutes(
       return showDashboard(request, reply, { values, error: "Choose who can see the report page." }, 422);
     }
     const password = request.body.password || undefined;
+    await quotas.charge("analyses", { userId: user.id });
     try {
       const row = await reports.create(user.id, {
         url: values.url,
@@ -228,6 +231,7 @@ export async function reportRoutes(
     if (!csrfValid(request)) return expired(request, reply);
     const found = await owned(request, reply);
     if (!found) return reply;
+    await quotas.charge("analyses", { userId: found.user.id });
     try {
       await reports.update(found.user.id, found.row.id, { results: 1 });
     } catch (error) {

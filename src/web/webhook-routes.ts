@@ -1,9 +1,10 @@
 /**
- * The account's webhooks as pages: list and add (the secret shown once, through the session's one-time flash),
+ * The account's webhooks as pages: list and add (the secret shown once, in the answer to the POST that made it),
  * a webhook with its deliveries, ping, enable/disable, delete. The rules are the WebhookService's, as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
+import type { Quotas } from "../http/quotas.js";
 import { ValidationFailed } from "../reports/errors.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { expired } from "./account-routes.js";
@@ -14,25 +15,25 @@ import { csrfValid } from "./web-context.js";
 export interface WebhookRouteOptions {
   sessions: SessionService;
   webhooks: WebhookService;
+  quotas: Quotas;
 }
 
 type Form = Record<string, string | string[] | undefined>;
-const secretFlash = "webhook-secret:";
 
 export async function webhookRoutes(
   app: FastifyInstance,
-  { sessions, webhooks }: WebhookRouteOptions,
+  { sessions, webhooks, quotas }: WebhookRouteOptions,
 ): Promise<void> {
   const showList = async (
     request: FastifyRequest,
     reply: FastifyReply,
     form = { url: "", events: [] as string[], error: null as string | null },
     status = 200,
+    newSecret: string | null = null,
   ) => {
     const session = request.session;
     if (!session) return seeOther(reply, "/login");
     const flash = await sessions.takeFlash(session.token);
-    const newSecret = flash?.startsWith(secretFlash) ? flash.slice(secretFlash.length) : null;
     const { rows } = await webhooks.list(session.account.id, { limit: 100, offset: 0 });
     const view = { webhooks: rows, newSecret, flash: newSecret ? null : flash, form };
     return sendHtml(request, reply, "Webhooks", webhooksBody(request.csrfToken, view), status);
@@ -68,8 +69,8 @@ export async function webhookRoutes(
         url,
         ...(events.length > 0 ? { events } : {}),
       });
-      await sessions.setFlash(session.token, `${secretFlash}${secret}`);
-      return seeOther(reply, "/account/webhooks");
+      // Shown in this answer only: the secret never passes through the session store.
+      return showList(request, reply, undefined, 200, secret);
     } catch (error) {
       if (!(error instanceof ValidationFailed)) throw error;
       return showList(request, reply, { url, events, error: error.message }, 422);
@@ -91,6 +92,7 @@ export async function webhookRoutes(
     if (!csrfValid(request)) return expired(request, reply);
     const found = await owned(request, reply);
     if (!found) return reply;
+    await quotas.charge("pings", { userId: found.session.account.id });
     await webhooks.ping(found.session.account.id, found.webhook.id);
     await sessions.setFlash(found.session.token, "A ping is on its way; reload to see its delivery.");
     return seeOther(reply, `/account/webhooks/${found.webhook.id}`);

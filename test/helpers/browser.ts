@@ -37,6 +37,11 @@ export async function startService() {
     DATABASE_URL: database.url,
     PAGEGRADE_RATE_LIMIT: "0",
     PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+    // The other quotas (src/http/quotas.ts) too: tests that count them turn them on.
+    PAGEGRADE_CRAWL_START_RATE_LIMIT: "0",
+    PAGEGRADE_PING_RATE_LIMIT: "0",
+    PAGEGRADE_PDF_RATE_LIMIT: "0",
+    PAGEGRADE_SIGNUP_RATE_LIMIT: "0",
     // Tests run as root, where Chromium (report PDFs) cannot have its sandbox.
     PAGEGRADE_CHROMIUM_SANDBOX: "0",
   });

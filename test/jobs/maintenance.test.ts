@@ -80,4 +80,48 @@ describe("the maintenance job", () => {
     const left = await db.selectFrom("jobs").select("name").orderBy("name").execute();
     expect(left.map((row) => row.name)).toEqual(["old-waiting", "recent-completed"]);
   });
+
+  it("clears flashes that earlier versions used to carry a new API key or webhook secret, and no others", async () => {
+    const { db } = database.store;
+    const user = await db
+      .insertInto("users")
+      .values({ email: "flash@example.com", password_hash: null, created_at: "x", updated_at: "x" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const session = (digest: string, flash: string) => ({
+      digest,
+      user_id: user.id,
+      flash,
+      created_at: "x",
+      expires_at: Math.floor(Date.now() / 1000) + 60,
+    });
+    await db
+      .insertInto("sessions")
+      .values([
+        session("with-key", `new-key:pgk_${"k".repeat(43)}`),
+        session("with-secret", `webhook-secret:whsec_${"s".repeat(32)}`),
+        session("with-message", "Your password was changed; other sessions were logged out."),
+      ])
+      .execute();
+
+    await maintenanceHandler(database.store)({
+      id: "2",
+      name: "maintenance",
+      payload: null,
+      attempt: 1,
+      signal: new AbortController().signal,
+    });
+
+    const rows = await db
+      .selectFrom("sessions")
+      .select(["digest", "flash"])
+      .where("user_id", "=", user.id)
+      .orderBy("digest")
+      .execute();
+    expect(rows).toEqual([
+      { digest: "with-key", flash: null },
+      { digest: "with-message", flash: "Your password was changed; other sessions were logged out." },
+      { digest: "with-secret", flash: null },
+    ]);
+  });
 });

@@ -34,6 +34,21 @@ export const Problem = Type.Object(
     message: Type.String(),
     errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
     reason: Type.Optional(Type.String({ description: "Why a URL could not be analysed" })),
+    limit: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({
+            description: "analyses, crawl-starts, pings, pdfs, event-streams or requests",
+          }),
+          max: Type.Integer(),
+          window_seconds: Type.Union([Type.Integer(), Type.Null()], {
+            description: "The window the limit counts over; null for a limit on what is open at once",
+          }),
+        },
+        { description: "On 429: the limit that was reached" },
+      ),
+    ),
+    retry_after: Type.Optional(Type.Integer({ description: "On 429: seconds to wait, as in Retry-After" })),
     instance: Type.String(),
     request_id: Type.String(),
   },

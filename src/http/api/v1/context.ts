@@ -1,4 +1,4 @@
-/** What the API's routes are given: the services, and the rate-limit hooks for calls that fetch a page. */
+/** What the API's routes are given: the services, and the quota hooks for calls that cost (src/http/quotas.ts). */
 import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
@@ -6,6 +6,7 @@ import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
 import type { WebhookService } from "../../../webhooks/webhook-service.js";
+import type { QuotaKind, Quotas } from "../../quotas.js";
 import type { ResponseCache } from "../../response-cache.js";
 
 export interface ApiContext {
@@ -19,10 +20,12 @@ export interface ApiContext {
   responses: ResponseCache;
   /** Aborted when the service starts shutting down: long-lived responses end. */
   closing: AbortSignal;
+  /** The quotas the web pages apply too; the event streams take their places here. */
+  quotas: Quotas;
   limits: {
-    /** Counts the call against the caller's analysis budget. */
-    analysis: preHandlerAsyncHookHandler;
+    /** Counts the call against the caller's quota of the kind (429 past it). */
+    charge(kind: QuotaKind): preHandlerAsyncHookHandler;
     /** Counts the call only when the predicate holds (an update with results=1). */
-    analysisWhen(predicate: (request: FastifyRequest) => boolean): preHandlerAsyncHookHandler;
+    chargeWhen(kind: QuotaKind, predicate: (request: FastifyRequest) => boolean): preHandlerAsyncHookHandler;
   };
 }

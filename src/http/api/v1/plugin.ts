@@ -2,7 +2,7 @@
  * The /api/v1 scope: authentication and the per-key request limit on every call, request normalisation,
  * and the resource routes.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
@@ -12,6 +12,7 @@ import type { PdfRenderer } from "../../../web/pdf/pdf-renderer.js";
 import type { WebhookService } from "../../../webhooks/webhook-service.js";
 import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
+import type { QuotaKind, Quotas } from "../../quotas.js";
 import { type RateLimiter, rateLimitHeaders } from "../../rate-limiter.js";
 import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
@@ -34,7 +35,8 @@ export interface ApiOptions {
   crawls: CrawlService;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
-  analysisLimiter: RateLimiter | null;
+  /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
+  quotas: Quotas;
   authFailureLimiter: RateLimiter | null;
   responses: ResponseCache;
   /** Prints reports as PDFs. */
@@ -44,7 +46,7 @@ export interface ApiOptions {
 }
 
 export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<void> {
-  const { requestLimiter, analysisLimiter } = options;
+  const { requestLimiter, quotas } = options;
   app.addHook("onRequest", authenticate(options.accounts, options.authFailureLimiter));
   if (requestLimiter) {
     app.addHook("onRequest", async (request, reply) => {
@@ -53,21 +55,16 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
       reply.headers(rateLimitHeaders(verdict, "requests"));
       if (!verdict.allowed) {
         reply.header("retry-after", String(verdict.retryAfterSeconds));
-        return sendProblem(request, reply, problems.tooManyRequests());
+        const { limit, windowSeconds, retryAfterSeconds } = verdict;
+        const refusal = { name: "requests" as const, limit, windowSeconds, retryAfterSeconds, verdict };
+        return sendProblem(request, reply, problems.tooManyRequests(refusal));
       }
     });
   }
   app.addHook("preValidation", normaliseRequest);
 
-  const countAnalysis = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!analysisLimiter) return;
-    const verdict = await analysisLimiter.hit(String(request.apiKeyId));
-    if (!verdict.allowed) {
-      reply.headers(rateLimitHeaders(verdict, "analyses"));
-      reply.header("retry-after", String(verdict.retryAfterSeconds));
-      return sendProblem(request, reply, problems.tooManyRequests());
-    }
-  };
+  const charge = (kind: QuotaKind) => async (request: FastifyRequest) =>
+    quotas.charge(kind, { userId: request.account.id });
   const context: ApiContext = {
     reports: options.reports,
     history: options.history,
@@ -77,10 +74,11 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     crawls: options.crawls,
     responses: options.responses,
     closing: options.closing,
+    quotas,
     limits: {
-      analysis: countAnalysis,
-      analysisWhen: (predicate) => async (request, reply) => {
-        if (predicate(request)) return countAnalysis(request, reply);
+      charge,
+      chargeWhen: (kind, predicate) => async (request) => {
+        if (predicate(request)) await charge(kind)(request);
       },
     },
   };

@@ -38,7 +38,10 @@ interface PageQuery {
 const pollMs = 400;
 const keepAliveMs = 15_000;
 
-export async function crawlRoutes(app: FastifyInstance, { crawls, closing }: ApiContext): Promise<void> {
+export async function crawlRoutes(
+  app: FastifyInstance,
+  { crawls, closing, quotas, limits }: ApiContext,
+): Promise<void> {
   const owned = async (request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply) => {
     const crawl = await crawls.show(request.account.id, request.params.id);
     if (!crawl) await sendProblem(request, reply, problems.notFound());
@@ -46,7 +49,8 @@ export async function crawlRoutes(app: FastifyInstance, { crawls, closing }: Api
   };
   const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
 
-  app.post<{ Body: CrawlInput }>("/crawls", { schema: createCrawl }, async (request, reply) => {
+  const createOptions = { schema: createCrawl, preHandler: limits.charge("crawl-starts") };
+  app.post<{ Body: CrawlInput }>("/crawls", createOptions, async (request, reply) => {
     try {
       const crawl = await crawls.create(request.account.id, request.body);
       return reply
@@ -170,6 +174,8 @@ export async function crawlRoutes(app: FastifyInstance, { crawls, closing }: Api
     async (request, reply) => {
       const first = await owned(request, reply);
       if (!first) return reply;
+      // Each stream holds a connection and polls the database: a user has a few at once (429 beyond).
+      const release = quotas.openStream(request.account.id);
       reply.hijack();
       const response = reply.raw;
       response.writeHead(200, {
@@ -180,52 +186,56 @@ export async function crawlRoutes(app: FastifyInstance, { crawls, closing }: Api
         // A stream's connection is not reused: closed with the stream, it cannot hold the service's close.
         connection: "close",
       });
-      let closed = false;
-      request.raw.on("close", () => {
-        closed = true;
-      });
-      const send = (event: string, crawl: CrawlRow) =>
-        response.write(`event: ${event}\ndata: ${JSON.stringify(crawlObject(crawl))}\n\n`);
-      let last = "";
-      let lastWrite = Date.now();
-      let crawl: CrawlRow | undefined = first;
-      let seen: CrawlRow = first;
-      // The stream ends when the service shuts down, so it never holds the close.
-      while (!closed && !closing.aborted) {
-        if (!crawl) {
-          // Deleted meanwhile (a delete cancels a running crawl): the stream still ends with its final event.
-          send("cancelled", {
-            ...seen,
-            status: seen.status === "running" || seen.status === "queued" ? "cancelled" : seen.status,
-          });
-          break;
+      try {
+        let closed = false;
+        request.raw.on("close", () => {
+          closed = true;
+        });
+        const send = (event: string, crawl: CrawlRow) =>
+          response.write(`event: ${event}\ndata: ${JSON.stringify(crawlObject(crawl))}\n\n`);
+        let last = "";
+        let lastWrite = Date.now();
+        let crawl: CrawlRow | undefined = first;
+        let seen: CrawlRow = first;
+        // The stream ends when the service shuts down, so it never holds the close.
+        while (!closed && !closing.aborted) {
+          if (!crawl) {
+            // Deleted meanwhile (a delete cancels a running crawl): the stream still ends with its final event.
+            send("cancelled", {
+              ...seen,
+              status: seen.status === "running" || seen.status === "queued" ? "cancelled" : seen.status,
+            });
+            break;
+          }
+          seen = crawl;
+          const counts = JSON.stringify([
+            crawl.status,
+            crawl.discovered,
+            crawl.analysed,
+            crawl.failed,
+            crawl.excluded,
+            crawl.urls_dropped,
+            crawl.links_dropped,
+          ]);
+          if (["complete", "cancelled", "failed"].includes(crawl.status)) {
+            send(crawl.status, crawl);
+            break;
+          }
+          if (counts !== last) {
+            send("progress", crawl);
+            last = counts;
+            lastWrite = Date.now();
+          } else if (Date.now() - lastWrite > keepAliveMs) {
+            response.write(": keep-alive\n\n");
+            lastWrite = Date.now();
+          }
+          await new Promise((resolve) => setTimeout(resolve, pollMs));
+          crawl = await crawls.show(request.account.id, first.id);
         }
-        seen = crawl;
-        const counts = JSON.stringify([
-          crawl.status,
-          crawl.discovered,
-          crawl.analysed,
-          crawl.failed,
-          crawl.excluded,
-          crawl.urls_dropped,
-          crawl.links_dropped,
-        ]);
-        if (["complete", "cancelled", "failed"].includes(crawl.status)) {
-          send(crawl.status, crawl);
-          break;
-        }
-        if (counts !== last) {
-          send("progress", crawl);
-          last = counts;
-          lastWrite = Date.now();
-        } else if (Date.now() - lastWrite > keepAliveMs) {
-          response.write(": keep-alive\n\n");
-          lastWrite = Date.now();
-        }
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
-        crawl = await crawls.show(request.account.id, first.id);
+        response.end();
+      } finally {
+        release();
       }
-      response.end();
     },
   );
 }

@@ -44,11 +44,11 @@ const unavailable = (detail: string): Problem => ({
 
 export async function reportPdfRoutes(
   app: FastifyInstance,
-  { reports, pdfs }: ApiContext & { pdfs: PdfRenderer },
+  { reports, pdfs, limits }: ApiContext & { pdfs: PdfRenderer },
 ): Promise<void> {
   app.get<{ Params: { id: number } }>(
     "/reports/:id/pdf",
-    { schema: showReportPdf },
+    { schema: showReportPdf, preHandler: limits.charge("pdfs") },
     async (request, reply) => {
       const row = await reports.show(request.account.id, request.params.id);
       if (!row) return sendProblem(request, reply, problems.notFound());

@@ -71,7 +71,7 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
 
   app.post<{ Body: CreateReportInput }>(
     "/reports",
-    { schema: storeReport, preHandler: limits.analysis },
+    { schema: storeReport, preHandler: limits.charge("analyses") },
     async (request, reply) => {
       const background = prefersRespondAsync(request.headers.prefer);
       const row = await reports.create(request.account.id, request.body, { background });
@@ -84,7 +84,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
       method,
       url: "/reports/:id",
       schema: { ...updateReport, summary: `${updateReport.summary} (${method})` },
-      preHandler: limits.analysisWhen(
+      preHandler: limits.chargeWhen(
+        "analyses",
         (request) => (request.body as { results?: number } | undefined)?.results === 1,
       ),
       handler: async (request, reply) => {

@@ -20,7 +20,7 @@ interface PageQuery {
   page?: number;
 }
 
-export async function webhookRoutes(app: FastifyInstance, { webhooks }: ApiContext): Promise<void> {
+export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: ApiContext): Promise<void> {
   const pageOf = (query: PageQuery) => {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 10;
@@ -74,7 +74,7 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: ApiConte
 
   app.post<{ Params: { id: number } }>(
     "/webhooks/:id/ping",
-    { schema: pingWebhook },
+    { schema: pingWebhook, preHandler: limits.charge("pings") },
     async (request, reply) => {
       const delivery = await webhooks.ping(request.account.id, request.params.id);
       if (!delivery) return sendProblem(request, reply, problems.notFound());
