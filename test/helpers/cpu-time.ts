@@ -9,3 +9,11 @@ export function cpuTimed<T>(work: () => T): { result: T; ms: number } {
   const used = process.cpuUsage(before);
   return { result, ms: (used.user + used.system) / 1000 };
 }
+
+/** The processor time asynchronous work takes, when nothing else runs in this process meanwhile. */
+export async function cpuTimedAsync<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const before = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(before);
+  return { result, ms: (used.user + used.system) / 1000 };
+}
