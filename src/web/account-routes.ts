@@ -1,6 +1,11 @@
 /** /register, /login, /logout and /account. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AccountError, type AccountService, minimumPasswordLength } from "../accounts/account-service.js";
+import {
+  AccountError,
+  type AccountService,
+  isEmailAddress,
+  minimumPasswordLength,
+} from "../accounts/account-service.js";
 import { type SessionService, sessionLifetimeSeconds } from "../accounts/session-service.js";
 import type { RateLimiter } from "../http/rate-limiter.js";
 import { seeOther, sendHtml } from "./render.js";
@@ -41,7 +46,7 @@ export async function accountRoutes(
     const email = (request.body.email ?? "").trim();
     const password = request.body.password ?? "";
     const errors: Record<string, string> = {};
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = "Enter a valid e-mail address.";
+    if (!isEmailAddress(email)) errors.email = "Enter a valid e-mail address.";
     if (password.length < minimumPasswordLength)
       errors.password = `The password needs at least ${minimumPasswordLength} characters.`;
     if (password.length > 256) errors.password = "The password may not be longer than 256 characters.";
