@@ -231,9 +231,16 @@ async function insertKey(trx: Transaction<Database>, userId: number, now: string
   return issued.key;
 }
 
+/**
+ * Whether the text has an e-mail address's shape; the length is checked first, as the pattern's retries grow
+ * with the square of a long input (a 16 KiB form field of dots took 200 ms).
+ */
+export function isEmailAddress(text: string): boolean {
+  return text.length <= 254 && emailPattern.test(text);
+}
+
 function normaliseEmail(email: string): string {
   const normalised = email.trim().toLowerCase();
-  if (!emailPattern.test(normalised) || normalised.length > 254)
-    throw new AccountError(`"${email}" is not an e-mail address`);
+  if (!isEmailAddress(normalised)) throw new AccountError(`"${email}" is not an e-mail address`);
   return normalised;
 }

@@ -13,7 +13,7 @@ export interface HeaderLink {
 export function parseLinkHeader(header: string | undefined): HeaderLink[] {
   if (!header) return [];
   const links: HeaderLink[] = [];
-  const pattern = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,]*))?)*)/g;
+  const pattern = /<([^<>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,]*))?)*)/g;
   for (const match of header.matchAll(pattern)) {
     const params: Record<string, string> = {};
     for (const param of (match[2] ?? "").matchAll(/;\s*([^;,=\s]+)(?:\s*=\s*("[^"]*"|[^;,]*))?/g)) {

@@ -2,9 +2,9 @@
  * URLs the way a crawl compares them: fragment dropped, default port dropped, host lower-cased (the URL parser
  * does both), only http(s). A crawl's scope is its start URL's project: the host with and without `www.`.
  * Include and exclude patterns are matched against path and query like robots.txt rules (`*` any run, a final
- * `$` anchors the end, otherwise a prefix).
+ * `$` anchors the end, otherwise a prefix), by the same linear-time matcher, compiled once per crawl.
  */
-import { patternMatches } from "../analysis/robots/robots-txt.js";
+import { compilePathPattern, type PathPattern, pathPatternMatches } from "../analysis/robots/path-pattern.js";
 import { projectOf } from "../analysis/submitted-url.js";
 
 /** The normalised absolute URL, or null for anything a crawl never fetches (mailto:, javascript:, …). */
@@ -26,14 +26,21 @@ export function inScope(url: string, project: string): boolean {
 }
 
 export interface PathPatterns {
-  include: string[];
-  exclude: string[];
+  include: PathPattern[];
+  exclude: PathPattern[];
+}
+
+/** A crawl's include and exclude patterns, compiled. */
+export function pathPatterns(include: string[], exclude: string[]): PathPatterns {
+  return { include: include.map(compilePathPattern), exclude: exclude.map(compilePathPattern) };
 }
 
 /** Whether the patterns let the crawl fetch this URL (the start URL always may). */
 export function patternsAllow(url: string, patterns: PathPatterns): boolean {
   const parsed = new URL(url);
   const path = parsed.pathname + parsed.search;
-  if (patterns.exclude.some((pattern) => patternMatches(pattern, path))) return false;
-  return patterns.include.length === 0 || patterns.include.some((pattern) => patternMatches(pattern, path));
+  if (patterns.exclude.some((pattern) => pathPatternMatches(pattern, path))) return false;
+  return (
+    patterns.include.length === 0 || patterns.include.some((pattern) => pathPatternMatches(pattern, path))
+  );
 }

@@ -17,7 +17,7 @@ import type { Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { noindexSources } from "../analysis/page-facts.js";
 import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
-import { isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
+import { crawlDelayFor, isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { resultOf } from "../analysis/score.js";
 import { judgeSite } from "../analysis/site-checks/index.js";
 import { textFingerprint } from "../analysis/site-checks/text-fingerprint.js";
@@ -33,8 +33,8 @@ import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
 import type { CrawlPageRow, CrawlRow, CrawlStore, FrontierEntry, PageFacts } from "./crawl-store.js";
-import { crawlUrl, inScope, patternsAllow } from "./crawl-url.js";
-import { crawlDelayOf, type Outbound, SiteReader } from "./site-reader.js";
+import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "./crawl-url.js";
+import { type Outbound, SiteReader } from "./site-reader.js";
 
 export const crawlJob = "crawl";
 
@@ -167,7 +167,7 @@ class CrawlRun {
   private readonly storing = new Set<Promise<void>>();
   /** The first of those commits that failed: the part stops with its error at its next page, as if it had waited. */
   private storeFailure: { error: unknown } | undefined;
-  private readonly patterns: { include: string[]; exclude: string[] };
+  private readonly patterns: PathPatterns;
   private readonly bounds: CrawlBounds;
 
   constructor(
@@ -176,7 +176,7 @@ class CrawlRun {
     private readonly dependencies: CrawlerDependencies,
     private readonly signal: AbortSignal,
   ) {
-    this.patterns = { include: JSON.parse(crawl.include), exclude: JSON.parse(crawl.exclude) };
+    this.patterns = pathPatterns(JSON.parse(crawl.include), JSON.parse(crawl.exclude));
     this.bounds = crawlBounds(crawl.max_pages, dependencies.settings.bounds);
   }
 
@@ -190,7 +190,7 @@ class CrawlRun {
     this.robots = parseRobotsTxt(this.crawl.robots_txt ?? "");
     this.delayMs = Math.max(
       this.dependencies.settings.delayMs,
-      crawlDelayOf(this.crawl.robots_txt ?? "", robotsAgent) * 1000,
+      crawlDelayFor(this.robots, robotsAgent) * 1000,
     );
     await this.progress(true);
     try {

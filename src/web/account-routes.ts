@@ -8,6 +8,7 @@ import {
   type Account,
   AccountError,
   type AccountService,
+  isEmailAddress,
   minimumPasswordLength,
 } from "../accounts/account-service.js";
 import { type SessionService, sessionLifetimeSeconds } from "../accounts/session-service.js";
@@ -48,7 +49,7 @@ export async function accountRoutes(
     const email = (request.body.email ?? "").trim();
     const password = request.body.password ?? "";
     const errors: Record<string, string> = {};
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = "Enter a valid e-mail address.";
+    if (!isEmailAddress(email)) errors.email = "Enter a valid e-mail address.";
     if (password.length < minimumPasswordLength)
       errors.password = `The password needs at least ${minimumPasswordLength} characters.`;
     if (password.length > 256) errors.password = "The password may not be longer than 256 characters.";

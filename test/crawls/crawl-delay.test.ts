@@ -6,13 +6,15 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crawlDelayOf } from "../../src/crawls/site-reader.js";
+import { crawlDelayFor, parseRobotsTxt } from "../../src/analysis/robots/robots-txt.js";
 import { type Handler, html, type LocalServer, startServer } from "../helpers/local-server.js";
 
 const run = promisify(execFile);
 const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
 
-describe("crawlDelayOf", () => {
+const crawlDelayOf = (robotsTxt: string, agent: string) => crawlDelayFor(parseRobotsTxt(robotsTxt), agent);
+
+describe("Crawl-delay", () => {
   it("takes the delay of pagegrade's group, else the one for every agent", () => {
     const robots = "User-agent: *\nCrawl-delay: 5\n\nUser-agent: PageGrade\nCrawl-delay: 0.5 # ours\n";
     expect(crawlDelayOf(robots, "pagegrade")).toBe(0.5);
