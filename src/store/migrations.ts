@@ -12,6 +12,7 @@ import { reportStatus } from "./migrations/011_report_status.js";
 import { webhooks } from "./migrations/012_webhooks.js";
 import { screenshots } from "./migrations/013_screenshots.js";
 import { crawls } from "./migrations/014_crawls.js";
+import { jobFairness } from "./migrations/015_job_fairness.js";
 
 /** The list sort keys, each paired with the filters that can precede it in an index. */
 const sortColumns = ["id", "generated_at", "url", "score"] as const;
@@ -231,6 +232,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "012_webhooks": webhooks(dialect),
     "013_screenshots": screenshots(dialect),
     "014_crawls": crawls(dialect),
+    "015_job_fairness": jobFairness(),
   };
 }
 
