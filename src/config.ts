@@ -267,11 +267,11 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
 }
 
-/** At least 1 and at most 60 seconds: a delivery holds one of the webhook slots this long at most. */
+/** 1 to 15 seconds (a 2xx within 15 s is a success): a delivery holds one of the webhook slots this long at most. */
 function webhookTimeoutSeconds(env: Env): number {
-  const seconds = integer(env, "PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS", 5, 1);
-  if (seconds > 60) {
-    throw new ConfigError(`PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS must be at most 60, got "${seconds}"`);
+  const seconds = integer(env, "PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS", 15, 1);
+  if (seconds > 15) {
+    throw new ConfigError(`PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS must be at most 15, got "${seconds}"`);
   }
   return seconds;
 }

@@ -1,8 +1,8 @@
 /**
  * The `deliver-webhook` job: one attempt at one delivery. It POSTs the stored body with Standard Webhooks
  * headers through the address guard (the webhook URL's host is vetted on every connection), follows no
- * redirect, and gives the receiver PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS (5 s) for the whole exchange, connection
- * included, reading at most 64 KiB of its answer: a slow, huge or hostile receiver cannot hold a delivery slot
+ * redirect, and gives the receiver PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS (15 s) for the whole exchange, of which
+ * at most 5 s to accept the connection, reading at most 64 KiB of its answer: a slow, huge or hostile receiver cannot hold a delivery slot
  * longer. Deliveries run in slots of their own (PAGEGRADE_WEBHOOK_CONCURRENCY), never in the workers that
  * analyses and crawls use. A 2xx succeeds; a 410 fails the delivery and disables
  * the webhook; anything else is retried after the next delay of PAGEGRADE_WEBHOOK_RETRY_SCHEDULE (a delayed job
@@ -21,6 +21,8 @@ import { signatureOf } from "./signature.js";
 import type { PendingDelivery, WebhookStore } from "./webhook-store.js";
 
 export const deliverWebhookJob = "deliver-webhook";
+/** The longest a receiver may take to accept the connection. */
+const connectBudgetMs = 5_000;
 /** The receiver's answer is read up to this much, then dropped. */
 const answerCapBytes = 64 * 1024;
 
@@ -115,7 +117,7 @@ async function send(
   const id = String(delivery.id);
   const sentAt = Math.floor(Date.now() / 1000);
   const agent = new GuardedAgent(outbound.guard, {
-    connectTimeoutMs: timeoutMs,
+    connectTimeoutMs: Math.min(connectBudgetMs, timeoutMs),
     headersTimeoutMs: timeoutMs,
     bodyTimeoutMs: timeoutMs,
     extraCaCertificates: outbound.extraCaCertificates,

@@ -142,7 +142,7 @@ describe("crawls under faults", () => {
   });
 
   it("embedded queue on SQLite: a crawl waiting out its Crawl-delay as delayed jobs survives a SIGKILL, each page once, the delay kept", {
-    timeout: 180_000,
+    timeout: 400_000,
   }, async () => {
     const fetchedAt: number[] = [];
     const site = await startServer(
@@ -184,7 +184,7 @@ describe("crawls under faults", () => {
         (await db.selectFrom("crawls").select("status").where("id", "=", id).executeTakeFirst())?.status ===
         "complete",
       "the crawl to complete",
-      120_000,
+      240_000,
     );
     const crawl = await db.selectFrom("crawls").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect({ analysed: crawl.analysed, failed: crawl.failed }).toEqual({ analysed: 6, failed: 0 });
