@@ -188,7 +188,9 @@ describe("crawls under faults", () => {
     );
     const crawl = await db.selectFrom("crawls").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect({ analysed: crawl.analysed, failed: crawl.failed }).toEqual({ analysed: 6, failed: 0 });
-    expect(fetchedAt).toHaveLength(6);
+    // Each page fetched once, but the one whose fetch the kill interrupted (fetched again, analysed once).
+    expect(fetchedAt.length).toBeGreaterThanOrEqual(6);
+    expect(fetchedAt.length).toBeLessThanOrEqual(7);
     const reports = await db.selectFrom("reports").select("analyses").execute();
     expect(reports.map((report) => report.analyses)).toEqual([1, 1, 1, 1, 1, 1]);
     // Crawl-delay held across the waits and the restart (less a little for a request's time on its way).
