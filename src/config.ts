@@ -65,6 +65,8 @@ export interface ServiceConfig {
   queueUrl: string | null;
   /** Jobs this process runs at once; 0: it runs none (it still enqueues). */
   workers: number;
+  /** Crawl parts this process runs at once, within its workers (PAGEGRADE_CRAWL_WORKERS). */
+  crawlWorkers: number;
   /** How long a worker's claim on a job holds without renewal; a dead worker's jobs are taken over after it. */
   jobLeaseSeconds: number;
   /** At shutdown, how long running jobs may take to finish before they are handed back to the queue. */
@@ -83,6 +85,10 @@ export interface ServiceConfig {
   scheduleIntervals: ScheduleIntervals;
   /** Seconds to wait before each retry of a webhook delivery (PAGEGRADE_WEBHOOK_RETRY_SCHEDULE). */
   webhookRetrySchedule: number[];
+  /** Webhook deliveries this process sends at once, in slots of their own (PAGEGRADE_WEBHOOK_CONCURRENCY). */
+  webhookConcurrency: number;
+  /** Seconds a receiver has to accept the connection and answer (PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS). */
+  webhookTimeoutSeconds: number;
   /** A score drop of at least this many points announces `report.regressed` (PAGEGRADE_REGRESSION_SCORE_DROP). */
   regressionScoreDrop: number;
   /** 32 bytes that encrypt webhook secrets at rest (PAGEGRADE_ENCRYPTION_KEY); null stores them as they are. */
@@ -152,6 +158,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     redisKeyPrefix: env.PAGEGRADE_REDIS_KEY_PREFIX?.trim() || "pagegrade:",
     queueUrl,
     workers: integer(env, "PAGEGRADE_WORKERS", 4, 0),
+    crawlWorkers: integer(env, "PAGEGRADE_CRAWL_WORKERS", 2, 1),
     jobLeaseSeconds: integer(env, "PAGEGRADE_JOB_LEASE_SECONDS", 30, 1),
     jobGraceSeconds: integer(env, "PAGEGRADE_JOB_GRACE_SECONDS", 10, 0),
     historyLimit: integer(env, "PAGEGRADE_HISTORY_LIMIT", 100, 0),
@@ -161,6 +168,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     maxConcurrentPdfs: integer(env, "PAGEGRADE_MAX_CONCURRENT_PDFS", 1, 1),
     scheduleIntervals: scheduleIntervals(env.PAGEGRADE_SCHEDULE_INTERVALS),
     webhookRetrySchedule: retrySchedule(env.PAGEGRADE_WEBHOOK_RETRY_SCHEDULE),
+    webhookConcurrency: integer(env, "PAGEGRADE_WEBHOOK_CONCURRENCY", 4, 1),
+    webhookTimeoutSeconds: webhookTimeoutSeconds(env),
     regressionScoreDrop: integer(env, "PAGEGRADE_REGRESSION_SCORE_DROP", 5, 1),
     encryptionKey: encryptionKey(env.PAGEGRADE_ENCRYPTION_KEY),
     crawls: {
@@ -284,6 +293,15 @@ function flag(env: Env, name: string): boolean {
   if (value === undefined || value === "" || value === "0" || value === "false") return false;
   if (value === "1" || value === "true") return true;
   throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
+}
+
+/** 1 to 15 seconds (a 2xx within 15 s is a success): a delivery holds one of the webhook slots this long at most. */
+function webhookTimeoutSeconds(env: Env): number {
+  const seconds = integer(env, "PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS", 15, 1);
+  if (seconds > 15) {
+    throw new ConfigError(`PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS must be at most 15, got "${seconds}"`);
+  }
+  return seconds;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number): number {

@@ -110,6 +110,7 @@ export class CrawlService {
         await this.jobs.enqueue(crawlJob, { userId, crawlId: crawl.id, part } satisfies CrawlPayload, {
           key: partKey(crawl.id, part),
           attempts: crawlJobAttempts,
+          userId,
         });
       }
     } catch (error) {

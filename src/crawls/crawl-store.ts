@@ -489,25 +489,55 @@ export class CrawlStore {
   /**
    * Politeness shared by every part: takes the next start time for a request to the site (requests start
    * `delayMs` apart, never before a pause ends) and returns it, in milliseconds since the epoch. With no delay
-   * there is nothing to take, only a pause to honour: a read, not a write (and so no commit per page).
+   * there is nothing to take, only a pause to honour: a read, not a write (and so no commit per page). A start
+   * later than `waitAtMostMs` from now is not taken, only returned: the part comes back for it later.
    */
-  async nextRequestAt(crawlId: number, delayMs: number, nowMs: number): Promise<number> {
-    if (delayMs === 0) {
+  async nextRequestAt(
+    crawlId: number,
+    delayMs: number,
+    nowMs: number,
+    waitAtMostMs = Number.MAX_SAFE_INTEGER,
+  ): Promise<number> {
+    const next = async () => {
       const row = await this.db
         .selectFrom("crawls")
         .select("next_request_ms")
         .where("id", "=", crawlId)
         .executeTakeFirst();
       return Math.max(Number(row?.next_request_ms ?? nowMs), nowMs);
-    }
+    };
+    if (delayMs === 0) return next();
     const larger = this.dialect === "postgres" ? sql`greatest` : sql`max`;
     const row = await this.db
       .updateTable("crawls")
       .set({ next_request_ms: sql<number>`${larger}(next_request_ms, ${nowMs}) + ${delayMs}` })
       .where("id", "=", crawlId)
+      .where("next_request_ms", "<=", Math.min(Number.MAX_SAFE_INTEGER, nowMs + waitAtMostMs))
       .returning("next_request_ms")
       .executeTakeFirst();
-    return Number(row?.next_request_ms ?? nowMs + delayMs) - delayMs;
+    if (!row) return next();
+    return Number(row.next_request_ms) - delayMs;
+  }
+
+  /**
+   * Gives a claimed page back unfetched, as if never claimed: queued again, its try and its fetch from the
+   * budget returned (its part waits out a delay elsewhere than in a worker's slot).
+   */
+  async handBack(pageId: number, crawlId: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const page = await trx
+        .updateTable("crawl_pages")
+        .set({ state: "queued", attempts: sql<number>`attempts - 1` })
+        .where("id", "=", pageId)
+        .where("state", "=", "fetching")
+        .executeTakeFirst();
+      if (Number(page.numUpdatedRows) !== 1) return;
+      await trx
+        .updateTable("crawls")
+        .set({ reserved: sql<number>`reserved - 1` })
+        .where("id", "=", crawlId)
+        .execute();
+    });
   }
 
   /** No request to the site starts before `untilMs` (the site asked for less: 429 or 503). */

@@ -5,7 +5,9 @@
  * Crawl-delay apart), analyses each through the Analyzer (so through the address guard), and stores in one
  * transaction the page's report, what the site checks need (status, redirect, canonical, title, text
  * fingerprint, links), the URLs it adds to the frontier and its state `done`. A page answering 429 or 503 goes
- * back to the queue and the crawl slows down (exponential pause, at most three tries). Cancelling stops it
+ * back to the queue and the crawl slows down (exponential pause, at most three tries). A part whose next request
+ * may not start for more than `waitInSlotMs` (a long Crawl-delay, a pause) gives its page back and its job
+ * asks to run again then (`RunLater`): it waits as a delayed job, not in a worker's slot. Cancelling stops it
  * within a page; a run cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them
  * back: a page whose analysis was already stored (its request id is the crawl and page: a failure recorded in
  * its report's history) is not analysed again. What the crawl stores of what it finds is bounded
@@ -24,7 +26,7 @@ import { textFingerprint } from "../analysis/site-checks/text-fingerprint.js";
 import type { PageSnapshot } from "../analysis/snapshot.js";
 import type { CrawlSettings, ScheduleIntervals } from "../config.js";
 import type { EventSink } from "../events/event-sink.js";
-import type { JobContext } from "../jobs/job-queue.js";
+import { type JobContext, RunLater } from "../jobs/job-queue.js";
 import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
 import { nextRunAt } from "../reports/schedules.js";
 import { packResultsOffThread } from "../store/analysis-document.js";
@@ -96,6 +98,8 @@ const seedLeaseMs = 5 * 60_000;
 const finishLeaseMs = 60_000;
 /** How often an idle part looks again while others still fetch pages that may add more. */
 const idlePollMs = 200;
+/** The longest wait for the next request a part spends in its worker's slot; a longer one it spends queued. */
+export const waitInSlotMs = 1_000;
 
 export function crawlHandler(dependencies: CrawlerDependencies) {
   return async (job: JobContext<CrawlPayload>): Promise<void> => {
@@ -106,7 +110,7 @@ export function crawlHandler(dependencies: CrawlerDependencies) {
     try {
       await run.execute();
     } catch (error) {
-      if (job.signal.aborted || job.attempt < crawlJobAttempts) throw error;
+      if (error instanceof RunLater || job.signal.aborted || job.attempt < crawlJobAttempts) throw error;
       // The last run failed too: the crawl ends `failed`, keeping the pages it analysed.
       const now = timestamp();
       const failed = await crawls.endRunning(crawl.id, {
@@ -131,21 +135,30 @@ export function crawlHandler(dependencies: CrawlerDependencies) {
   };
 }
 
-/** Runs every part of a crawl in this process, each failure final (the command line, benchmarks, tests). */
+/**
+ * Runs every part of a crawl in this process, each failure final (the command line, benchmarks, tests); a part
+ * that asks to run later waits here, with no queue to wait in.
+ */
 export async function crawlHere(dependencies: CrawlerDependencies, crawl: CrawlRow): Promise<void> {
   const handler = crawlHandler(dependencies);
   const signal = new AbortController().signal;
-  await Promise.all(
-    Array.from({ length: crawl.parts }, (_, part) =>
-      handler({
-        id: `local:${crawl.id}:${part}`,
-        name: crawlJob,
-        payload: { userId: crawl.user_id, crawlId: crawl.id, part },
-        attempt: crawlJobAttempts,
-        signal,
-      }),
-    ),
-  );
+  const runPart = async (part: number): Promise<void> => {
+    for (;;) {
+      try {
+        return await handler({
+          id: `local:${crawl.id}:${part}`,
+          name: crawlJob,
+          payload: { userId: crawl.user_id, crawlId: crawl.id, part },
+          attempt: crawlJobAttempts,
+          signal,
+        });
+      } catch (error) {
+        if (!(error instanceof RunLater)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, error.delayMs));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: crawl.parts }, (_, part) => runPart(part)));
 }
 
 /**
@@ -357,7 +370,7 @@ class CrawlRun {
         result: existing.result,
       });
     }
-    await this.politely();
+    await this.politely(page);
     let analysed: Awaited<ReturnType<Analyzer["analyse"]>>;
     try {
       // Raw mode stops at a redirect so that each hop is a page of its own (rendered mode: the browser follows).
@@ -574,10 +587,18 @@ class CrawlRun {
     throw error;
   }
 
-  /** Waits until this crawl may start its next request to the site (shared by every part). */
-  private async politely(): Promise<void> {
-    const startAt = await this.dependencies.crawls.nextRequestAt(this.crawl.id, this.delayMs, Date.now());
+  /**
+   * Waits until this crawl may start its next request to the site (shared by every part), in the slot when that
+   * is soon; otherwise gives the page back and throws `RunLater`, so the part's job waits in the queue instead.
+   */
+  private async politely(page: CrawlPageRow): Promise<void> {
+    const { crawls } = this.dependencies;
+    const startAt = await crawls.nextRequestAt(this.crawl.id, this.delayMs, Date.now(), waitInSlotMs);
     const wait = startAt - Date.now();
+    if (wait > waitInSlotMs) {
+      await crawls.handBack(page.id, this.crawl.id);
+      throw new RunLater(wait);
+    }
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 

@@ -5,12 +5,15 @@
  * jobs, attempts with a custom backoff strategy (ours, for the jitter), job schedulers for recurring jobs, locks
  * and the stalled-job check to take over a dead worker's jobs, `Worker.cancelJob` for the abort signal, and
  * `moveToWait` to hand a job back at shutdown. The one addition is a Redis channel that carries a cancellation to
- * the process running the job, since a Worker can only abort its own.
+ * the process running the job, since a Worker can only abort its own. Users take turns through BullMQ's job
+ * priorities, given at enqueue (fair-priorities.ts); a job that throws `RunLater` is moved to BullMQ's delayed
+ * set (`moveToDelayed` and `DelayedError`, BullMQ's own way) without using an attempt.
  */
 import { randomUUID } from "node:crypto";
-import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from "bullmq";
+import { DelayedError, type Job, Queue, UnrecoverableError, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { retryDelayMs } from "./backoff.js";
+import { FairPriorities } from "./fair-priorities.js";
 import {
   type AbortReason,
   type EnqueueOptions,
@@ -21,6 +24,7 @@ import {
   type JobQueue,
   jobDefaults,
   type RecurringJob,
+  RunLater,
   runUntilAborted,
   Slots,
 } from "./job-queue.js";
@@ -39,11 +43,17 @@ export interface BullMqJobQueueOptions {
 interface JobData {
   payload: unknown;
   backoff: { delayMs: number; maxDelayMs: number };
+  /** The user the job works for (absent: the service's own). */
+  userId?: number;
+  /** Runs that ended in `RunLater`: BullMQ counts them as started, the handler's attempt does not. */
+  deferrals?: number;
 }
 
 interface Registered {
   handler: JobHandler<unknown>;
   concurrency: number;
+  /** The shared slots, or the name's own. */
+  slots: Slots;
 }
 
 export class BullMqJobQueue implements JobQueue {
@@ -61,11 +71,19 @@ export class BullMqJobQueue implements JobQueue {
   private subscriber: Redis | null = null;
   private health: Redis | null = null;
   private started = false;
+  private readonly fair: FairPriorities;
 
   constructor(private readonly options: BullMqJobQueueOptions) {
     this.slots = new Slots(options.workers);
     this.prefix = `${options.keyPrefix}queue`;
     this.cancelChannel = `${this.prefix}:cancel`;
+    this.fair = new FairPriorities(() => this.commands(), this.prefix);
+  }
+
+  /** The client for this adapter's own commands (cancellations, fair priorities). */
+  private commands(): Redis {
+    this.publisher ??= new Redis(this.options.url, { lazyConnect: false });
+    return this.publisher;
   }
 
   /**
@@ -127,16 +145,17 @@ export class BullMqJobQueue implements JobQueue {
 
   register<Payload>(name: string, handler: JobHandler<Payload>, options: HandlerOptions = {}): void {
     if (this.started) throw new Error(`register "${name}" before the queue starts`);
-    const concurrency = Math.max(
-      1,
-      Math.min(options.concurrency ?? this.options.workers, this.options.workers),
-    );
-    this.handlers.set(name, { handler: handler as JobHandler<unknown>, concurrency });
+    const concurrency = options.ownSlots
+      ? Math.max(1, options.concurrency ?? 1)
+      : Math.max(1, Math.min(options.concurrency ?? this.options.workers, this.options.workers));
+    const slots = options.ownSlots ? new Slots(concurrency) : this.slots;
+    this.handlers.set(name, { handler: handler as JobHandler<unknown>, concurrency, slots });
   }
 
   async enqueue(name: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueueResult> {
     const id = randomUUID();
     const backoff = options.backoff ?? jobDefaults.backoff;
+    const priority = await this.fair.next(name, options.userId);
     const job = await this.queue(name).add(
       name,
       {
@@ -145,9 +164,11 @@ export class BullMqJobQueue implements JobQueue {
           delayMs: backoff.delayMs,
           maxDelayMs: backoff.maxDelayMs ?? jobDefaults.backoff.maxDelayMs,
         },
+        ...(options.userId !== undefined ? { userId: options.userId } : {}),
       },
       {
         jobId: id,
+        priority,
         // Without a ttl the key holds until the job completes or fails: exactly "while waiting or running".
         ...(options.key ? { deduplication: { id: options.key } } : {}),
         ...(options.delayMs ? { delay: options.delayMs } : {}),
@@ -158,6 +179,7 @@ export class BullMqJobQueue implements JobQueue {
       },
     );
     // A deduplicated add answers with the job that holds the key.
+    if (job.id === id) await this.fair.added(name, options.userId, id);
     return { id: job.id ?? id, enqueued: job.id === id };
   }
 
@@ -175,6 +197,7 @@ export class BullMqJobQueue implements JobQueue {
     if (state !== "waiting" && state !== "delayed" && state !== "prioritized") return false;
     try {
       await job.remove();
+      await this.fair.ended(name, job.data.userId, id);
     } catch {
       // It became active between the look and the removal (it is locked): stop it where it runs.
       await this.publish(id);
@@ -185,8 +208,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   private async publish(jobId: string): Promise<void> {
-    this.publisher ??= new Redis(this.options.url, { lazyConnect: false });
-    await this.publisher.publish(this.cancelChannel, jobId);
+    await this.commands().publish(this.cancelChannel, jobId);
   }
 
   async schedule(recurring: RecurringJob): Promise<void> {
@@ -258,7 +280,7 @@ export class BullMqJobQueue implements JobQueue {
       controller.abort(new JobAborted(this.abortReasons.get(id) ?? "lease-lost"));
     };
     signal?.addEventListener("abort", relay, { once: true });
-    await this.slots.take();
+    await registered.slots.take();
     try {
       await runUntilAborted(
         () =>
@@ -266,27 +288,43 @@ export class BullMqJobQueue implements JobQueue {
             id,
             name: job.name,
             payload: job.data.payload,
-            attempt: job.attemptsStarted,
+            attempt: job.attemptsStarted - (job.data.deferrals ?? 0),
             signal: controller.signal,
           }),
         controller.signal,
       );
+      await this.leaveTurn(job);
     } catch (error) {
       const reason = controller.signal.aborted ? (controller.signal.reason as JobAborted).reason : null;
-      if (reason === "cancelled") throw new UnrecoverableError("cancelled");
+      if (error instanceof RunLater && reason === null) {
+        // Back to BullMQ's delayed set, its attempts as they were; the slot is free meanwhile.
+        await job.updateData({ ...job.data, deferrals: (job.data.deferrals ?? 0) + 1 });
+        await job.moveToDelayed(Date.now() + Math.max(0, error.delayMs), token);
+        throw new DelayedError();
+      }
       if (reason === "shutdown") {
         // Back to the waiting list without using an attempt; another worker picks it up.
         await job.moveToWait(token);
         throw new WaitingError();
       }
+      if (reason === "cancelled" || job.attemptsMade + 1 >= (job.opts.attempts ?? 1))
+        await this.leaveTurn(job);
+      if (reason === "cancelled") throw new UnrecoverableError("cancelled");
       if (reason === null) this.options.onError?.(error, { job: job.name });
       throw error;
     } finally {
       signal?.removeEventListener("abort", relay);
       this.abortReasons.delete(id);
       this.active.delete(id);
-      this.slots.release();
+      registered.slots.release();
     }
+  }
+
+  /** The job has ended: it no longer counts in its user's turn (a failure to say so only costs them a turn). */
+  private async leaveTurn(job: Job<JobData>): Promise<void> {
+    await this.fair
+      .ended(job.name, job.data.userId, job.id ?? "")
+      .catch((error: unknown) => this.options.onError?.(error, { job: job.name }));
   }
 
   async close(graceMs = jobDefaults.graceMs): Promise<void> {

@@ -7,6 +7,8 @@
  * that fails to renew (it lost the lease) aborts its handler, and every write that ends a job names the owner, so
  * two live workers never both record one. PostgreSQL claims with `for update skip locked`, so many processes
  * share the table without waiting on each other; SQLite serialises writers, which is fine for its one process.
+ * Which due jobs a claim takes is fair between users (fair-claim.ts). A handler that throws `RunLater` puts its
+ * job back to waiting, due later, without using an attempt.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
@@ -14,6 +16,7 @@ import type { Store } from "../store/database.js";
 import type { JobsTable } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { retryDelayMs } from "./backoff.js";
+import { fairCandidates, recordService } from "./fair-claim.js";
 import {
   type AbortReason,
   type EnqueueOptions,
@@ -24,6 +27,7 @@ import {
   type JobQueue,
   jobDefaults,
   type RecurringJob,
+  RunLater,
   runUntilAborted,
   Slots,
 } from "./job-queue.js";
@@ -43,6 +47,8 @@ interface Registered {
   handler: JobHandler<unknown>;
   concurrency: number;
   running: number;
+  /** The shared slots, or the name's own. */
+  slots: Slots;
 }
 
 interface Running {
@@ -52,7 +58,7 @@ interface Running {
 
 type JobRow = Pick<
   JobsTable,
-  "name" | "payload" | "key" | "max_attempts" | "backoff_ms" | "backoff_max_ms"
+  "name" | "payload" | "key" | "max_attempts" | "backoff_ms" | "backoff_max_ms" | "user_id"
 > & {
   id: number;
   attempts_made: number;
@@ -87,11 +93,11 @@ export class DatabaseJobQueue implements JobQueue {
 
   register<Payload>(name: string, handler: JobHandler<Payload>, options: HandlerOptions = {}): void {
     if (this.started) throw new Error(`register "${name}" before the queue starts`);
-    const concurrency = Math.max(
-      1,
-      Math.min(options.concurrency ?? this.options.workers, this.options.workers),
-    );
-    this.handlers.set(name, { handler: handler as JobHandler<unknown>, concurrency, running: 0 });
+    const concurrency = options.ownSlots
+      ? Math.max(1, options.concurrency ?? 1)
+      : Math.max(1, Math.min(options.concurrency ?? this.options.workers, this.options.workers));
+    const slots = options.ownSlots ? new Slots(concurrency) : this.slots;
+    this.handlers.set(name, { handler: handler as JobHandler<unknown>, concurrency, running: 0, slots });
   }
 
   async enqueue(name: string, payload: unknown, options: EnqueueOptions = {}): Promise<EnqueueResult> {
@@ -123,6 +129,7 @@ export class DatabaseJobQueue implements JobQueue {
         locked_until: null,
         created_at: timestamp(),
         finished_at: null,
+        user_id: options.userId ?? null,
       })
       // The only unique constraint a new row can meet is the unfinished-key index: the key is taken.
       .onConflict((conflict) => conflict.doNothing())
@@ -237,7 +244,7 @@ export class DatabaseJobQueue implements JobQueue {
       if (this.stopping) break;
       // Busy (claimed a full batch and has room for more): look again at once. Otherwise sleep until the
       // interval passes, a local enqueue arrives, or a slot frees up.
-      if ((claimed > 0 && this.slots.free > 0) || this.woken) continue;
+      if ((claimed > 0 && this.anySlotFree()) || this.woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.pollIntervalMs);
         function done() {
@@ -275,28 +282,38 @@ export class DatabaseJobQueue implements JobQueue {
     }
   }
 
-  /** Claims as many due jobs as there are free slots for their names, and starts them. */
+  private anySlotFree(): boolean {
+    return [...this.handlers.values()].some((registered) => registered.slots.free > 0);
+  }
+
+  /** Claims as many due jobs as there are free slots for their names, pool by pool, and starts them. */
   private async claimAndRun(): Promise<number> {
-    const names = [...this.handlers.entries()]
-      .filter(([, registered]) => registered.running < registered.concurrency)
-      .map(([name]) => name);
-    const limit = this.slots.free;
-    if (names.length === 0 || limit <= 0) return 0;
+    const pools = new Map<Slots, string[]>();
+    for (const [name, registered] of this.handlers) {
+      if (registered.running >= registered.concurrency || registered.slots.free <= 0) continue;
+      pools.set(registered.slots, [...(pools.get(registered.slots) ?? []), name]);
+    }
+    let started = 0;
+    for (const [slots, names] of pools) started += await this.claimFor(names, slots.free);
+    return started;
+  }
+
+  /** Claims up to `limit` due jobs of `names`, fairly between their users, and starts them. */
+  private async claimFor(names: string[], limit: number): Promise<number> {
     const now = Date.now();
-    const candidates = this.store.db
+    const ids = await fairCandidates(this.store.db, names, now, limit);
+    if (ids.length === 0) return 0;
+    const claimable = this.store.db
       .selectFrom("jobs")
       .select("id")
-      .where("name", "in", names)
+      .where("id", "in", ids)
       .where((eb) =>
         eb.or([
           eb.and([eb("state", "=", "waiting"), eb("run_at", "<=", now)]),
           // A running job whose lease ran out: its worker died. Taking it over counts as an attempt.
           eb.and([eb("state", "=", "running"), eb("locked_until", "<", now)]),
         ]),
-      )
-      .orderBy("run_at")
-      .orderBy("id")
-      .limit(limit);
+      );
     const claimed = await this.store.db
       .updateTable("jobs")
       .set((eb) => ({
@@ -305,7 +322,7 @@ export class DatabaseJobQueue implements JobQueue {
         locked_until: now + this.leaseMs,
         attempts_made: eb("attempts_made", "+", 1),
       }))
-      .where("id", "in", this.store.dialect === "postgres" ? candidates.forUpdate().skipLocked() : candidates)
+      .where("id", "in", this.store.dialect === "postgres" ? claimable.forUpdate().skipLocked() : claimable)
       .returning([
         "id",
         "name",
@@ -315,15 +332,24 @@ export class DatabaseJobQueue implements JobQueue {
         "max_attempts",
         "backoff_ms",
         "backoff_max_ms",
+        "user_id",
       ])
       .execute();
+    if (claimed.length === 0) return 0;
+    await recordService(
+      this.store.db,
+      claimed.map((row) => row.user_id),
+      now,
+    );
+    // In the fair order, so that when there is room for only some of them the first ones start.
+    claimed.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     let started = 0;
     for (const row of claimed) {
       // Our own job, re-claimed because a renewal came late: it is still running here.
       if (this.running.has(row.id)) continue;
       const registered = this.handlers.get(row.name);
       // A batch may hold more of one name than its concurrency allows; those go straight back.
-      if (!registered || registered.running >= registered.concurrency || !this.slots.tryTake()) {
+      if (!registered || registered.running >= registered.concurrency || !registered.slots.tryTake()) {
         await this.handBack(row.id);
         continue;
       }
@@ -339,7 +365,7 @@ export class DatabaseJobQueue implements JobQueue {
     const done = this.runJob(row, registered, controller.signal).finally(() => {
       registered.running--;
       this.running.delete(row.id);
-      this.slots.release();
+      registered.slots.release();
       this.wake();
     });
     this.running.set(row.id, { controller, done });
@@ -371,6 +397,12 @@ export class DatabaseJobQueue implements JobQueue {
       );
       await this.finish(row.id, "completed", null);
     } catch (error) {
+      if (error instanceof RunLater && !signal.aborted) {
+        await this.runLater(row.id, error.delayMs).catch((storeError: unknown) => {
+          this.options.onError?.(storeError, { job: row.name });
+        });
+        return;
+      }
       const reason: AbortReason | null = signal.aborted
         ? ((signal.reason as JobAborted | undefined)?.reason ?? "shutdown")
         : null;
@@ -416,6 +448,23 @@ export class DatabaseJobQueue implements JobQueue {
     await this.store.db
       .updateTable("jobs")
       .set({ state, owner: null, locked_until: null, finished_at: timestamp(), last_error: error })
+      .where("id", "=", id)
+      .where("owner", "=", this.owner)
+      .where("state", "=", "running")
+      .execute();
+  }
+
+  /** Puts a running job back to waiting, due `delayMs` from now, without using one of its attempts. */
+  private async runLater(id: number, delayMs: number): Promise<void> {
+    await this.store.db
+      .updateTable("jobs")
+      .set((eb) => ({
+        state: "waiting",
+        owner: null,
+        locked_until: null,
+        run_at: Date.now() + Math.max(0, delayMs),
+        attempts_made: eb("attempts_made", "-", 1),
+      }))
       .where("id", "=", id)
       .where("owner", "=", this.owner)
       .where("state", "=", "running")

@@ -3,6 +3,11 @@
  * registered for the name runs it with an AbortSignal. Two adapters implement it: the embedded queue (a table in
  * the service's own database, database-job-queue.ts) and BullMQ on Redis (bullmq-job-queue.ts). Delivery is at
  * least once — a job whose worker died is run again — so every handler must be idempotent.
+ *
+ * Workers are shared fairly: a job names the user it works for, and of the jobs that are due the next one taken
+ * is of the user with the fewest running and, among equals, the one served least recently — so one user's
+ * backlog delays another's job by at most the one job that frees a slot. A handler may also run in slots of its
+ * own (`ownSlots`) instead of the shared ones, and may hand its slot back until later by throwing `RunLater`.
  */
 
 export interface Backoff {
@@ -24,6 +29,8 @@ export interface EnqueueOptions {
   attempts?: number;
   /** Wait between attempts: exponential with jitter (default 1 s doubling, at most 5 minutes). */
   backoff?: Backoff;
+  /** The user the job works for: users take turns for the workers. Absent: the service's own job. */
+  userId?: number;
 }
 
 export interface EnqueueResult {
@@ -50,8 +57,16 @@ export interface JobContext<Payload> {
 export type JobHandler<Payload> = (job: JobContext<Payload>) => Promise<void>;
 
 export interface HandlerOptions {
-  /** Jobs of this name this process runs at once (never more than the process's PAGEGRADE_WORKERS). */
+  /**
+   * Jobs of this name this process runs at once: never more than the process's PAGEGRADE_WORKERS, unless the
+   * name has slots of its own.
+   */
   concurrency?: number;
+  /**
+   * Jobs of this name run in `concurrency` slots of their own, in addition to the PAGEGRADE_WORKERS shared by
+   * the other names, so however long they take they never hold a shared slot (webhook deliveries).
+   */
+  ownSlots?: boolean;
 }
 
 export interface RecurringJob {
@@ -90,6 +105,18 @@ export const jobDefaults = {
   backoff: { delayMs: 1_000, maxDelayMs: 5 * 60_000 } satisfies Backoff,
   graceMs: 10_000,
 };
+
+/**
+ * Thrown by a handler that cannot go on before `delayMs` from now (a crawl waiting out a Crawl-delay): the job
+ * goes back to the queue, due then, with its key, payload and attempts as they were, and its slot is free
+ * meanwhile. Its work so far must be saved, since the next run starts from the beginning of the handler.
+ */
+export class RunLater extends Error {
+  override readonly name = "RunLater";
+  constructor(readonly delayMs: number) {
+    super(`run again in ${delayMs} ms`);
+  }
+}
 
 /** Why a running job's signal was aborted. */
 export type AbortReason = "cancelled" | "shutdown" | "lease-lost";

@@ -34,8 +34,10 @@ export function registerJobs(services: Services): void {
       secrets: services.secrets,
       outbound: services.analyzer.outbound(),
       retrySchedule: config.webhookRetrySchedule,
+      timeoutMs: config.webhookTimeoutSeconds * 1000,
     }),
-    { concurrency: Math.max(1, config.workers) },
+    // Slots of their own: a slow receiver holds a delivery's slot, never one that analyses and crawls use.
+    { concurrency: config.webhookConcurrency, ownSlots: true },
   );
   jobs.register(
     crawlJob,
@@ -48,7 +50,8 @@ export function registerJobs(services: Services): void {
       scheduleIntervals: config.scheduleIntervals,
       outbound: services.analyzer.outbound(),
     }),
-    { concurrency: Math.max(1, Math.floor(config.workers / 2)) },
+    // Within the shared workers; a part waiting out a Crawl-delay is a delayed job, holding none.
+    { concurrency: config.crawlWorkers },
   );
   jobs.register(scheduleDueReportsJob, scheduleDueReportsHandler(store, services.reportStore, jobs), {
     concurrency: 1,

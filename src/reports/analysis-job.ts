@@ -55,6 +55,7 @@ export async function enqueueAnalysis(
       key: `analysis:${payload.requestId}`,
       attempts: analysisJobAttempts,
       backoff: { delayMs: 2_000, maxDelayMs: 60_000 },
+      userId: payload.userId,
     });
   } catch (error) {
     await reports.unqueueAnalysis(payload.userId, payload.reportId, before.status);

@@ -148,6 +148,15 @@ export interface JobsTable {
   last_error: string | null;
   created_at: string;
   finished_at: string | null;
+  /** The user the job works for, whose turn it takes in the fair claim; null for the service's own jobs. */
+  user_id: number | null;
+}
+
+/** When the embedded queue last claimed a job of each user (0 stands for the service's own jobs). */
+export interface JobUsersTable {
+  user_id: number;
+  /** Epoch milliseconds. */
+  served_at: number;
 }
 
 export interface JobSchedulesTable {
@@ -314,6 +323,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   jobs: JobsTable;
+  job_users: JobUsersTable;
   job_schedules: JobSchedulesTable;
   sessions: SessionsTable;
   secrets: SecretsTable;

@@ -1,8 +1,10 @@
 /**
  * The `deliver-webhook` job: one attempt at one delivery. It POSTs the stored body with Standard Webhooks
  * headers through the address guard (the webhook URL's host is vetted on every connection), follows no
- * redirect, and gives the receiver 15 s for the whole exchange, reading at most 64 KiB of its answer: a slow,
- * huge or hostile receiver cannot hold a worker longer. A 2xx succeeds; a 410 fails the delivery and disables
+ * redirect, and gives the receiver PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS (15 s) for the whole exchange, of which
+ * at most 5 s to accept the connection, reading at most 64 KiB of its answer: a slow, huge or hostile receiver cannot hold a delivery slot
+ * longer. Deliveries run in slots of their own (PAGEGRADE_WEBHOOK_CONCURRENCY), never in the workers that
+ * analyses and crawls use. A 2xx succeeds; a 410 fails the delivery and disables
  * the webhook; anything else is retried after the next delay of PAGEGRADE_WEBHOOK_RETRY_SCHEDULE (a delayed job
  * of its own, keyed by delivery and attempt), and fails once the schedule is spent. A delivery that is no longer
  * pending is left alone, so a job run twice never sends a delivered event again; one whose process died
@@ -19,7 +21,8 @@ import { signatureOf } from "./signature.js";
 import type { PendingDelivery, WebhookStore } from "./webhook-store.js";
 
 export const deliverWebhookJob = "deliver-webhook";
-export const deliveryDeadlineMs = 15_000;
+/** The longest a receiver may take to accept the connection. */
+const connectBudgetMs = 5_000;
 /** The receiver's answer is read up to this much, then dropped. */
 const answerCapBytes = 64 * 1024;
 
@@ -34,14 +37,22 @@ export interface DeliveryDependencies {
   outbound: { guard: ConnectionGuard; extraCaCertificates: string | null; userAgent: string };
   /** Seconds before each retry. */
   retrySchedule: number[];
+  /** Milliseconds the receiver has to accept the connection and answer. */
+  timeoutMs: number;
 }
 
-/** Enqueues the delivery's next attempt, `delayMs` from now. */
-export function enqueueDelivery(jobs: JobQueue, deliveryId: number, attempt: number, delayMs = 0) {
-  return jobs.enqueue(deliverWebhookJob, { deliveryId } satisfies DeliverWebhookPayload, {
-    key: `delivery:${deliveryId}:${attempt}`,
+/** Enqueues the delivery's next attempt, `delayMs` from now, in the turn of the webhook's user. */
+export function enqueueDelivery(
+  jobs: JobQueue,
+  delivery: { id: number; userId: number },
+  attempt: number,
+  delayMs = 0,
+) {
+  return jobs.enqueue(deliverWebhookJob, { deliveryId: delivery.id } satisfies DeliverWebhookPayload, {
+    key: `delivery:${delivery.id}:${attempt}`,
     delayMs,
     attempts: 3,
+    userId: delivery.userId,
   });
 }
 
@@ -90,25 +101,28 @@ export function deliverWebhookHandler(dependencies: DeliveryDependencies) {
       delivered_at: null,
     });
     if (gone) await webhooks.disable(delivery.webhook_id, timestamp(now));
-    if (retry) await enqueueDelivery(jobs, delivery.id, attempts + 1, delaySeconds * 1000);
+    if (retry) {
+      const next = { id: delivery.id, userId: delivery.user_id };
+      await enqueueDelivery(jobs, next, attempts + 1, delaySeconds * 1000);
+    }
   };
 }
 
 /** One POST; never throws for anything the receiver or the network does. */
 async function send(
   delivery: PendingDelivery,
-  { secrets, outbound }: DeliveryDependencies,
+  { secrets, outbound, timeoutMs }: DeliveryDependencies,
   cancelled: AbortSignal,
 ): Promise<{ statusCode?: number; error?: string }> {
   const id = String(delivery.id);
   const sentAt = Math.floor(Date.now() / 1000);
   const agent = new GuardedAgent(outbound.guard, {
-    connectTimeoutMs: 5_000,
-    headersTimeoutMs: deliveryDeadlineMs,
-    bodyTimeoutMs: deliveryDeadlineMs,
+    connectTimeoutMs: Math.min(connectBudgetMs, timeoutMs),
+    headersTimeoutMs: timeoutMs,
+    bodyTimeoutMs: timeoutMs,
     extraCaCertificates: outbound.extraCaCertificates,
   });
-  const deadline = AbortSignal.any([AbortSignal.timeout(deliveryDeadlineMs), cancelled]);
+  const deadline = AbortSignal.any([AbortSignal.timeout(timeoutMs), cancelled]);
   try {
     const response = await request(delivery.url, {
       method: "POST",
@@ -147,16 +161,16 @@ async function send(
     }
     return { statusCode: response.statusCode };
   } catch (error) {
-    return { error: failureMessage(error, deadline) };
+    return { error: failureMessage(error, deadline, timeoutMs) };
   } finally {
     await agent.close().catch(() => {});
   }
 }
 
-function failureMessage(error: unknown, deadline: AbortSignal): string {
+function failureMessage(error: unknown, deadline: AbortSignal, timeoutMs: number): string {
   if (error instanceof FetchFailure) return error.message;
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof FetchFailure) return cause.message;
-  if (deadline.aborted) return `The receiver did not answer within ${deliveryDeadlineMs / 1000} s.`;
+  if (deadline.aborted) return `The receiver did not answer within ${timeoutMs / 1000} s.`;
   return "A connection to the receiver could not be established.";
 }

@@ -87,7 +87,7 @@ export class WebhookEvents implements EventSink {
           created_at: now,
         });
         if (delivery.status === "pending" && delivery.attempts === 0)
-          await enqueueDelivery(jobs, delivery.id, 1);
+          await enqueueDelivery(jobs, { id: delivery.id, userId }, 1);
       }
     }
   }

@@ -102,7 +102,7 @@ export class WebhookService {
       body: JSON.stringify({ type: "ping", timestamp: now, data: { webhook_id: webhook.id } }),
       created_at: now,
     });
-    await enqueueDelivery(this.jobs, delivery.id, 1);
+    await enqueueDelivery(this.jobs, { id: delivery.id, userId }, 1);
     return delivery;
   }
 

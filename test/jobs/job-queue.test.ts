@@ -4,7 +4,7 @@
  * test/suites/jobs-faults.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { JobContext } from "../../src/jobs/job-queue.js";
+import { type JobContext, RunLater } from "../../src/jobs/job-queue.js";
 import { eventually, gate, queueKinds, type TestQueues, testQueues } from "../helpers/job-queues.js";
 
 describe.each(queueKinds)("job queue on %s", (kind) => {
@@ -119,6 +119,102 @@ describe.each(queueKinds)("job queue on %s", (kind) => {
     for (let n = 0; n < 8; n++) await queue.enqueue("wide", { n });
     await eventually(() => done === 14, "eight wide jobs", 15_000);
     expect(most).toBe(3);
+    await queue.close();
+  });
+
+  it("takes turns between users: one user's backlog delays another's job by one job at most", async () => {
+    const producer = queues.open({ workers: 0 });
+    // User 1's five jobs are older than user 2's two, and the worker has one slot.
+    for (let n = 1; n <= 5; n++) await producer.enqueue("turns", { who: `a${n}` }, { userId: 1 });
+    for (let n = 1; n <= 2; n++) await producer.enqueue("turns", { who: `b${n}` }, { userId: 2 });
+    const order: string[] = [];
+    const queue = queues.open({ workers: 1 });
+    queue.register("turns", async (job: JobContext<{ who: string }>) => {
+      order.push(job.payload.who);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    await queue.start();
+    await eventually(() => order.length === 7, "every job to run", 15_000);
+    expect(order).toEqual(["a1", "b1", "a2", "b2", "a3", "a4", "a5"]);
+    await queue.close();
+  });
+
+  it("gives a user with nothing running the next free slot before a user who holds the others", async () => {
+    const queue = queues.open({ workers: 2 });
+    const firstEnds = gate();
+    const release = gate();
+    const started: string[] = [];
+    queue.register("share", async (job: JobContext<{ who: string }>) => {
+      started.push(job.payload.who);
+      await (job.payload.who === "a1" ? firstEnds.promise : release.promise);
+    });
+    await queue.start();
+    // User 1 holds both slots and has a backlog when user 2's job arrives.
+    await queue.enqueue("share", { who: "a1" }, { userId: 1 });
+    await queue.enqueue("share", { who: "a2" }, { userId: 1 });
+    await eventually(() => started.length === 2, "user 1's first two jobs");
+    for (let n = 3; n <= 6; n++) await queue.enqueue("share", { who: `a${n}` }, { userId: 1 });
+    await queue.enqueue("share", { who: "b1" }, { userId: 2 });
+    firstEnds.open();
+    await eventually(() => started.length >= 3, "the freed slot's next job");
+    expect(started[2]).toBe("b1");
+    release.open();
+    await eventually(() => started.length === 7, "every job to run");
+    await queue.close();
+  });
+
+  it("runs a name with slots of its own beside the shared ones, never in them", async () => {
+    const queue = queues.open({ workers: 1 });
+    const release = gate();
+    let slowRunning = 0;
+    let slowMost = 0;
+    let quickRan = 0;
+    queue.register(
+      "slow-own",
+      async () => {
+        slowRunning++;
+        slowMost = Math.max(slowMost, slowRunning);
+        await release.promise;
+        slowRunning--;
+      },
+      { concurrency: 2, ownSlots: true },
+    );
+    queue.register("quick", async () => {
+      quickRan++;
+    });
+    await queue.start();
+    for (let n = 0; n < 3; n++) await queue.enqueue("slow-own", { n });
+    await eventually(() => slowRunning === 2, "two of the name's own slots in use");
+    await queue.enqueue("quick", null);
+    // The one shared slot is free although the name with its own slots has work waiting.
+    await eventually(() => quickRan === 1, "a job in the shared slot");
+    release.open();
+    await eventually(() => slowRunning === 0 && slowMost === 2, "the slow jobs to end");
+    await queue.close();
+  });
+
+  it("puts a job that asks to run later back to the queue, its slot free, its key held and no attempt used", async () => {
+    const queue = queues.open({ workers: 1 });
+    const runs: Array<{ attempt: number; at: number }> = [];
+    let otherRanAt = 0;
+    queue.register("later-again", async (job) => {
+      runs.push({ attempt: job.attempt, at: Date.now() });
+      if (runs.length < 3) throw new RunLater(500);
+    });
+    queue.register("meanwhile", async () => {
+      otherRanAt = Date.now();
+    });
+    await queue.start();
+    await queue.enqueue("later-again", null, { key: "later:1", attempts: 1 });
+    await eventually(() => runs.length === 1, "the first run");
+    expect((await queue.enqueue("later-again", null, { key: "later:1" })).enqueued).toBe(false);
+    await queue.enqueue("meanwhile", null);
+    await eventually(() => runs.length === 3, "the runs after the waits", 15_000);
+    expect(otherRanAt).toBeGreaterThan(0);
+    expect(otherRanAt).toBeLessThan(runs[1]?.at ?? 0);
+    expect(runs.map((run) => run.attempt)).toEqual([1, 1, 1]);
+    expect((runs[1]?.at ?? 0) - (runs[0]?.at ?? 0)).toBeGreaterThanOrEqual(500);
+    expect((runs[2]?.at ?? 0) - (runs[1]?.at ?? 0)).toBeGreaterThanOrEqual(500);
     await queue.close();
   });
 

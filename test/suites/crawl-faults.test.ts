@@ -141,6 +141,64 @@ describe("crawls under faults", () => {
     expect(agents.every((agent) => ["worker-a", "worker-b", "worker-c"].includes(agent))).toBe(true);
   });
 
+  it("embedded queue on SQLite: a crawl waiting out its Crawl-delay as delayed jobs survives a SIGKILL, each page once, the delay kept", {
+    timeout: 400_000,
+  }, async () => {
+    const fetchedAt: number[] = [];
+    const site = await startServer(
+      {
+        "/robots.txt": (_request, response) => {
+          response.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nCrawl-delay: 2\n");
+        },
+      },
+      {
+        fallback: (request: IncomingMessage, response) => {
+          const match = /^\/p\/(\d+)$/.exec(request.url ?? "");
+          if (!match) return response.writeHead(404).end();
+          fetchedAt.push(Date.now());
+          const n = Number(match[1]);
+          const next = n + 1 < 6 ? `<a href="/p/${n + 1}">Page ${n + 1}</a>` : "";
+          response
+            .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+            .end(
+              `<!doctype html><html lang="en"><title>Page ${n} of the slow site</title><h1>${n}</h1>${next}</html>`,
+            );
+        },
+      },
+    );
+    const database = await freshDatabase("sqlite");
+    cleanups.push(
+      async () => site.close(),
+      async () => database.drop(),
+    );
+    const first = await service({ DATABASE_URL: database.url, PAGEGRADE_CRAWL_HOST_CONCURRENCY: "2" });
+    const { id } = await startCrawl(first.url, database, `${site.url}/p/0`);
+    // Between two requests the crawl's parts wait as delayed jobs: the service dies during such a wait.
+    await eventually(() => fetchedAt.length >= 2, "two pages fetched", 60_000);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    await service({ DATABASE_URL: database.url, PAGEGRADE_CRAWL_HOST_CONCURRENCY: "2" });
+    const { db } = database.store;
+    await eventually(
+      async () =>
+        (await db.selectFrom("crawls").select("status").where("id", "=", id).executeTakeFirst())?.status ===
+        "complete",
+      "the crawl to complete",
+      240_000,
+    );
+    const crawl = await db.selectFrom("crawls").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect({ analysed: crawl.analysed, failed: crawl.failed }).toEqual({ analysed: 6, failed: 0 });
+    // Each page fetched once, but the one whose fetch the kill interrupted (fetched again, analysed once).
+    expect(fetchedAt.length).toBeGreaterThanOrEqual(6);
+    expect(fetchedAt.length).toBeLessThanOrEqual(7);
+    const reports = await db.selectFrom("reports").select("analyses").execute();
+    expect(reports.map((report) => report.analyses)).toEqual([1, 1, 1, 1, 1, 1]);
+    // Crawl-delay held across the waits and the restart (less a little for a request's time on its way).
+    for (let n = 1; n < fetchedAt.length; n++) {
+      expect((fetchedAt[n] ?? 0) - (fetchedAt[n - 1] ?? 0)).toBeGreaterThanOrEqual(1_900);
+    }
+  });
+
   it("embedded queue on SQLite: the service SIGKILLed mid-crawl; after a restart the crawl completes, each page once", {
     timeout: 120_000,
   }, async () => {
