@@ -12,6 +12,8 @@ export interface ServiceProcess {
   url: string;
   /** Resolves with the exit code when the process ends. */
   exited: Promise<number | null>;
+  /** What the process logged on stdout so far (with `logs`; empty otherwise). */
+  logs(): string;
 }
 
 export async function freePort(): Promise<number> {
@@ -42,15 +44,21 @@ export function measureHeap(child: ChildProcess): Promise<HeapUsage> {
 
 export async function startServiceProcess(
   env: Record<string, string>,
-  options: { heapProbe?: boolean } = {},
+  options: { heapProbe?: boolean; logs?: boolean } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const probe = options.heapProbe ? ["--expose-gc", "--import", "./test/helpers/heap-probe.ts"] : [];
+  const stdout = options.logs ? "pipe" : "ignore";
   const child = spawn(process.execPath, ["--import", "tsx", ...probe, "src/main.ts"], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port) },
-    stdio: options.heapProbe ? ["ignore", "ignore", "pipe", "ipc"] : ["ignore", "ignore", "pipe"],
+    stdio: options.heapProbe ? ["ignore", stdout, "pipe", "ipc"] : ["ignore", stdout, "pipe"],
   });
+  let logged = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    logged += chunk.toString();
+  });
+  const logs = () => logged;
   let errors = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     errors += chunk.toString();
@@ -63,7 +71,7 @@ export async function startServiceProcess(
       (response) => response.ok,
       () => false,
     );
-    if (ready) return { child, url, exited };
+    if (ready) return { child, url, exited, logs };
     if (attempt > 200) throw new Error(`the service did not start: ${errors}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
