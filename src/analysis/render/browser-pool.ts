@@ -25,7 +25,7 @@ export interface BrowserPoolOptions {
   pagesPerBrowser?: number;
   /** Deadline for one page, from opening its context to the screenshot. */
   deadlineMs?: number;
-  /** Longest wait for the network to go quiet after load. */
+  /** Longest wait after load for the page to be fully loaded (network and main thread quiet, as Lighthouse). */
   settleMs?: number;
   /** Requests one page may make. */
   maxRequests?: number;
@@ -69,7 +69,7 @@ export class BrowserPool {
     this.options = {
       pagesPerBrowser: 50,
       deadlineMs: 30_000,
-      settleMs: 3_000,
+      settleMs: 10_000,
       maxRequests: 500,
       maxBytes: 50 * 1024 * 1024,
       connectTimeoutMs: 5_000,
