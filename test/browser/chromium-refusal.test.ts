@@ -135,7 +135,7 @@ describe("Chromium that exits as it starts", () => {
 
 describe.runIf(asRoot)("the service started as root with Chromium's sandbox on", () => {
   it("logs one line naming the setting, and /healthz says Chromium is unavailable", {
-    timeout: 90_000,
+    timeout: 240_000,
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), "pagegrade-chromium-"));
     const service = await startServiceProcess(
