@@ -69,7 +69,7 @@ export class BrowserPool {
     this.options = {
       pagesPerBrowser: 50,
       deadlineMs: 30_000,
-      settleMs: 10_000,
+      settleMs: 5_000,
       maxRequests: 500,
       maxBytes: 50 * 1024 * 1024,
       connectTimeoutMs: 5_000,

@@ -34,8 +34,8 @@ export interface RenderPageOptions {
   settleMs: number;
 }
 
-/** Left of the deadline after the wait, for the trace, the document and the screenshot. */
-const afterWaitMs = 1_000;
+/** Left of the deadline after the wait, for the trace, the document and the screenshot (slow on a busy machine). */
+const afterWaitMs = 3_000;
 
 const htmlMediaTypes = new Set(["text/html", "application/xhtml+xml"]);
 const maxFailedRecords = 100;
