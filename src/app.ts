@@ -231,7 +231,8 @@ export async function buildApp({
       await store.db.selectFrom("users").select("id").limit(1).execute();
       await counters.ping();
       await jobs.ping();
-      return { status: "ok" };
+      // Chromium's state is information: the service works without it, rendered mode and PDFs refuse clearly.
+      return { status: "ok", chromium: analyzer.chromium.state() };
     } catch {
       return reply.code(503).send({ status: "unavailable" });
     }

@@ -1,6 +1,7 @@
 /**
  * Starts the service: configuration from the environment, the store (created and migrated on first start),
- * the analysis engine, the job queue (its workers run here unless PAGEGRADE_WORKERS=0), the HTTP server.
+ * the analysis engine, the job queue (its workers run here unless PAGEGRADE_WORKERS=0), the HTTP server, then
+ * a probe launch of Chromium that logs one line naming the setting when rendered mode and PDFs cannot work.
  * SIGTERM/SIGINT close it gracefully: the server stops accepting, in-flight requests finish, running jobs finish
  * or are handed back within PAGEGRADE_JOB_GRACE_SECONDS, then the database closes.
  */
@@ -30,6 +31,14 @@ async function start(): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
   await app.listen({ host: config.host, port: config.port });
+  // Whether Chromium starts here, found once now rather than by the first rendered analysis or PDF.
+  const chromium = await analyzer.chromium.probe();
+  if (chromium.problem) {
+    app.log.warn(
+      { chromium: chromium.launchError },
+      `rendered mode and PDFs are unavailable: ${chromium.problem}`,
+    );
+  }
 }
 
 start().catch((error: unknown) => {

@@ -32,7 +32,7 @@ describe("the service process", () => {
     expect(existsSync(databaseFile)).toBe(true);
 
     const health = await fetch(`${service.url}/healthz`);
-    expect(await health.json()).toEqual({ status: "ok" });
+    expect(await health.json()).toMatchObject({ status: "ok" });
 
     const store = await openStore(`sqlite:${databaseFile}`);
     const { key } = await new AccountService(store).createUser("service@example.com", null);

@@ -3,7 +3,6 @@
  * the command line prints. One Analyzer is meant to live as long as the process (it holds the probe cache
  * and a keep-alive connection pool for host probes).
  */
-import { existsSync } from "node:fs";
 import type { AnalysisConfig } from "../config.js";
 import type { AnalysisMode } from "../store/schema.js";
 import type { Category } from "./checks/check.js";
@@ -13,6 +12,7 @@ import type { ConnectionGuard } from "./fetch/connection-guard.js";
 import { type CheckResults, judge } from "./judge.js";
 import { isNotIndexable } from "./page-facts.js";
 import type { BrowserPool } from "./render/browser-pool.js";
+import { type ChromiumStatus, chromiumStatus } from "./render/chromium-status.js";
 import type { Screenshot } from "./render/rendered-page.js";
 import { type Result, type Summary, score } from "./score.js";
 import { resolveScoring, type Scoring } from "./scoring-config.js";
@@ -131,9 +131,14 @@ export class Analyzer {
     };
   }
 
-  /** Whether rendered mode can run here: Chromium is where the configuration says. */
+  /** Whether rendered mode can run here: Chromium is where the configuration says and is not known to fail. */
   renderingAvailable(): boolean {
-    return existsSync(this.chromiumPath);
+    return this.chromium.problem() === null;
+  }
+
+  /** Chromium's status here (shared with the PDFs of the same executable and sandbox setting). */
+  get chromium(): ChromiumStatus {
+    return chromiumStatus({ executablePath: this.chromiumPath, sandbox: this.config.chromiumSandbox });
   }
 
   async close(): Promise<void> {

@@ -9,9 +9,9 @@ import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type AnalysisReport, Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
-import { RenderFailure } from "../analysis/render/render-errors.js";
+import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
 import { InvalidUrl } from "../analysis/submitted-url.js";
-import { loadAnalysisConfig } from "../config.js";
+import { ConfigError, loadAnalysisConfig } from "../config.js";
 import { diffAnalyses, isRegression } from "../reports/analysis-diff.js";
 import type { AnalysisMode } from "../store/schema.js";
 import { paletteFor } from "./colour.js";
@@ -67,16 +67,24 @@ function modeOf(raw: string | undefined): AnalysisMode {
   throw new UsageError(`--mode must be raw or rendered, got "${raw}"`);
 }
 
-/** The analyzer for the mode; rendered mode without Chromium stops before any page is fetched. */
-function analyzerFor(mode: AnalysisMode): Analyzer {
+/**
+ * The analyzer for the mode; rendered mode starts Chromium once first, and stops before any page is fetched
+ * when Chromium is missing or will not start (exit 2, the problem named).
+ */
+async function analyzerFor(mode: AnalysisMode): Promise<Analyzer> {
   const analyzer = new Analyzer(loadAnalysisConfig());
-  if (mode === "rendered" && !analyzer.renderingAvailable()) {
-    void analyzer.close();
-    throw new UsageError(
-      "--mode rendered needs Chromium, which is not installed where PAGEGRADE_CHROMIUM_PATH points (default /usr/bin/chromium)",
-    );
+  if (mode !== "rendered") return analyzer;
+  const chromium = await analyzer.chromium.probe();
+  if (chromium.problem) {
+    await analyzer.close();
+    throw renderingUnavailable(chromium.problem);
   }
   return analyzer;
+}
+
+/** A setting of this machine, not of the command line: printed as a configuration error (exit 2). */
+function renderingUnavailable(problem: string): ConfigError {
+  return new ConfigError(`--mode rendered is unavailable: ${problem}`);
 }
 
 /** The regression gate asked for on the command line; files are read and validated before the page is fetched. */
@@ -117,11 +125,13 @@ async function analyseOne(
   gate: GateSettings,
   mode: AnalysisMode,
 ): Promise<number> {
-  const analyzer = analyzerFor(mode);
+  const analyzer = await analyzerFor(mode);
   let report: AnalysisReport;
   try {
     ({ report } = await analyzer.analyse(url, { mode }));
   } catch (error) {
+    // Chromium that stopped starting after the check: the same refusal.
+    if (error instanceof ChromiumUnavailable) throw renderingUnavailable(error.problem);
     process.stderr.write(`pagegrade: ${url}: ${reasonOf(error)}\n`);
     return 1;
   } finally {
@@ -192,7 +202,7 @@ async function analyseFile(
     .filter((line) => line !== "" && !line.startsWith("#"));
   const out = jsonLines === undefined || jsonLines === "-" ? process.stdout : createWriteStream(jsonLines);
   const progress = new ProgressBar(process.stderr, urls.length);
-  const analyzer = analyzerFor(mode);
+  const analyzer = await analyzerFor(mode);
   let failed = 0;
   let next = 0;
   const worker = async () => {
@@ -240,7 +250,12 @@ async function analyseFile(
 }
 
 function reasonOf(error: unknown): string {
-  if (error instanceof FetchFailure || error instanceof InvalidUrl || error instanceof RenderFailure) {
+  if (
+    error instanceof FetchFailure ||
+    error instanceof InvalidUrl ||
+    error instanceof RenderFailure ||
+    error instanceof ChromiumUnavailable
+  ) {
     return error.message;
   }
   return "The page could not be analysed.";

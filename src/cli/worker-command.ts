@@ -44,6 +44,8 @@ export async function runWorker(args: string[]): Promise<number> {
     await scheduleJobs(services);
     await jobs.start();
     log(`running up to ${config.workers} jobs at once`);
+    const chromium = await analyzer.chromium.probe();
+    if (chromium.problem) log(`rendered analyses are unavailable: ${chromium.problem}`);
     const signal = await stopped;
     log(`${signal}: finishing running jobs (at most ${config.jobGraceSeconds} s)`);
   } finally {

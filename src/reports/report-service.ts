@@ -222,14 +222,10 @@ export class ReportService {
     }
   }
 
-  /** `rendered` needs Chromium on this server. */
+  /** `rendered` needs a Chromium that starts on this server. */
   private checkMode(mode: AnalysisMode): AnalysisMode {
-    if (mode === "rendered" && !this.analyzer.renderingAvailable()) {
-      throw ValidationFailed.of(
-        "mode",
-        "The mode field cannot be rendered: this server has no Chromium (set PAGEGRADE_CHROMIUM_PATH).",
-      );
-    }
+    const problem = mode === "rendered" ? this.analyzer.chromium.problem() : null;
+    if (problem) throw renderingRefused(problem);
     return mode;
   }
 
@@ -255,11 +251,16 @@ export class ReportService {
       } catch (error) {
         if (error instanceof FetchFailure || error instanceof RenderFailure) throw new AnalysisFailed(error);
         if (error instanceof InvalidUrl) throw ValidationFailed.of("url", error.message);
-        if (error instanceof ChromiumUnavailable) throw ValidationFailed.of("mode", error.message);
+        if (error instanceof ChromiumUnavailable) throw renderingRefused(error.problem);
         throw error;
       }
     });
   }
+}
+
+/** The 422 on `mode` when Chromium is missing or will not start here. */
+function renderingRefused(problem: string): ValidationFailed {
+  return ValidationFailed.of("mode", `The mode field cannot be rendered: ${problem}.`);
 }
 
 function validUrl(raw: string): URL {

@@ -1,6 +1,6 @@
 /**
  * /reports/{id}.pdf: the report page as a PDF, opened through report-visit.ts like the page itself (public,
- * private, password). Without Chromium, or while too many PDFs are being made, a readable page says so.
+ * private, password). Without a Chromium that starts (the page names the problem), or while too many PDFs are being made, a readable page says so.
  */
 import type { FastifyInstance } from "fastify";
 import { ChromiumUnavailable } from "../analysis/render/chromium-launch.js";
@@ -47,7 +47,7 @@ export async function pdfRoutes(
           request,
           reply,
           "PDF unavailable",
-          errorBody("No PDF here", pdfUnavailableMessage),
+          errorBody("No PDF here", pdfUnavailableMessage(error.problem)),
           503,
         );
       if (error instanceof PdfBusy || error instanceof PdfTimeout) {

@@ -349,7 +349,7 @@ body { font-family: Remote, sans-serif; background: url(${target}/background.png
       const page = await bare.app.inject({ method: "GET", url: `/reports/${id}.pdf` });
       expect(page.statusCode).toBe(503);
       expect(page.headers["content-type"]).toContain("text/html");
-      expect(page.body).toContain("This server cannot make PDFs: it has no Chromium");
+      expect(page.body).toContain("This server cannot make PDFs: there is no Chromium");
       expect((await bare.app.inject({ method: "GET", url: `/reports/${id}` })).statusCode).toBe(200);
     } finally {
       await bare.close();

@@ -136,6 +136,28 @@ describe("pagegrade analyze --mode", () => {
     expect(missing.stderr).toContain("PAGEGRADE_CHROMIUM_PATH");
   });
 
+  // Chromium itself refuses to start as root with its sandbox on; the command names the setting instead of
+  // failing every page.
+  it.runIf(process.getuid?.() === 0 && existsSync("/usr/bin/chromium"))(
+    "refuses rendered mode with exit 2 when Chromium will not start as root with its sandbox on",
+    { timeout: 60_000 },
+    async () => {
+      const env = { PAGEGRADE_CHROMIUM_SANDBOX: "1" };
+      const one = await pagegrade(["analyze", `${server.url}/`, "--mode", "rendered"], env);
+      expect(one.code).toBe(2);
+      expect(one.stdout).toBe("");
+      expect(one.stderr).toBe(
+        "pagegrade: configuration: --mode rendered is unavailable: Chromium does not run as root with its sandbox on (set PAGEGRADE_CHROMIUM_SANDBOX=0, or run the service as a user other than root)\n",
+      );
+      const file = join(tmpdir(), `urls-root-${process.pid}.txt`);
+      writeFileSync(file, `${server.url}/\n${server.url}/x\n`);
+      const many = await pagegrade(["analyze", "--file", file, "--mode", "rendered"], env);
+      expect(many.code).toBe(2);
+      expect(many.stderr).toContain("PAGEGRADE_CHROMIUM_SANDBOX=0");
+      expect(many.stderr).not.toContain("could not be analysed");
+    },
+  );
+
   // Skipped only on a developer's machine without Chromium; CI installs it, so there it always runs.
   it.skipIf(!existsSync("/usr/bin/chromium") && process.env.CI !== "true")(
     "renders the page in Chromium with --mode rendered, one URL or a file of them",

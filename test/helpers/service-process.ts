@@ -12,6 +12,8 @@ export interface ServiceProcess {
   url: string;
   /** Resolves with the exit code when the process ends. */
   exited: Promise<number | null>;
+  /** What the process logged on stdout so far (with `logs`; empty otherwise). */
+  logs(): string;
 }
 
 export async function freePort(): Promise<number> {
@@ -42,29 +44,37 @@ export function measureHeap(child: ChildProcess): Promise<HeapUsage> {
 
 export async function startServiceProcess(
   env: Record<string, string>,
-  options: { heapProbe?: boolean } = {},
+  options: { heapProbe?: boolean; logs?: boolean } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const probe = options.heapProbe ? ["--expose-gc", "--import", "./test/helpers/heap-probe.ts"] : [];
+  const stdout = options.logs ? "pipe" : "ignore";
   const child = spawn(process.execPath, ["--import", "tsx", ...probe, "src/main.ts"], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port) },
-    stdio: options.heapProbe ? ["ignore", "ignore", "pipe", "ipc"] : ["ignore", "ignore", "pipe"],
+    stdio: options.heapProbe ? ["ignore", stdout, "pipe", "ipc"] : ["ignore", stdout, "pipe"],
   });
+  let logged = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    logged += chunk.toString();
+  });
+  const logs = () => logged;
   let errors = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     errors += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt++) {
+  // Starting through tsx takes seconds, more on a machine busy with other work.
+  const startBy = performance.now() + 120_000;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited: ${errors}`);
     const ready = await fetch(`${url}/healthz`).then(
       (response) => response.ok,
       () => false,
     );
-    if (ready) return { child, url, exited };
-    if (attempt > 600) throw new Error(`the service did not start: ${errors}`);
+    if (ready) return { child, url, exited, logs };
+    if (performance.now() > startBy) throw new Error(`the service did not start: ${errors}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -254,7 +254,7 @@ describe("browser pool", () => {
     const error = await missing.render(new URL(`${site.url}/`)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ChromiumUnavailable);
     expect((error as Error).message).toBe(
-      "Rendered mode needs Chromium, which this server does not have at /nonexistent/chromium (set PAGEGRADE_CHROMIUM_PATH).",
+      "Rendered mode is unavailable: there is no Chromium where PAGEGRADE_CHROMIUM_PATH points.",
     );
     await missing.close();
   });

@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import type { VettedAddress } from "../fetch/connection-guard.js";
 import { failures } from "../fetch/fetch-failure.js";
-import { ChromiumUnavailable, chromiumInstalled, launchChromium } from "./chromium-launch.js";
+import { type ChromiumStatus, chromiumStatus } from "./chromium-status.js";
 import { GuardProxy, type Vetter } from "./guard-proxy.js";
 import { deviceScaleFactor, renderPage, viewport } from "./render-page.js";
 import type { RenderedPage } from "./rendered-page.js";
@@ -25,7 +25,7 @@ export interface BrowserPoolOptions {
   pagesPerBrowser?: number;
   /** Deadline for one page, from opening its context to the screenshot. */
   deadlineMs?: number;
-  /** Longest wait for the network to go quiet after load. */
+  /** Longest wait after load for the page to be fully loaded (network and main thread quiet, as Lighthouse). */
   settleMs?: number;
   /** Requests one page may make. */
   maxRequests?: number;
@@ -53,6 +53,8 @@ const contextCloseMs = 5_000;
 
 export class BrowserPool {
   private readonly options: Required<BrowserPoolOptions>;
+  /** Whether Chromium runs here; a launch that fails makes every render refuse clearly until it runs again. */
+  private readonly chromium: ChromiumStatus;
   private readonly free: Slot[];
   private readonly slots: Slot[];
   private readonly waiting: Array<(slot: Slot) => void> = [];
@@ -67,7 +69,7 @@ export class BrowserPool {
     this.options = {
       pagesPerBrowser: 50,
       deadlineMs: 30_000,
-      settleMs: 3_000,
+      settleMs: 5_000,
       maxRequests: 500,
       maxBytes: 50 * 1024 * 1024,
       connectTimeoutMs: 5_000,
@@ -75,6 +77,7 @@ export class BrowserPool {
       jsHeapMiB: 512,
       ...options,
     };
+    this.chromium = chromiumStatus(this.options);
     this.slots = Array.from({ length: this.options.maxConcurrent }, () => ({
       browser: null,
       pagesRendered: 0,
@@ -87,17 +90,17 @@ export class BrowserPool {
     return this.launchCount;
   }
 
-  /** False when this server has no Chromium at the configured path (rendered mode is then unavailable). */
+  /** False when Chromium is missing or known not to start (rendered mode is then unavailable). */
   get available(): boolean {
-    return chromiumInstalled(this.options.executablePath);
+    return this.chromium.problem() === null;
   }
 
   /**
-   * Renders a page. Throws ChromiumUnavailable without Chromium, FetchFailure when the page cannot be loaded
+   * Renders a page. Throws ChromiumUnavailable when Chromium is missing or does not start, FetchFailure when the page cannot be loaded
    * (refused by the guard, unreachable, non-2xx, not HTML, past its deadline), RenderFailure when it crashes.
    */
   async render(url: URL): Promise<RenderedPage> {
-    if (!this.available) throw new ChromiumUnavailable(this.options.executablePath);
+    this.chromium.check();
     const slot = await this.acquire();
     try {
       return await this.renderIn(slot, url);
@@ -156,9 +159,7 @@ export class BrowserPool {
       maxBytes: 0,
       connectTimeoutMs: 1,
     });
-    const browser = await launchChromium({
-      executablePath: this.options.executablePath,
-      sandbox: this.options.sandbox,
+    const browser = await this.chromium.launch({
       fallbackProxyUrl: (await this.fallbackProxy).url,
       jsHeapMiB: this.options.jsHeapMiB,
     });

@@ -3,8 +3,8 @@
  * nothing goes around it: the browser resolves no names, proxies loopback too, sends WebRTC only where the
  * proxy can see it, speaks no QUIC, and does no background networking of its own. Each switch says why.
  */
-import { accessSync, constants } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
+import { chromiumInstalled } from "./chromium-status.js";
 import { ChromiumUnavailable } from "./render-errors.js";
 
 export { ChromiumUnavailable };
@@ -20,16 +20,8 @@ export interface ChromiumLaunchOptions {
   fallbackProxyUrl: string;
   /** Upper bound of a renderer's JavaScript heap, so a memory bomb kills its own tab first. */
   jsHeapMiB: number;
-}
-
-/** True when the executable exists and may be run. */
-export function chromiumInstalled(executablePath: string): boolean {
-  try {
-    accessSync(executablePath, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  /** How long Chromium may take to start before the launch fails. */
+  timeoutMs?: number;
 }
 
 /** The switches added to Playwright's own defaults. */
@@ -99,11 +91,12 @@ export function guardSwitches(proxyHost: string, jsHeapMiB: number): string[] {
 }
 
 export async function launchChromium(options: ChromiumLaunchOptions): Promise<Browser> {
-  if (!chromiumInstalled(options.executablePath)) throw new ChromiumUnavailable(options.executablePath);
+  if (!chromiumInstalled(options.executablePath)) throw ChromiumUnavailable.missing();
   const proxyHost = new URL(options.fallbackProxyUrl).hostname;
   return chromium.launch({
     executablePath: options.executablePath,
     headless: true,
+    timeout: options.timeoutMs ?? 30_000,
     chromiumSandbox: options.sandbox,
     // The browser-wide proxy; each page's context names its own (browser-pool.ts).
     proxy: { server: options.fallbackProxyUrl, bypass: "<-loopback>" },

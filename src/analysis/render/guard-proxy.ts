@@ -117,6 +117,20 @@ export class GuardProxy {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /**
+   * Asks the guard about a URL before the browser sends it (a top-level navigation that would otherwise end on
+   * Chromium's error page): recorded like a request the proxy refused, as the proxy would name it. Not counted
+   * as a request: one the guard admits is counted when the browser sends it.
+   */
+  async refusalOf(url: URL): Promise<ProxyRefusal | null> {
+    const admitted = await this.vet(url.hostname);
+    if (admitted.ok) return null;
+    const tunnelled = url.protocol === "https:" || url.protocol === "wss:";
+    const target = tunnelled ? `https://${url.host}` : url.href;
+    this.record(target, url.hostname, admitted.reason);
+    return { target, hostname: url.hostname, reason: admitted.reason };
+  }
+
   /** A plain request in absolute form ("GET http://host/path"): vetted, pinned, answered as the server answers. */
   private async forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const target = absoluteTarget(request.url);
@@ -213,6 +227,13 @@ export class GuardProxy {
       this.state.limitReached ??= "requests";
       return { ok: false, reason: "request-limit" };
     }
+    return this.vet(hostname);
+  }
+
+  /** Asks the guard, once per host name. */
+  private async vet(
+    hostname: string,
+  ): Promise<{ ok: true; address: VettedAddress } | { ok: false; reason: ProxyRefusal["reason"] }> {
     let vetting = this.vetted.get(hostname);
     if (!vetting) {
       vetting = this.vetter.vet(hostname);

@@ -3,14 +3,21 @@
  * services, the job, the command line) does not load playwright-core.
  */
 
-/** The server has no Chromium at the configured path; the API answers rendered requests with 422. */
+/**
+ * Chromium cannot run here: it is missing, or it refused to start (as root with its sandbox on, a bad
+ * executable, a crash on start). The API answers rendered requests with 422 on `mode` and PDFs with 503,
+ * each saying the problem.
+ */
 export class ChromiumUnavailable extends Error {
   override readonly name = "ChromiumUnavailable";
 
-  constructor(readonly executablePath: string) {
-    super(
-      `Rendered mode needs Chromium, which this server does not have at ${executablePath} (set PAGEGRADE_CHROMIUM_PATH).`,
-    );
+  /** problem: what stops Chromium, naming the setting to change ("there is no Chromium at …"). */
+  constructor(readonly problem: string) {
+    super(`Rendered mode is unavailable: ${problem}.`);
+  }
+
+  static missing(): ChromiumUnavailable {
+    return new ChromiumUnavailable("there is no Chromium where PAGEGRADE_CHROMIUM_PATH points");
   }
 }
 

@@ -7,7 +7,9 @@
 import type { BrowserContext, CDPSession, Page, Request, Response } from "playwright-core";
 import { mediaTypeOf } from "../collect.js";
 import { type FetchFailure, failures, retryAfterSeconds } from "../fetch/fetch-failure.js";
+import { NetworkQuiet, waitForFullyLoaded } from "./fully-loaded.js";
 import type { GuardProxy, ProxyRefusal } from "./guard-proxy.js";
+import { holdRefusedNavigations } from "./navigation-hold.js";
 import { RenderFailure } from "./render-errors.js";
 import type {
   ConsoleProblem,
@@ -28,9 +30,12 @@ export { RenderFailure };
 export interface RenderPageOptions {
   /** performance.now() by which the page must be rendered; navigation gets what remains. */
   deadlineAt: number;
-  /** Longest wait after load for the network to go quiet (500 ms without requests). */
+  /** Longest wait after load for the page to be fully loaded (fully-loaded.ts), within the deadline. */
   settleMs: number;
 }
+
+/** Left of the deadline after the wait, for the trace, the document and the screenshot (slow on a busy machine). */
+const afterWaitMs = 3_000;
 
 const htmlMediaTypes = new Set(["text/html", "application/xhtml+xml"]);
 const maxFailedRecords = 100;
@@ -60,12 +65,14 @@ export async function renderPage(
   const trace = await startTrace(cdp);
   const work = async (): Promise<RenderedPage> => {
     const response = await navigate(page, url, proxy, options.deadlineAt);
+    const loadedAt = performance.now();
+    await holdRefusedNavigations(cdp, proxy);
     recorder.mainRequest = response.request();
     const main = await mainResponse(response, protocols);
     const mediaType = mediaTypeOf(main.headers["content-type"]);
     if (mediaType && !htmlMediaTypes.has(mediaType)) throw failures.notHtml(mediaType);
-    const settle = Math.min(options.settleMs, Math.max(0, options.deadlineAt - performance.now() - 1000));
-    await network.quiet(settle);
+    const stopAt = Math.min(loadedAt + options.settleMs, options.deadlineAt - afterWaitMs);
+    await waitForFullyLoaded(page, cdp, network, loadedAt, stopAt);
     const metrics = await labMetrics(cdp, await trace.stop());
     const html = await page.content();
     const screenshot = await captureViewport(cdp);
@@ -283,34 +290,6 @@ async function navigationTiming(page: Page, started: number): Promise<Navigation
     transferBytes: entries.transfer,
     totalMs: Math.round(performance.now() - started),
   };
-}
-
-/**
- * Waits for the network to go quiet: no request of the page in flight for 500 ms (Playwright's "networkidle"
- * is a one-time lifecycle event and ignores some requests; this counts every request the page reports).
- */
-class NetworkQuiet {
-  private inFlight = 0;
-  private changed = performance.now();
-
-  constructor(page: Page) {
-    page.on("request", () => this.change(1));
-    page.on("requestfinished", () => this.change(-1));
-    page.on("requestfailed", () => this.change(-1));
-  }
-
-  async quiet(capMs: number, quietMs = 500): Promise<void> {
-    const stopAt = performance.now() + capMs;
-    while (performance.now() < stopAt) {
-      if (this.inFlight <= 0 && performance.now() - this.changed >= quietMs) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  private change(delta: number): void {
-    this.inFlight += delta;
-    this.changed = performance.now();
-  }
 }
 
 /** Listens to the page and its context and keeps bounded records of what went wrong. */

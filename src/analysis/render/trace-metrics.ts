@@ -6,9 +6,9 @@
  * as the time beyond 50 ms of every main-thread task between FCP and Time to Interactive. TTI is the start of
  * the first 5 s window, after LCP (or FCP), that has no long task and at most two GET requests in flight.
  *
- * One deliberate difference: pagegrade stops recording once the page's network has been quiet for a moment,
- * not 5 s after the last long task, so a quiet period that lasts until the end of the trace counts as long
- * enough. Everything here is a pure function of the events; times are milliseconds from navigation start.
+ * One deliberate difference: pagegrade stops recording when Lighthouse would stop waiting (fully-loaded.ts:
+ * 1 s of network quiet, then 1 s without a long task), not 5 s after the last long task, so a quiet period that
+ * lasts until the end of the trace counts as long enough. Everything here is a pure function of the events; times are milliseconds from navigation start.
  */
 
 /** One event of the Trace Event Format, as Chromium's Tracing domain reports it. */

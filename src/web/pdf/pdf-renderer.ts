@@ -12,11 +12,7 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import type { VettedAddress } from "../../analysis/fetch/connection-guard.js";
 import { failures } from "../../analysis/fetch/fetch-failure.js";
-import {
-  ChromiumUnavailable,
-  chromiumInstalled,
-  launchChromium,
-} from "../../analysis/render/chromium-launch.js";
+import { type ChromiumStatus, chromiumStatus } from "../../analysis/render/chromium-status.js";
 import { GuardProxy, type Vetter } from "../../analysis/render/guard-proxy.js";
 import { PdfCache } from "./pdf-cache.js";
 
@@ -76,6 +72,8 @@ interface BrowserEntry {
 
 export class PdfRenderer {
   private readonly options: Required<PdfRendererOptions>;
+  /** Whether Chromium runs here, shared with rendered mode. */
+  private readonly chromium: ChromiumStatus;
   private current: BrowserEntry | null = null;
   private readonly entries = new Set<BrowserEntry>();
   private fallbackProxy: Promise<GuardProxy> | null = null;
@@ -96,12 +94,13 @@ export class PdfRenderer {
       idleMs: 5 * 60_000,
       ...options,
     };
+    this.chromium = chromiumStatus(this.options);
     this.cache = new PdfCache(this.options.cacheBytes);
   }
 
-  /** False when this server has no Chromium at the configured path (PDFs are then unavailable). */
+  /** False when Chromium is missing or known not to start (PDFs are then unavailable). */
   get available(): boolean {
-    return chromiumInstalled(this.options.executablePath);
+    return this.chromium.problem() === null;
   }
 
   /** Browser processes started so far. */
@@ -116,11 +115,11 @@ export class PdfRenderer {
 
   /**
    * Prints the document, or serves the PDF printed for the same document recently. Throws ChromiumUnavailable
-   * without Chromium, PdfBusy when the queue is full, PdfTimeout past the deadline.
+   * when Chromium is missing or does not start, PdfBusy when the queue is full, PdfTimeout past the deadline.
    */
   async render(document: PrintDocument): Promise<Buffer> {
     if (this.closed) throw new Error("The PDF renderer is closed.");
-    if (!this.available) throw new ChromiumUnavailable(this.options.executablePath);
+    this.chromium.check();
     return this.cache.get(PdfCache.keyOf(document), () => this.printInTurn(document));
   }
 
@@ -251,9 +250,7 @@ export class PdfRenderer {
       maxBytes: 0,
       connectTimeoutMs: 1,
     });
-    const browser = await launchChromium({
-      executablePath: this.options.executablePath,
-      sandbox: this.options.sandbox,
+    const browser = await this.chromium.launch({
       fallbackProxyUrl: (await this.fallbackProxy).url,
       jsHeapMiB: 256,
     });

@@ -44,8 +44,9 @@ export function sendPdf(reply: FastifyReply, reportId: number, pdf: Buffer): Fas
 }
 
 /** What a client is told when no PDF can be made; never a library's text. */
-export const pdfUnavailableMessage =
-  "This server cannot make PDFs: it has no Chromium (the operator sets PAGEGRADE_CHROMIUM_PATH).";
+export function pdfUnavailableMessage(problem: string): string {
+  return `This server cannot make PDFs: ${problem}.`;
+}
 export const pdfBusyMessage = "Too many PDFs are being made right now; try again in a few seconds.";
 
 /** A report stored asynchronously has nothing to print until its first analysis completes. */

@@ -58,7 +58,7 @@ export async function reportPdfRoutes(
         return sendPdf(reply, row.id, await reportPdf(pdfs, view));
       } catch (error) {
         if (error instanceof ChromiumUnavailable)
-          return sendProblem(request, reply, unavailable(pdfUnavailableMessage));
+          return sendProblem(request, reply, unavailable(pdfUnavailableMessage(error.problem)));
         if (error instanceof PdfBusy || error instanceof PdfTimeout) {
           reply.header("retry-after", "5");
           return sendProblem(request, reply, unavailable(pdfBusyMessage));
