@@ -18,6 +18,7 @@ import { parseDocument } from "../src/analysis/parse.js";
 import { score } from "../src/analysis/score.js";
 import { defaultScoring } from "../src/analysis/scoring-config.js";
 import type { PageSnapshot } from "../src/analysis/snapshot.js";
+import { InThreadSession } from "../src/analysis/threads/page-session.js";
 import { loadAnalysisConfig } from "../src/config.js";
 import { loadCorpus } from "../test/helpers/corpus.js";
 
@@ -47,9 +48,13 @@ for (const page of pages) await analyzer.analyse(`${baseUrl}/${page.name}`);
 const snapshotTemplate = await (async () => {
   // A real snapshot's response facts and host probes; each round swaps in a page's own document.
   const collector = new PageCollector(analysisConfig);
-  const { snapshot } = await collector.collect(new URL(`${baseUrl}/${pages[0]?.name}`));
+  const { facts, session } = await collector.collect(
+    new URL(`${baseUrl}/${pages[0]?.name}`),
+    async () => new InThreadSession(defaultScoring),
+  );
+  session.release();
   await collector.close();
-  const { document: _document, charset: _charset, ...rest } = snapshot;
+  const { rendered: _rendered, ...rest } = facts;
   return rest;
 })();
 
