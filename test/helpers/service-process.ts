@@ -64,7 +64,7 @@ export async function startServiceProcess(
       () => false,
     );
     if (ready) return { child, url, exited };
-    if (attempt > 200) throw new Error(`the service did not start: ${errors}`);
+    if (attempt > 600) throw new Error(`the service did not start: ${errors}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
