@@ -242,7 +242,7 @@ export function loadAnalysisConfig(env: Env = process.env): AnalysisConfig {
     maxConcurrentRenders: integer(env, "PAGEGRADE_MAX_CONCURRENT_RENDERS", 2, 1),
     analysisThreads: integer(env, "PAGEGRADE_ANALYSIS_THREADS", 2, 0),
     analysisThreadMinBytes: integer(env, "PAGEGRADE_THREAD_MIN_BYTES", 64 * 1024, 0),
-    analysisTimeLimitMs: integer(env, "PAGEGRADE_ANALYSIS_TIME_LIMIT_MS", 20_000, 100),
+    analysisTimeLimitMs: integer(env, "PAGEGRADE_ANALYSIS_TIME_LIMIT_MS", 60_000, 100),
     analysisThreadMemoryMb: integer(env, "PAGEGRADE_THREAD_MEMORY_MB", 512, 64),
   };
 }
