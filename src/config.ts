@@ -29,6 +29,14 @@ export interface AnalysisConfig {
   chromiumSandbox: boolean;
   /** Pages rendered in Chromium at once (PAGEGRADE_MAX_CONCURRENT_RENDERS); more wait their turn. */
   maxConcurrentRenders: number;
+  /** Worker threads that parse and judge large pages (PAGEGRADE_ANALYSIS_THREADS); 0: all on the event loop. */
+  analysisThreads: number;
+  /** Pages of at least this many bytes go to the analysis threads (PAGEGRADE_THREAD_MIN_BYTES). */
+  analysisThreadMinBytes: number;
+  /** A page's parse and checks on a thread, at most (PAGEGRADE_ANALYSIS_TIME_LIMIT_MS); then `too-complex`. */
+  analysisTimeLimitMs: number;
+  /** An analysis thread's heap, at most (PAGEGRADE_THREAD_MEMORY_MB); then `too-complex`. */
+  analysisThreadMemoryMb: number;
 }
 
 export interface ServiceConfig {
@@ -269,6 +277,10 @@ export function loadAnalysisConfig(env: Env = process.env): AnalysisConfig {
     chromiumPath: chromiumPath(env.PAGEGRADE_CHROMIUM_PATH),
     chromiumSandbox: chromiumSandbox(env),
     maxConcurrentRenders: integer(env, "PAGEGRADE_MAX_CONCURRENT_RENDERS", 2, 1),
+    analysisThreads: integer(env, "PAGEGRADE_ANALYSIS_THREADS", 2, 0),
+    analysisThreadMinBytes: integer(env, "PAGEGRADE_THREAD_MIN_BYTES", 64 * 1024, 0),
+    analysisTimeLimitMs: integer(env, "PAGEGRADE_ANALYSIS_TIME_LIMIT_MS", 60_000, 100),
+    analysisThreadMemoryMb: integer(env, "PAGEGRADE_THREAD_MEMORY_MB", 512, 64),
   };
 }
 

@@ -1,23 +1,26 @@
 /**
  * The analysis engine's front door: collect → judge → score, producing the report object the API stores and
- * the command line prints. One Analyzer is meant to live as long as the process (it holds the probe cache
- * and a keep-alive connection pool for host probes).
+ * the command line prints. One Analyzer is meant to live as long as the process (it holds the probe cache,
+ * a keep-alive connection pool for host probes and the analysis pool's threads). A page of at least
+ * PAGEGRADE_THREAD_MIN_BYTES is parsed and judged on the analysis pool (threads/analysis-pool.ts),
+ * a smaller one on the calling thread; the result is the same either way.
  */
 import type { AnalysisConfig } from "../config.js";
+import type { CrawledPage } from "../crawls/crawled-page.js";
 import type { AnalysisMode } from "../store/schema.js";
 import type { Category } from "./checks/check.js";
-import { checks } from "./checks/index.js";
-import { PageCollector } from "./collect.js";
+import { PageCollector, type SessionFor } from "./collect.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";
-import { type CheckResults, judge } from "./judge.js";
-import { isNotIndexable } from "./page-facts.js";
+import type { CheckResults } from "./judge.js";
 import type { BrowserPool } from "./render/browser-pool.js";
 import { type ChromiumStatus, chromiumStatus } from "./render/chromium-status.js";
 import type { Screenshot } from "./render/rendered-page.js";
-import { type Result, type Summary, score } from "./score.js";
+import type { Result, Summary } from "./score.js";
 import { resolveScoring, type Scoring } from "./scoring-config.js";
-import type { PageSnapshot } from "./snapshot.js";
+import type { ResponseFacts } from "./snapshot.js";
 import { normaliseSubmittedUrl, projectOf } from "./submitted-url.js";
+import { AnalysisPool } from "./threads/analysis-pool.js";
+import { InThreadSession } from "./threads/page-session.js";
 
 export interface AnalysisReport {
   url: string;
@@ -34,7 +37,7 @@ export interface AnalysisReport {
 export interface AnalysisTimings {
   /** Network: fetching the page and waiting for the host probes. */
   fetchMs: number;
-  /** CPU: decoding and parsing the document into the snapshot. */
+  /** CPU: decoding and parsing the document into the snapshot (on the analysis pool for a large page). */
   parseMs: number;
   /** CPU: running every check and scoring. */
   judgeMs: number;
@@ -45,11 +48,22 @@ export class Analyzer {
   private readonly collector: PageCollector;
   private readonly chromiumPath: string;
   private pool: BrowserPool | null = null;
+  /** The analysis pool; null when PAGEGRADE_ANALYSIS_THREADS is 0 (every page on the calling thread). */
+  readonly threads: AnalysisPool | null;
 
   constructor(private readonly config: AnalysisConfig) {
     this.scoring = resolveScoring(config.scoring);
     this.chromiumPath = config.chromiumPath;
     this.collector = new PageCollector(config);
+    this.threads =
+      config.analysisThreads > 0
+        ? new AnalysisPool({
+            threads: config.analysisThreads,
+            timeLimitMs: config.analysisTimeLimitMs,
+            memoryLimitMb: config.analysisThreadMemoryMb,
+            scoring: this.scoring,
+          })
+        : null;
   }
 
   /**
@@ -63,34 +77,47 @@ export class Analyzer {
       mode?: AnalysisMode;
       /** Raw mode: false stops at a redirect with FetchFailure `redirect` (its status and location). */
       followRedirects?: boolean;
+      /** Whose page it is (a user): large pages wait for the analysis pool taking turns between owners. */
+      owner?: string;
+      /** A crawl's project: the result then carries what the crawl keeps of the page (`crawled`). */
+      crawlProject?: string;
     } = {},
   ): Promise<{
     report: AnalysisReport;
     timings: AnalysisTimings;
     screenshot: Screenshot | null;
-    /** Everything collected about the page (a crawl reads its links and signals from it). */
-    snapshot: PageSnapshot;
+    /** The page's response as fetched (status, headers, redirects). */
+    response: ResponseFacts;
+    /** What a crawl keeps of the page (facts, internal links), read with `crawlProject`; null without it. */
+    crawled: CrawledPage | null;
   }> {
     const url = normaliseSubmittedUrl(rawUrl);
     const mode = options.mode ?? "raw";
+    const sessionFor = this.sessionFor(options.owner ?? "");
     const started = performance.now();
     const collected =
       mode === "rendered"
-        ? await this.collector.collectRendered(url, await this.browserPool())
+        ? await this.collector.collectRendered(url, await this.browserPool(), sessionFor)
         : {
-            ...(await this.collector.collect(url, { followRedirects: options.followRedirects ?? true })),
+            ...(await this.collector.collect(url, sessionFor, {
+              followRedirects: options.followRedirects ?? true,
+            })),
             screenshot: null,
           };
-    const { snapshot, parseMs, screenshot } = collected;
+    const { facts, session, parseMs, screenshot } = collected;
     const collectedAt = performance.now();
-    const results = judge(snapshot, checks, this.scoring.thresholds);
-    const scored = score(results, this.scoring, isNotIndexable(snapshot));
-    const judgeMs = performance.now() - collectedAt;
+    let judged: Awaited<ReturnType<typeof session.judge>>;
+    try {
+      judged = await session.judge(facts, options.crawlProject ?? null);
+    } finally {
+      session.release();
+    }
+    const { results, scored, judgeMs } = judged;
     return {
       report: {
         url: url.href,
-        final_url: snapshot.finalUrl,
-        project: projectOf(snapshot.finalUrl),
+        final_url: facts.finalUrl,
+        project: projectOf(facts.finalUrl),
         result: scored.result,
         score: scored.score,
         summary: scored.summary,
@@ -100,8 +127,17 @@ export class Analyzer {
       },
       timings: { fetchMs: collectedAt - started - parseMs, parseMs, judgeMs },
       screenshot,
-      snapshot,
+      response: facts.response,
+      crawled: judged.crawled,
     };
+  }
+
+  /** Where a page of that many bytes is parsed and judged: the analysis pool if it is large enough. */
+  private sessionFor(owner: string): SessionFor {
+    return async (bytes) =>
+      this.threads && bytes >= this.config.analysisThreadMinBytes
+        ? this.threads.session(owner)
+        : new InThreadSession(this.scoring);
   }
 
   /**
@@ -142,6 +178,7 @@ export class Analyzer {
   }
 
   async close(): Promise<void> {
+    await this.threads?.close();
     await this.pool?.close();
     await this.collector.close();
   }

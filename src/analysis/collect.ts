@@ -1,10 +1,10 @@
 /**
  * Collect: all the I/O of an analysis. Fetches the page through the guard, runs the host probes concurrently
- * (cached per host), decodes and parses the document once, and returns the PageSnapshot the checks judge.
+ * (cached per host), has the document decoded and parsed once (by the page's session: on this thread or on the
+ * analysis pool, see page-sessions.ts), and returns the snapshot's I/O facts; the session holds the parse.
  */
 import { createHash } from "node:crypto";
 import type { AnalysisConfig } from "../config.js";
-import { decodeDocument } from "./charset.js";
 import { AddressPolicy } from "./fetch/address-policy.js";
 import { ConnectionGuard } from "./fetch/connection-guard.js";
 import { acceptedEncodings } from "./fetch/content-decoding.js";
@@ -13,11 +13,15 @@ import { GuardedAgent } from "./fetch/guarded-agent.js";
 import { type GetOptions, type GetResponse, guardedGet, redirectLocation } from "./fetch/guarded-get.js";
 import { dnsServerResolver, systemResolver } from "./fetch/host-resolver.js";
 import { ProbeCache } from "./fetch/probe-cache.js";
-import { parseDocument } from "./parse.js";
+import type { CollectedFacts } from "./page-work.js";
 import type { BrowserPool } from "./render/browser-pool.js";
 import type { Screenshot } from "./render/rendered-page.js";
 import { parseRobotsTxt } from "./robots/robots-txt.js";
-import type { HostProbes, PageSnapshot, ProbeResponse, ProbeResult } from "./snapshot.js";
+import type { HostProbes, ProbeResponse, ProbeResult } from "./snapshot.js";
+import type { PageSession } from "./threads/page-session.js";
+
+/** The session that parses and judges a page of that many bytes (the caller releases it). */
+export type SessionFor = (bytes: number) => Promise<PageSession>;
 
 const htmlMediaTypes = new Set(["text/html", "application/xhtml+xml"]);
 const documentAccept = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
@@ -40,13 +44,14 @@ export class PageCollector {
   }
 
   /**
-   * Fetches and parses the page; throws FetchFailure when it cannot be analysed. `parseMs` is the time spent
-   * decoding and parsing (synchronous work, so it is CPU time, free of network waits).
+   * Fetches the page and has `session` parse it; throws FetchFailure when it cannot be analysed. `parseMs` is
+   * the time spent decoding and parsing (CPU time, free of network waits).
    */
   async collect(
     url: URL,
+    sessionFor: SessionFor,
     options: { followRedirects?: boolean } = {},
-  ): Promise<{ snapshot: PageSnapshot; parseMs: number }> {
+  ): Promise<{ facts: CollectedFacts; session: PageSession; parseMs: number }> {
     const followRedirects = options.followRedirects ?? true;
     const early = this.startProbes(url);
     const agent = this.newAgent();
@@ -78,16 +83,22 @@ export class PageCollector {
     if (!mediaType && !looksLikeHtml(page.body)) throw failures.notHtml("");
 
     const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl);
-    const parseStarted = performance.now();
-    const { html, charset } = decodeDocument(page.body, page.headers["content-type"]);
-    const document = parseDocument(html, finalUrl.href);
-    const parseMs = performance.now() - parseStarted;
-    const declaresIcon = document.links.some(
-      (link) => link.rel.includes("icon") || link.rel.includes("apple-touch-icon"),
-    );
-
-    const probes = await this.finishProbes(finalUrl, probesStarted, declaresIcon);
-    const snapshot: PageSnapshot = {
+    const session = await sessionFor(page.body.length);
+    let parsed: Awaited<ReturnType<PageSession["parse"]>>;
+    let probes: HostProbes;
+    try {
+      parsed = await session.parse({
+        body: page.body,
+        contentType: page.headers["content-type"],
+        finalUrl: finalUrl.href,
+        renderedHtml: null,
+      });
+      probes = await this.finishProbes(finalUrl, probesStarted, parsed.declaresIcon);
+    } catch (error) {
+      session.release();
+      throw error;
+    }
+    const facts: CollectedFacts = {
       requestedUrl: url.href,
       finalUrl: finalUrl.href,
       response: {
@@ -106,11 +117,9 @@ export class PageCollector {
           .filter((coding) => coding && coding !== "identity"),
         mediaType: mediaType || "text/html",
       },
-      charset,
-      document,
       probes,
     };
-    return { snapshot, parseMs };
+    return { facts, session, parseMs: parsed.parseMs };
   }
 
   /**
@@ -122,23 +131,30 @@ export class PageCollector {
   async collectRendered(
     url: URL,
     pool: BrowserPool,
-  ): Promise<{ snapshot: PageSnapshot; parseMs: number; screenshot: Screenshot }> {
+    sessionFor: SessionFor,
+  ): Promise<{ facts: CollectedFacts; session: PageSession; parseMs: number; screenshot: Screenshot }> {
     const early = this.startProbes(url);
     const rendered = await pool.render(url);
     const finalUrl = new URL(rendered.finalUrl);
     const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl);
-    const parseStarted = performance.now();
     const contentType = rendered.main.headers["content-type"];
-    const served = decodeDocument(rendered.main.body, contentType);
-    const rawDocument = parseDocument(served.html, finalUrl.href);
-    const document = parseDocument(rendered.html, finalUrl.href);
-    const parseMs = performance.now() - parseStarted;
-    const declaresIcon = document.links.some(
-      (link) => link.rel.includes("icon") || link.rel.includes("apple-touch-icon"),
-    );
-    const probes = await this.finishProbes(finalUrl, probesStarted, declaresIcon);
-    const { main, timing, facts } = rendered;
-    const snapshot: PageSnapshot = {
+    const session = await sessionFor(Math.max(rendered.main.body.length, rendered.html.length));
+    let parsed: Awaited<ReturnType<PageSession["parse"]>>;
+    let probes: HostProbes;
+    try {
+      parsed = await session.parse({
+        body: rendered.main.body,
+        contentType,
+        finalUrl: finalUrl.href,
+        renderedHtml: rendered.html,
+      });
+      probes = await this.finishProbes(finalUrl, probesStarted, parsed.declaresIcon);
+    } catch (error) {
+      session.release();
+      throw error;
+    }
+    const { main, timing, facts: seen } = rendered;
+    const facts: CollectedFacts = {
       requestedUrl: url.href,
       finalUrl: finalUrl.href,
       response: {
@@ -157,19 +173,16 @@ export class PageCollector {
           .filter((coding) => coding && coding !== "identity"),
         mediaType: mediaTypeOf(contentType) || "text/html",
       },
-      charset: served.charset,
-      document,
       probes,
       rendered: {
         metrics: rendered.metrics,
-        failedRequests: facts.failedRequests,
-        failedRequestCount: facts.failedRequestCount,
-        consoleProblems: facts.consoleProblems,
-        consoleProblemCount: facts.consoleProblemCount,
-        rawDocument,
+        failedRequests: seen.failedRequests,
+        failedRequestCount: seen.failedRequestCount,
+        consoleProblems: seen.consoleProblems,
+        consoleProblemCount: seen.consoleProblemCount,
       },
     };
-    return { snapshot, parseMs, screenshot: rendered.screenshot };
+    return { facts, session, parseMs: parsed.parseMs, screenshot: rendered.screenshot };
   }
 
   async close(): Promise<void> {

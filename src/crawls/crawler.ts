@@ -17,13 +17,11 @@
 import type { Kysely } from "kysely";
 import type { Analyzer } from "../analysis/analyse.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
-import { noindexSources } from "../analysis/page-facts.js";
 import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
 import { crawlDelayFor, isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { resultOf } from "../analysis/score.js";
 import { judgeSite } from "../analysis/site-checks/index.js";
-import { textFingerprint } from "../analysis/site-checks/text-fingerprint.js";
-import type { PageSnapshot } from "../analysis/snapshot.js";
+import type { ResponseFacts } from "../analysis/snapshot.js";
 import type { CrawlSettings, ScheduleIntervals } from "../config.js";
 import type { EventSink } from "../events/event-sink.js";
 import { type JobContext, RunLater } from "../jobs/job-queue.js";
@@ -36,6 +34,7 @@ import { timestamp } from "../timestamps.js";
 import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
 import type { CrawlPageRow, CrawlRow, CrawlStore, FrontierEntry, PageFacts } from "./crawl-store.js";
 import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "./crawl-url.js";
+import type { CrawledPage } from "./crawled-page.js";
 import { type Outbound, SiteReader } from "./site-reader.js";
 
 export const crawlJob = "crawl";
@@ -377,27 +376,33 @@ class CrawlRun {
       analysed = await this.dependencies.analyzer.analyse(page.url, {
         mode: this.crawl.mode,
         followRedirects: false,
+        owner: `user ${this.crawl.user_id}`,
+        crawlProject: this.crawl.project,
       });
     } catch (error) {
       return this.failed(page, error, existing ? { reportId: existing.id, requestId } : null);
     }
-    const { snapshot } = analysed;
-    const redirect = snapshot.response.redirects[0];
+    const { response, crawled } = analysed;
+    const redirect = response.redirects[0];
     if (redirect) return this.redirected(page, redirect.status, redirect.location);
     // Only what is stored is carried on past this point, not the analysis (the page's whole parse and report):
     // what outlives the thread-pool round trip below survives young-generation collections and fills the heap.
     return this.storePage(
       page,
-      this.recordOf(page, snapshot, analysed.report),
+      this.recordOf(page, response, crawled as CrawledPage, analysed.report),
       this.reportOf(existing?.id, analysed, requestId),
     );
   }
 
   /** What the crawl keeps of an analysed page: its facts, its internal links and the URLs it adds. */
-  private recordOf(page: CrawlPageRow, snapshot: PageSnapshot, report: { score: number; result: string }) {
-    const facts = pageFacts(snapshot);
+  private recordOf(
+    page: CrawlPageRow,
+    response: ResponseFacts,
+    crawled: CrawledPage,
+    report: { score: number; result: string },
+  ) {
+    const { facts, links } = crawled;
     const follow = !facts.nofollowPage;
-    const links = internalLinks(snapshot, this.crawl.project);
     const discovered: FrontierEntry[] = [];
     // A page known only from a sitemap (depth null) gives its links no depth either: no click path is known.
     // Those of a page at the depth limit are listed as excluded by it.
@@ -410,9 +415,9 @@ class CrawlRun {
       if (url && inScope(url, this.crawl.project)) discovered.push({ url, depth: null });
     }
     const stored: PageFacts = {
-      status_code: snapshot.response.status,
-      content_type: snapshot.response.mediaType,
-      indexable: snapshot.response.status === 200 && !facts.noindex ? 1 : 0,
+      status_code: response.status,
+      content_type: response.mediaType,
+      indexable: response.status === 200 && !facts.noindex ? 1 : 0,
       noindex: facts.noindex ? 1 : 0,
       canonical: facts.canonical,
       title: facts.title,
@@ -647,41 +652,4 @@ class CrawlRun {
       await events.crawlFinished({ userId: this.crawl.user_id, crawlId: this.crawl.id, status: ending });
     }
   }
-}
-
-/** What the site checks need from one analysed page. */
-function pageFacts(snapshot: PageSnapshot) {
-  const document = snapshot.document;
-  const canonicalLink = document.links.find((link) => link.inHead && link.rel.includes("canonical"));
-  const metaRobots = document.metas
-    .filter((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "robots")
-    .map((meta) => (meta.content ?? "").toLowerCase());
-  return {
-    title: document.titles[0]?.replace(/\s+/g, " ").trim() || null,
-    metaDescription:
-      document.metas
-        .find((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "description")
-        ?.content?.trim() || null,
-    canonical: canonicalLink?.href ? crawlUrl(canonicalLink.href) : null,
-    noindex: noindexSources(snapshot).length > 0,
-    nofollowPage: metaRobots.some((content) => /\b(nofollow|none)\b/.test(content)),
-    hreflang: document.links
-      .filter((link) => link.inHead && link.rel.includes("alternate") && link.hreflang && link.href)
-      .map((link) => ({ lang: (link.hreflang as string).toLowerCase(), url: crawlUrl(link.href as string) }))
-      .filter((alternate): alternate is { lang: string; url: string } => alternate.url !== null),
-    text: textFingerprint(document.text),
-  };
-}
-
-/** The page's `<a href>` links to URLs of the crawl's project, each once. */
-function internalLinks(snapshot: PageSnapshot, project: string): Array<{ to: string; nofollow: boolean }> {
-  const links = new Map<string, boolean>();
-  for (const anchor of snapshot.document.anchors) {
-    if (anchor.href === null) continue;
-    const to = crawlUrl(anchor.href);
-    if (!to || !inScope(to, project)) continue;
-    const nofollow = anchor.rel.includes("nofollow");
-    links.set(to, (links.get(to) ?? true) && nofollow);
-  }
-  return [...links].map(([to, nofollow]) => ({ to, nofollow }));
 }

@@ -90,7 +90,7 @@ export function analyseReportHandler({
       | { report: AnalysisReport; screenshot: Screenshot | null }
       | { failure: { reason: string; message: string } };
     try {
-      outcome = await analyzer.analyse(report.url, { mode: report.mode });
+      outcome = await analyzer.analyse(report.url, { mode: report.mode, owner: `user ${userId}` });
     } catch (error) {
       if (error instanceof FetchFailure || error instanceof RenderFailure) {
         outcome = { failure: { reason: error.reason, message: error.message } };

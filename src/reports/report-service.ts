@@ -123,7 +123,7 @@ export class ReportService {
       });
       return this.enqueue(pending, "create", () => this.reports.delete(userId, pending.id));
     }
-    const { report, screenshot } = await this.analyse(url, mode);
+    const { report, screenshot } = await this.analyse(url, mode, userId);
     const created = await this.reports.insert({
       ...settings,
       user_id: userId,
@@ -166,7 +166,7 @@ export class ReportService {
     if (input.results === 1 && !options.background) {
       // A failed re-run throws before anything is written: the report and its history stay as they were.
       const mode = changes.mode ?? existing.mode;
-      const { report, screenshot } = await this.analyse(new URL(existing.url), mode);
+      const { report, screenshot } = await this.analyse(new URL(existing.url), mode, userId);
       const analysis = analysisColumns(report);
       changes.next_run_at = nextRunAt(
         changes.schedule ?? existing.schedule,
@@ -244,10 +244,11 @@ export class ReportService {
   private async analyse(
     url: URL,
     mode: AnalysisMode,
+    userId: number,
   ): Promise<{ report: AnalysisReport; screenshot: Screenshot | null }> {
     return this.capacity.run(async () => {
       try {
-        return await this.analyzer.analyse(url.href, { mode });
+        return await this.analyzer.analyse(url.href, { mode, owner: `user ${userId}` });
       } catch (error) {
         if (error instanceof FetchFailure || error instanceof RenderFailure) throw new AnalysisFailed(error);
         if (error instanceof InvalidUrl) throw ValidationFailed.of("url", error.message);

@@ -13,7 +13,8 @@ export type FetchFailureReason =
   | "not-html"
   | "too-many-redirects"
   | "redirect"
-  | "invalid-response";
+  | "invalid-response"
+  | "too-complex";
 
 export class FetchFailure extends Error {
   override readonly name = "FetchFailure";
@@ -56,6 +57,17 @@ export const failures = {
     ),
   invalidResponse: () =>
     new FetchFailure("invalid-response", "The server sent a response that cannot be decoded."),
+  /** The page's parse and checks went past the analysis pool's time or memory limit, or stopped its thread. */
+  tooComplex: (limit: "time" | "memory" | "crash", timeLimitMs = 0) =>
+    new FetchFailure(
+      "too-complex",
+      limit === "time"
+        ? `The page took too long to analyse (more than ${timeLimitMs / 1000} s).`
+        : limit === "memory"
+          ? "The page needs too much memory to analyse."
+          : "The page's analysis stopped unexpectedly.",
+      { limit },
+    ),
   tooManyRedirects: (limit: number) =>
     new FetchFailure("too-many-redirects", `The URL redirects too many times (more than ${limit}).`, {
       limit,

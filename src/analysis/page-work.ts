@@ -1,0 +1,89 @@
+/**
+ * The CPU part of an analysis, the same code wherever it runs (on the event loop's thread for a small page, on
+ * a thread of the analysis pool for a large one): decode and parse the served bytes (and, in rendered mode,
+ * the rendered DOM), then judge the snapshot, score it and, for a crawl, read the page's crawl facts from it.
+ * Everything going in and out is plain data, so it crosses a thread boundary as it is.
+ */
+import type { CrawledPage } from "../crawls/crawled-page.js";
+import { crawledPageOf } from "../crawls/crawled-page.js";
+import { decodeDocument } from "./charset.js";
+import { checks } from "./checks/index.js";
+import { type CheckResults, judge } from "./judge.js";
+import { isNotIndexable } from "./page-facts.js";
+import { parseDocument } from "./parse.js";
+import { type Scored, score } from "./score.js";
+import type { Scoring } from "./scoring-config.js";
+import type { CharsetFacts, DocumentFacts, PageSnapshot, RenderedFactsSnapshot } from "./snapshot.js";
+
+export interface ParseInput {
+  /** The document's bytes as served (decoded from any content coding). */
+  body: Uint8Array;
+  contentType: string | undefined;
+  finalUrl: string;
+  /** Rendered mode: the DOM Chromium rendered, as HTML; null in raw mode. */
+  renderedHtml: string | null;
+}
+
+export interface ParsedPage {
+  charset: CharsetFacts;
+  /** The document the checks judge: the served one in raw mode, the rendered one in rendered mode. */
+  document: DocumentFacts;
+  /** Rendered mode: the document as served; null in raw mode. */
+  rawDocument: DocumentFacts | null;
+}
+
+/** The snapshot's facts that come from I/O (the main thread's part): everything but the parse. */
+export type CollectedFacts = Omit<PageSnapshot, "charset" | "document" | "rendered"> & {
+  rendered?: Omit<RenderedFactsSnapshot, "rawDocument">;
+};
+
+export interface Judged {
+  results: CheckResults;
+  scored: Scored;
+  /** What a crawl stores of the page; null unless asked for. */
+  crawled: CrawledPage | null;
+  /** CPU time of judging and scoring (and of the crawl facts). */
+  judgeMs: number;
+}
+
+export function parsePage(input: ParseInput): { parsed: ParsedPage; parseMs: number } {
+  const started = performance.now();
+  const body = Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength);
+  const served = decodeDocument(body, input.contentType);
+  const servedDocument = parseDocument(served.html, input.finalUrl);
+  const parsed: ParsedPage =
+    input.renderedHtml === null
+      ? { charset: served.charset, document: servedDocument, rawDocument: null }
+      : {
+          charset: served.charset,
+          document: parseDocument(input.renderedHtml, input.finalUrl),
+          rawDocument: servedDocument,
+        };
+  return { parsed, parseMs: performance.now() - started };
+}
+
+/** Whether the document names an icon (then the host probes skip /favicon.ico). */
+export function declaresIcon(document: DocumentFacts): boolean {
+  return document.links.some((link) => link.rel.includes("icon") || link.rel.includes("apple-touch-icon"));
+}
+
+export function snapshotOf(parsed: ParsedPage, facts: CollectedFacts): PageSnapshot {
+  const { rendered, ...rest } = facts;
+  const snapshot: PageSnapshot = { ...rest, charset: parsed.charset, document: parsed.document };
+  if (rendered && parsed.rawDocument) snapshot.rendered = { ...rendered, rawDocument: parsed.rawDocument };
+  return snapshot;
+}
+
+export function judgePage(
+  parsed: ParsedPage,
+  facts: CollectedFacts,
+  scoring: Scoring,
+  crawlProject: string | null,
+): Judged {
+  const started = performance.now();
+  const snapshot = snapshotOf(parsed, facts);
+  const results = judge(snapshot, checks, scoring.thresholds);
+  const scored = score(results, scoring, isNotIndexable(snapshot));
+  const crawled = crawlProject === null ? null : crawledPageOf(snapshot, crawlProject);
+  return { results, scored, crawled, judgeMs: performance.now() - started };
+}

@@ -1,0 +1,45 @@
+/**
+ * A page's session: where its document is parsed, held while the host probes finish, and judged. The
+ * in-thread session does the work on the calling thread (small pages, or no analysis threads configured);
+ * the analysis pool's sessions (analysis-pool.ts) do it on a worker thread.
+ */
+import {
+  type CollectedFacts,
+  declaresIcon,
+  type Judged,
+  judgePage,
+  type ParsedPage,
+  type ParseInput,
+  parsePage,
+} from "../page-work.js";
+import type { Scoring } from "../scoring-config.js";
+
+export interface PageSession {
+  /** Decodes and parses the page; the session keeps the parse for `judge`. */
+  parse(input: ParseInput): Promise<{ declaresIcon: boolean; parseMs: number }>;
+  /** Judges and scores the parsed page with the I/O facts (and reads its crawl facts for `crawlProject`). */
+  judge(facts: CollectedFacts, crawlProject: string | null): Promise<Judged>;
+  /** Ends the session, dropping its parse and freeing its thread; safe to call more than once. */
+  release(): void;
+}
+
+export class InThreadSession implements PageSession {
+  private parsed: ParsedPage | null = null;
+
+  constructor(private readonly scoring: Scoring) {}
+
+  async parse(input: ParseInput): Promise<{ declaresIcon: boolean; parseMs: number }> {
+    const { parsed, parseMs } = parsePage(input);
+    this.parsed = parsed;
+    return { declaresIcon: declaresIcon(parsed.document), parseMs };
+  }
+
+  async judge(facts: CollectedFacts, crawlProject: string | null): Promise<Judged> {
+    if (!this.parsed) throw new Error("The page was not parsed.");
+    return judgePage(this.parsed, facts, this.scoring, crawlProject);
+  }
+
+  release(): void {
+    this.parsed = null;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What a crawl keeps of an analysed page, read from its snapshot where the snapshot lives (on the analysis
+ * pool's thread for a large page): the facts the site checks need (title, canonical, noindex, hreflang, the
+ * text's fingerprint) and the page's links within the crawl's project.
+ */
+import { noindexSources } from "../analysis/page-facts.js";
+import { textFingerprint } from "../analysis/site-checks/text-fingerprint.js";
+import type { PageSnapshot } from "../analysis/snapshot.js";
+import { crawlUrl, inScope } from "./crawl-url.js";
+
+export interface CrawledPage {
+  facts: ReturnType<typeof pageFacts>;
+  links: Array<{ to: string; nofollow: boolean }>;
+}
+
+export function crawledPageOf(snapshot: PageSnapshot, project: string): CrawledPage {
+  return { facts: pageFacts(snapshot), links: internalLinks(snapshot, project) };
+}
+
+/** What the site checks need from one analysed page. */
+function pageFacts(snapshot: PageSnapshot) {
+  const document = snapshot.document;
+  const canonicalLink = document.links.find((link) => link.inHead && link.rel.includes("canonical"));
+  const metaRobots = document.metas
+    .filter((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "robots")
+    .map((meta) => (meta.content ?? "").toLowerCase());
+  return {
+    title: document.titles[0]?.replace(/\s+/g, " ").trim() || null,
+    metaDescription:
+      document.metas
+        .find((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "description")
+        ?.content?.trim() || null,
+    canonical: canonicalLink?.href ? crawlUrl(canonicalLink.href) : null,
+    noindex: noindexSources(snapshot).length > 0,
+    nofollowPage: metaRobots.some((content) => /\b(nofollow|none)\b/.test(content)),
+    hreflang: document.links
+      .filter((link) => link.inHead && link.rel.includes("alternate") && link.hreflang && link.href)
+      .map((link) => ({ lang: (link.hreflang as string).toLowerCase(), url: crawlUrl(link.href as string) }))
+      .filter((alternate): alternate is { lang: string; url: string } => alternate.url !== null),
+    text: textFingerprint(document.text),
+  };
+}
+
+/** The page's `<a href>` links to URLs of the crawl's project, each once. */
+function internalLinks(snapshot: PageSnapshot, project: string): Array<{ to: string; nofollow: boolean }> {
+  const links = new Map<string, boolean>();
+  for (const anchor of snapshot.document.anchors) {
+    if (anchor.href === null) continue;
+    const to = crawlUrl(anchor.href);
+    if (!to || !inScope(to, project)) continue;
+    const nofollow = anchor.rel.includes("nofollow");
+    links.set(to, (links.get(to) ?? true) && nofollow);
+  }
+  return [...links].map(([to, nofollow]) => ({ to, nofollow }));
+}

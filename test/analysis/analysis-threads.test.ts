@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Analyzer } from "../../src/analysis/analyse.js";
+import { PageCollector } from "../../src/analysis/collect.js";
+import { FetchFailure } from "../../src/analysis/fetch/fetch-failure.js";
+import type { CollectedFacts, ParseInput } from "../../src/analysis/page-work.js";
+import { defaultScoring } from "../../src/analysis/scoring-config.js";
+import { AnalysisPool } from "../../src/analysis/threads/analysis-pool.js";
+import { FairQueue } from "../../src/analysis/threads/fair-queue.js";
+import { InThreadSession, type PageSession } from "../../src/analysis/threads/page-session.js";
+import { loadAnalysisConfig } from "../../src/config.js";
+import { type CorpusPage, corpusMissing, loadCorpus, serveCorpus } from "../helpers/corpus.js";
+import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+
+// A time limit no test machine reaches unless the test sets its own.
+const settings = (extra: Record<string, string>) =>
+  loadAnalysisConfig({
+    PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
+    PAGEGRADE_ANALYSIS_TIME_LIMIT_MS: "600000",
+    ...extra,
+  });
+
+/** A page whose parse takes a while: many elements, about 2 MiB. */
+const heavyPage = `<!doctype html><html lang="en"><title>Heavy</title><body>${'<p><a href="/x">x</a></p>'.repeat(80_000)}</body></html>`;
+
+/**
+ * Runs a page's parse and judging both on the calling thread and on a pool thread, from the same bytes and the
+ * same collected facts, and keeps what each gave (less the CPU times).
+ */
+class BothSessions implements PageSession {
+  readonly outputs: { here: string[]; there: string[] } = { here: [], there: [] };
+
+  constructor(
+    private readonly here: PageSession,
+    private readonly there: PageSession,
+  ) {}
+
+  async parse(input: ParseInput) {
+    const here = await this.here.parse(input);
+    const there = await this.there.parse(input);
+    this.outputs.here.push(JSON.stringify(here.declaresIcon));
+    this.outputs.there.push(JSON.stringify(there.declaresIcon));
+    return here;
+  }
+
+  async judge(facts: CollectedFacts, crawlProject: string | null) {
+    const here = await this.here.judge(facts, crawlProject);
+    const there = await this.there.judge(facts, crawlProject);
+    const { judgeMs: _hereMs, ...hereOutput } = here;
+    const { judgeMs: _thereMs, ...thereOutput } = there;
+    this.outputs.here.push(JSON.stringify(hereOutput));
+    this.outputs.there.push(JSON.stringify(thereOutput));
+    return here;
+  }
+
+  release() {
+    this.here.release();
+    this.there.release();
+  }
+}
+
+describe.skipIf(corpusMissing !== undefined)("analysis threads and the calling thread agree", () => {
+  let pages: CorpusPage[];
+  let server: LocalServer;
+  let pool: AnalysisPool;
+  let collector: PageCollector;
+
+  beforeAll(async () => {
+    // Every 6th page of the corpus: small and large pages, several languages and charsets.
+    pages = loadCorpus().filter((_page, index) => index % 6 === 0);
+    server = await serveCorpus(pages);
+    pool = new AnalysisPool({
+      threads: 1,
+      timeLimitMs: 600_000,
+      memoryLimitMb: 512,
+      scoring: defaultScoring,
+    });
+    collector = new PageCollector(settings({}));
+  });
+
+  afterAll(async () => {
+    await pool?.close();
+    await collector?.close();
+    await server?.close();
+  });
+
+  it("gives byte-for-byte the same results, score and crawl facts for corpus pages", {
+    timeout: 300_000,
+  }, async () => {
+    expect(pages.length).toBeGreaterThanOrEqual(25);
+    for (const page of pages) {
+      let both: BothSessions | null = null;
+      const { facts, session } = await collector.collect(new URL(`${server.url}/${page.name}`), async () => {
+        both = new BothSessions(new InThreadSession(defaultScoring), await pool.session(""));
+        return both;
+      });
+      try {
+        await session.judge(facts, new URL(server.url).hostname);
+      } finally {
+        session.release();
+      }
+      const { here, there } = (both as BothSessions | null)?.outputs ?? { here: [], there: [] };
+      expect(here).toHaveLength(2);
+      expect(there, page.name).toEqual(here);
+    }
+    expect(pool.threadsRunning).toBe(1);
+  });
+});
+
+describe("the analysis threads' limits", () => {
+  let server: LocalServer;
+
+  beforeAll(async () => {
+    server = await startServer({
+      "/heavy": html(heavyPage),
+      "/small": html(
+        '<!doctype html><html lang="en"><title>Small page</title><body><p>Hello.</p></body></html>',
+      ),
+    });
+  });
+
+  afterAll(() => server?.close());
+
+  async function failureOf(promise: Promise<unknown>): Promise<FetchFailure> {
+    const error = await promise.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(FetchFailure);
+    return error as FetchFailure;
+  }
+
+  it("fails a page past the time limit with too-complex, its thread stopped, and goes on", {
+    timeout: 120_000,
+  }, async () => {
+    const analyzer = new Analyzer(
+      settings({ PAGEGRADE_ANALYSIS_THREADS: "1", PAGEGRADE_ANALYSIS_TIME_LIMIT_MS: "100" }),
+    );
+    try {
+      const failure = await failureOf(analyzer.analyse(`${server.url}/heavy`));
+      expect(failure.reason).toBe("too-complex");
+      expect(failure.message).toBe("The page took too long to analyse (more than 0.1 s).");
+      expect(analyzer.threads?.threadsRunning).toBe(0);
+      // The analysis after it goes on (the thread's replacement is shown with the memory limit below).
+      const { report } = await analyzer.analyse(`${server.url}/small`);
+      expect(report.results.title?.status).not.toBe("error");
+    } finally {
+      await analyzer.close();
+    }
+  });
+
+  it("fails a page that exhausts a thread's memory with too-complex, and replaces the thread", {
+    timeout: 300_000,
+  }, async () => {
+    // The smallest heap allowed; the heavy page's tree and records do not fit in it.
+    const analyzer = new Analyzer(
+      settings({
+        PAGEGRADE_ANALYSIS_THREADS: "1",
+        PAGEGRADE_THREAD_MEMORY_MB: "64",
+        PAGEGRADE_THREAD_MIN_BYTES: "0",
+      }),
+    );
+    // 700,000 elements in 4.9 MB: a parse tree several times the heap allowed.
+    const bigger = await startServer({
+      "/": html(`<!doctype html><html lang="en"><title>Elements</title><body>${"<i></i>".repeat(700_000)}`),
+    });
+    try {
+      const failure = await failureOf(analyzer.analyse(`${bigger.url}/`));
+      expect(failure.reason).toBe("too-complex");
+      expect(failure.message).toBe("The page needs too much memory to analyse.");
+      expect(analyzer.threads?.threadsRunning).toBe(0);
+      // The next page gets a new thread.
+      const { report } = await analyzer.analyse(`${server.url}/small`);
+      expect(report.results.title?.status).not.toBe("error");
+      expect(analyzer.threads?.threadsRunning).toBe(1);
+    } finally {
+      await analyzer.close();
+      await bigger.close();
+    }
+  });
+
+  it("analyses a small page on the calling thread, a large one on a thread", {
+    timeout: 120_000,
+  }, async () => {
+    const analyzer = new Analyzer(
+      settings({ PAGEGRADE_ANALYSIS_THREADS: "1", PAGEGRADE_THREAD_MIN_BYTES: "65536" }),
+    );
+    try {
+      await analyzer.analyse(`${server.url}/small`);
+      expect(analyzer.threads?.threadsRunning).toBe(0);
+      await analyzer.analyse(`${server.url}/heavy`);
+      expect(analyzer.threads?.threadsRunning).toBe(1);
+    } finally {
+      await analyzer.close();
+    }
+  });
+});
+
+describe("waiting for a thread", () => {
+  it("takes turns between owners", async () => {
+    const pool = new AnalysisPool({
+      threads: 1,
+      timeLimitMs: 1000,
+      memoryLimitMb: 64,
+      scoring: defaultScoring,
+    });
+    const order: string[] = [];
+    const first = await pool.session("alice");
+    const waiting = ["alice 2", "alice 3", "alice 4", "bob 1", "carol 1", "bob 2"].map(async (name) => {
+      const session = await pool.session(name.split(" ")[0] as string);
+      order.push(name);
+      session.release();
+    });
+    expect(pool.queued).toBe(6);
+    first.release();
+    await Promise.all(waiting);
+    expect(order).toEqual(["alice 2", "bob 1", "carol 1", "alice 3", "bob 2", "alice 4"]);
+    await pool.close();
+  });
+
+  it("a fair queue serves owners round-robin, each in order, and forgets a removed entry", () => {
+    const queue = new FairQueue<string>();
+    for (const [owner, entry] of [
+      ["a", "a1"],
+      ["a", "a2"],
+      ["b", "b1"],
+      ["a", "a3"],
+      ["c", "c1"],
+    ] as const)
+      queue.push(owner, entry);
+    expect(queue.remove("c", "c1")).toBe(true);
+    expect(queue.remove("c", "c1")).toBe(false);
+    const out: string[] = [];
+    for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) out.push(entry);
+    expect(out).toEqual(["a1", "b1", "a2", "a3"]);
+    expect(queue.size).toBe(0);
+  });
+});

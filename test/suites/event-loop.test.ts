@@ -1,0 +1,150 @@
+/**
+ * The event loop stays free while hostile pages are analysed: the real service (its own process, started the
+ * way `npm start` does) analyses the worst page of each kind through the API, each at the 5 MiB body cap, all
+ * at once, while /healthz is asked every 50 ms; no answer may take more than 200 ms. Each page ends in a report
+ * or in a clean 422 (`too-complex` when it goes past the analysis threads' limits). npm run test:hostile.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AccountService } from "../../src/accounts/account-service.js";
+import { freshDatabase, type TestDatabase } from "../helpers/api.js";
+import { type LocalServer, startServer } from "../helpers/local-server.js";
+import { probeLoop } from "../helpers/loop-probe.js";
+import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
+
+const bodyCap = 5 * 1024 * 1024;
+const stallBoundMs = 200;
+
+/** `open`, then `unit` as many times as fit under the body cap, then `close`. */
+function atCap(open: string, unit: string, close: string): Buffer {
+  const count = Math.floor((bodyCap - 1024 - open.length - close.length) / unit.length);
+  return Buffer.from(open + unit.repeat(count) + close);
+}
+
+const head = (title: string, extra = "") =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${extra}</head><body>`;
+
+/** The worst page of each kind, each just under the body cap. */
+const hostilePages: Record<string, Buffer> = {
+  "huge-text": atCap(
+    head("A very long page of text"),
+    "<p>Plain words of a very long page, one paragraph after another, each saying the same.</p>\n",
+    "</body></html>",
+  ),
+  "deep-nesting": atCap(head("Deeply nested markup"), "<div>", "deep</body></html>"),
+  "many-elements": atCap(head("Hundreds of thousands of elements"), "<span>x</span>", "</body></html>"),
+  "giant-json-ld": atCap(
+    head(
+      "Giant structured data",
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","itemListElement":[',
+    ),
+    '{"@type":"ListItem","position":1,"name":"An item of a very long list","url":"https://example.com/item"},',
+    '{"@type":"ListItem","position":2}]}</script></head><body><h1>Structured data</h1></body></html>',
+  ),
+  "giant-style-and-script": Buffer.concat([
+    atCap(
+      head("Giant inline style", "<style>"),
+      ".rule-of-a-huge-sheet{color:#123456;margin:0}\n",
+      "</style>",
+    ).subarray(0, bodyCap / 2),
+    atCap("", "var value = Math.max(1, 2) + 'a string of the script';\n", "").subarray(0, bodyCap / 2 - 2048),
+    Buffer.from("</style><script>var end = 1;</script></head><body><h1>Inline</h1></body></html>"),
+  ]),
+  "many-images-and-links": atCap(
+    head("Images and links"),
+    '<a href="/page?id=1"><img src="/image.png" alt="" srcset="/image.png 1x, /image-2x.png 2x"></a>',
+    "</body></html>",
+  ),
+  "long-attributes": atCap(
+    head("Very long attribute values", '<meta name="description" content="'),
+    "a long attribute value ",
+    '"></head><body><a href="/" title="short">home</a></body></html>',
+  ),
+};
+
+describe("the event loop under hostile pages", () => {
+  let target: LocalServer;
+  let database: TestDatabase;
+  let service: ServiceProcess;
+  let key: string;
+
+  beforeAll(async () => {
+    for (const [name, body] of Object.entries(hostilePages)) {
+      expect(body.length, name).toBeLessThanOrEqual(bodyCap);
+      expect(body.length, name).toBeGreaterThan(bodyCap - 64 * 1024);
+    }
+    target = await startServer(
+      Object.fromEntries(
+        Object.entries(hostilePages).map(([name, body]) => [
+          `/${name}`,
+          (_request, response) => {
+            response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+            response.end(body);
+          },
+        ]),
+      ),
+    );
+    database = await freshDatabase("sqlite");
+    key = (
+      await new AccountService(database.store).createUser(
+        `${randomBytes(4).toString("hex")}@example.com`,
+        null,
+      )
+    ).key;
+    service = await startServiceProcess({
+      DATABASE_URL: database.url,
+      PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
+      PAGEGRADE_RATE_LIMIT: "0",
+      PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+      PAGEGRADE_MAX_CONCURRENT_ANALYSES: String(Object.keys(hostilePages).length),
+      PAGEGRADE_FETCH_TIMEOUT_MS: "60000",
+      PAGEGRADE_ANALYSIS_TIME_LIMIT_MS: "60000",
+    });
+  });
+
+  afterAll(async () => {
+    if (service && service.child.exitCode === null) {
+      service.child.kill("SIGTERM");
+      await service.exited;
+    }
+    await target?.close();
+    await database?.drop();
+  });
+
+  it(`answers /healthz within ${stallBoundMs} ms while the worst pages are analysed`, async () => {
+    // The idle service first, for comparison (and so the probe's connection is open before anything counts).
+    const idleProbe = probeLoop(service.url, 50);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const idle = await idleProbe.stop();
+    const probe = probeLoop(service.url, 50);
+    const outcomes = await Promise.all(
+      Object.keys(hostilePages).map(async (name) => {
+        const started = performance.now();
+        const response = await fetch(`${service.url}/api/v1/reports`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ url: `${target.url}/${name}` }),
+        });
+        const body = (await response.json()) as { data?: { score: number }; reason?: string };
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        return { name, status: response.status, reason: body.reason ?? null, seconds };
+      }),
+    );
+    const watched = await probe.stop(stallBoundMs);
+    console.log(
+      `event loop: idle, slowest of ${idle.samples} probes ${idle.maxMs.toFixed(0)} ms; under load ${watched.samples} probes, slowest ${watched.maxMs.toFixed(0)} ms; ${outcomes
+        .map(
+          (outcome) =>
+            `${outcome.name} ${outcome.status}${outcome.reason ? ` ${outcome.reason}` : ""} ${outcome.seconds} s`,
+        )
+        .join(", ")}`,
+    );
+    for (const outcome of outcomes) {
+      if (outcome.status !== 201)
+        expect(outcome, outcome.name).toMatchObject({ status: 422, reason: "too-complex" });
+    }
+    expect(watched.failures).toBe(0);
+    expect(watched.slow).toEqual([]);
+    expect(watched.maxMs).toBeLessThanOrEqual(stallBoundMs);
+  });
+});
