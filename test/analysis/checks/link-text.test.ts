@@ -24,10 +24,23 @@ describe("link-text", () => {
     expect(result.status).toBe("warn");
     expect(result.value).toBe(4);
   });
-  it("uses aria-label as the text when present", () => {
-    expect(run(linkText, pageFrom(doc('<a href="/a" aria-label="Annual report 2025">more</a>'))).status).toBe(
-      "pass",
+  it("judges the text search engines read, not an aria-label over it", () => {
+    // As on a news site's navigation: the visible text is "More", the label only names it for screen readers.
+    const result = run(
+      linkText,
+      pageFrom(
+        doc('<a href="https://news.example/more" aria-label="More News" class="subnav__link">More</a>'),
+      ),
     );
+    expect(result.status).toBe("warn");
+    expect(result.items).toEqual([{ text: "More", href: "https://news.example/more" }]);
+  });
+  it("reads the title attribute, then aria-label, only for a link without text", () => {
+    const titled = doc(
+      '<a href="/a" title="more"><svg></svg></a><a href="/b" aria-label="Annual report"></a>',
+    );
+    const result = run(linkText, pageFrom(titled));
+    expect(result.items).toEqual([{ text: "more", href: "https://example.com/a" }]);
   });
   it("does not apply without followed links", () => {
     expect(run(linkText, pageFrom(doc("<p>x</p>"))).status).toBe("na");
