@@ -256,8 +256,8 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
           parts: [],
           anchor,
           // Search engines read a link's own text; the title attribute stands in only when it has none
-          // (Google Search Central, "Link best practices"), and aria-label after it.
-          fallback: (attr(element, "title")?.trim() || attr(element, "aria-label")?.trim()) ?? undefined,
+          // (Google Search Central, "Link best practices"). aria-label is for screen readers, not read here.
+          fallback: attr(element, "title")?.trim(),
         });
         return;
       }

@@ -100,7 +100,7 @@ export interface Anchor extends ElementRef {
   href: string | null;
   /**
    * Anchor text as search engines read it: the text content with the alt of images inside; only when that is
-   * empty, the title attribute, else aria-label.
+   * empty, the title attribute (Google's fallback). aria-label, for screen readers, is not read.
    */
   text: string;
   rel: string[];
