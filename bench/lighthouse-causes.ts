@@ -174,16 +174,26 @@ function hreflessMatch(facts: PageFacts, html: string): ProbedAnchor | undefined
 
 const normalise = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
 
+/** The title attribute in a start tag as the probe quotes it ("" when none). */
+const titleOf = (html: string) => /\btitle="([^"]*)"/.exec(html)?.[1] ?? "";
+
 function linkTextOnlyForPagegrade(entry: Disagreement, facts: PageFacts) {
   const items = entry.results["link-text"]?.details?.items ?? [];
   return combine(
     items.map((item) => {
       const text = String(item.text);
       const candidates = facts.anchors.filter((anchor) => anchor.href === item.href);
-      const anchor =
-        candidates.find((candidate) => normalise(candidate.textContent) === normalise(text)) ?? candidates[0];
+      // The link itself: same destination and the same text, as pagegrade read it or as Chromium renders it.
+      const anchor = candidates.find((candidate) =>
+        [candidate.textContent, candidate.renderedText, titleOf(candidate.html)].some(
+          (candidateText) => normalise(candidateText) === normalise(text),
+        ),
+      );
       if (!anchor)
-        return { reason: null, evidence: `"${text}" → ${item.href}: not in the page as Chromium showed it` };
+        return {
+          reason: null,
+          evidence: `"${text}" → ${item.href}: no link with that text in the page as Chromium showed it (${candidates.length} to that address)`,
+        };
       const shown = `${anchor.html} "${text}"`;
       if (anchor.hiddenBy !== null)
         return {
@@ -241,7 +251,10 @@ function linkTextOnlyForLighthouse(
         };
       }
       if (same.hidden)
-        return { reason: "a link pagegrade takes as hidden", evidence: `${shown}: ${same.html}` };
+        return {
+          reason: "a link hidden in the HTML that Chromium shows (a script reveals it)",
+          evidence: `${shown}: pagegrade reads ${same.html} inside a hidden element; Chromium renders its text`,
+        };
       return {
         reason: "a generic text on Lighthouse's list, not on pagegrade's",
         evidence: shown,
