@@ -73,8 +73,6 @@ const genericTexts = new Set([
   "リンク",
   "ここをクリック",
   "続きを読む",
-  "もっと見る",
-  "詳細",
   // Dutch
   "klik hier",
   "meer",
