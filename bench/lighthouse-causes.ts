@@ -82,11 +82,13 @@ function findCause(entry: Disagreement, facts: PageFacts, rules: LighthouseRules
   }
 }
 
-/** Every reason found must be named; a disagreement with an element no reason covers stays unexplained. */
+/** Every element found must have its reason named; one without leaves the disagreement unexplained. */
 function combine(reasons: Array<{ reason: string | null; evidence: string }>): Explanation | null {
-  if (reasons.length === 0 || reasons.some((entry) => entry.reason === null)) return null;
+  if (reasons.length === 0) return null;
+  const evidence = reasons.map((entry) => entry.evidence);
+  if (reasons.some((entry) => entry.reason === null)) return { cause: unexplained, evidence };
   const names = [...new Set(reasons.map((entry) => entry.reason as string))].sort();
-  return { cause: names.join(" + "), evidence: reasons.map((entry) => entry.evidence) };
+  return { cause: names.join(" + "), evidence };
 }
 
 // ---- crawlable-anchors ---------------------------------------------------------------------------------------
