@@ -191,6 +191,16 @@ function linkTextOnlyForPagegrade(entry: Disagreement, facts: PageFacts) {
           (candidateText) => normalise(candidateText) === normalise(text),
         ),
       );
+      const misread = new TextDecoder("windows-1252").decode(Buffer.from(text));
+      const decodedElse = candidates.find(
+        (candidate) => normalise(candidate.textContent) === normalise(misread),
+      );
+      if (!anchor && decodedElse)
+        return {
+          reason:
+            "a page without a declared charset: Chromium decodes it as windows-1252, pagegrade as UTF-8, so the texts differ",
+          evidence: `${decodedElse.html} "${text}": Chromium's text "${decodedElse.textContent.trim()}"`,
+        };
       if (!anchor)
         return {
           reason: null,
