@@ -264,7 +264,8 @@ function linkTextOnlyForLighthouse(
       }
       if (same.hidden)
         return {
-          reason: "a link hidden in the HTML that Chromium shows (a script reveals it)",
+          reason:
+            "a link the markup hides (hidden, inline display:none) that Chromium renders: a script or an !important rule shows it",
           evidence: `${shown}: pagegrade reads ${same.html} inside a hidden element; Chromium renders its text`,
         };
       return {
