@@ -5,12 +5,15 @@
  * every disagreement (page, audit, both verdicts, pagegrade's message and evidence) to
  * bench-output/lighthouse-disagreements[-rendered].md, grouped by the cause that explains it. Used by
  * `npm run bench:lighthouse` (raw mode) and `npm run bench:render` (rendered mode: what Lighthouse judged is the
- * rendered document).
+ * rendered document), and `npm run bench:lighthouse -- --mode rendered` (rendered mode alone). Each disagreement's
+ * cause is checked on the page (lighthouse-causes.ts): the page is opened in Chromium and judged by Lighthouse's
+ * own rules, and the report lists the element or text that makes the tools differ, or "unexplained".
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Analyzer } from "../src/analysis/analyse.js";
 import type { CheckResults } from "../src/analysis/judge.js";
+import type { Anchor } from "../src/analysis/snapshot.js";
 import { loadAnalysisConfig } from "../src/config.js";
 import type { AnalysisMode } from "../src/store/schema.js";
 import {
@@ -21,7 +24,9 @@ import {
   readabilityDir,
   serveCorpus,
 } from "../test/helpers/corpus.js";
-import { causeOf } from "./lighthouse-causes.js";
+import { type Disagreement as Case, explain, unexplained } from "./lighthouse-causes.js";
+import { PageProbe } from "./lighthouse-probe.js";
+import { loadLighthouseRules } from "./lighthouse-rules.js";
 
 type Verdict = "pass" | "fail";
 
@@ -59,6 +64,7 @@ interface Disagreement {
   lighthouse: Verdict;
   pagegrade: Verdict;
   cause: string;
+  evidence: string[];
   details: string[];
 }
 
@@ -71,7 +77,6 @@ export async function agreementWithLighthouse(
     ...loadCorpus(corpusDir, "pages/"),
     ...loadCorpus(readabilityDir, "readability/"),
   ];
-  const htmlByName = new Map(pages.map((page) => [page.name, page.html.toString("utf8")]));
   const verdicts = readVerdicts(lighthouseVerdictsPath);
   const server = await serveCorpus(pages);
   const analyzer = new Analyzer(
@@ -84,6 +89,7 @@ export async function agreementWithLighthouse(
   );
 
   const results = new Map<string, CheckResults>();
+  const seen = new Map<string, { finalUrl: string; anchors: Anchor[] }>();
   const failures: string[] = [];
   let next = 0;
   await Promise.all(
@@ -91,8 +97,9 @@ export async function agreementWithLighthouse(
       while (next < pages.length) {
         const page = pages[next++] as CorpusPage;
         try {
-          const { report } = await analyzer.analyse(`${server.url}/${page.name}`, { mode });
+          const { report, snapshot } = await analyzer.analyse(`${server.url}/${page.name}`, { mode });
           results.set(page.name, report.results);
+          seen.set(page.name, { finalUrl: snapshot.finalUrl, anchors: snapshot.document.anchors });
         } catch (error) {
           // A page that cannot be analysed has no verdicts to compare: listed below, counted as skipped.
           failures.push(`${page.name} (${(error as Error).message})`);
@@ -100,10 +107,7 @@ export async function agreementWithLighthouse(
       }
     }),
   );
-  await analyzer.close();
-  await server.close();
-
-  const disagreements: Disagreement[] = [];
+  const found: Array<Omit<Case, "facts" | "rawResults"> & { page: string; details: string[] }> = [];
   const table: Array<{ audit: string; compared: number; agreed: number; skipped: number }> = [];
   for (const { audit, checks, failed } of mapping) {
     const row = { audit, compared: 0, agreed: 0, skipped: 0 };
@@ -122,12 +126,14 @@ export async function agreementWithLighthouse(
         row.agreed++;
         continue;
       }
-      disagreements.push({
+      found.push({
         page: page.name,
         audit,
         lighthouse,
         pagegrade,
-        cause: causeOf(audit, pagegrade, htmlByName.get(page.name) ?? "", ours),
+        results: ours,
+        finalUrl: seen.get(page.name)?.finalUrl ?? `${server.url}/${page.name}`,
+        anchors: seen.get(page.name)?.anchors ?? [],
         details: checks.map((id) => {
           const result = ours[id];
           const items = result?.details?.items ?? [];
@@ -141,6 +147,47 @@ export async function agreementWithLighthouse(
     }
     table.push(row);
   }
+
+  // Each disagreeing page opened once in Chromium, and in rendered mode analysed raw too, to check causes on it.
+  const rules = await loadLighthouseRules();
+  const probe = await PageProbe.start();
+  const facts = new Map<string, Case["facts"]>();
+  const rawResults = new Map<string, CheckResults>();
+  for (const page of new Set(found.map((entry) => entry.page))) {
+    try {
+      facts.set(page, await probe.inspect(`${server.url}/${page}`));
+    } catch (error) {
+      facts.set(page, { error: (error as Error).message });
+    }
+    if (mode !== "raw") {
+      const { report } = await analyzer
+        .analyse(`${server.url}/${page}`, { mode: "raw" })
+        .catch(() => ({ report: null }));
+      if (report) rawResults.set(page, report.results);
+    }
+  }
+  await probe.close();
+  await analyzer.close();
+  await server.close();
+  const disagreements: Disagreement[] = found.map((entry) => {
+    const { cause, evidence } = explain(
+      {
+        ...entry,
+        facts: facts.get(entry.page) ?? { error: "not opened" },
+        rawResults: rawResults.get(entry.page) ?? null,
+      },
+      rules,
+    );
+    return {
+      page: entry.page,
+      audit: entry.audit,
+      lighthouse: entry.lighthouse,
+      pagegrade: entry.pagegrade,
+      cause,
+      evidence,
+      details: entry.details,
+    };
+  });
 
   const pct = (agreed: number, compared: number) =>
     compared === 0 ? "  n/a" : `${((100 * agreed) / compared).toFixed(1).padStart(5)} %`;
@@ -174,6 +221,7 @@ export async function agreementWithLighthouse(
         "",
         ...entries.flatMap((entry) => [
           `- ${entry.page} · ${entry.audit}: Lighthouse ${entry.lighthouse}, pagegrade ${entry.pagegrade}`,
+          ...entry.evidence.map((line) => `  - evidence: ${line}`),
           ...entry.details,
         ]),
         "",
@@ -184,7 +232,8 @@ export async function agreementWithLighthouse(
   console.log(`${disagreements.length} disagreements by cause:`);
   for (const [cause, entries] of [...byCause.entries()].sort((a, b) => b[1].length - a[1].length))
     console.log(`  ${String(entries.length).padStart(3)}  ${cause}`);
-  console.log(`details in ${reportPath}`);
+  const open = byCause.get(unexplained)?.length ?? 0;
+  console.log(`${open} unexplained; details and evidence in ${reportPath}`);
   return { agreed, compared, share: compared === 0 ? 0 : agreed / compared };
 }
 

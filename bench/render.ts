@@ -21,9 +21,8 @@
  * BENCH_PAGES=N takes a deterministic subset of N pages spread evenly over the sorted list (page i·total/N for
  * i = 0…N-1); the default is every page. BENCH_SKIP_LIGHTHOUSE=1 measures speed and memory only.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { AddressPolicy } from "../src/analysis/fetch/address-policy.js";
 import { ConnectionGuard } from "../src/analysis/fetch/connection-guard.js";
@@ -36,10 +35,8 @@ import { chromiumPath } from "../test/helpers/browser.js";
 import { corpusDir } from "../test/helpers/corpus.js";
 import { notFound, startServer } from "../test/helpers/local-server.js";
 import { agreementWithLighthouse } from "./lighthouse-agreement.js";
+import { ensureLighthouse, lighthouseCli, lighthouseDir, lighthouseVersion } from "./lighthouse-install.js";
 
-const lighthouseVersion = "12.8.2";
-const lighthouseDir = join(process.env.TMPDIR ?? tmpdir(), "pagegrade-lighthouse");
-const lighthouseCli = join(lighthouseDir, "node_modules", "lighthouse", "cli", "index.js");
 const cacheDir = join(lighthouseDir, `results-${lighthouseVersion}-guard-proxy`);
 const outputDir = new URL("../bench-output/render/", import.meta.url).pathname;
 const refreshLighthouse = process.env.BENCH_LIGHTHOUSE_REFRESH === "1";
@@ -281,18 +278,6 @@ if (process.env.BENCH_SKIP_VERDICTS !== "1") {
 }
 
 // ---- helpers -------------------------------------------------------------------------------------------------
-
-function ensureLighthouse(): void {
-  if (existsSync(lighthouseCli)) return;
-  console.log(`Installing Lighthouse ${lighthouseVersion} into ${lighthouseDir} (once) …`);
-  execFileSync(
-    "npm",
-    ["install", "--prefix", lighthouseDir, "--no-save", `lighthouse@${lighthouseVersion}`],
-    {
-      stdio: "inherit",
-    },
-  );
-}
 
 async function runLighthouse(url: string, outputPath: string): Promise<void> {
   // The limits rendered mode gives a page (BrowserPool's defaults).

@@ -39,7 +39,7 @@ flag(["h1", "h2", "h3", "h4", "h5", "h6", "html", "head", "base", "title", "meta
 type TextSink = { element: Element; parts: string[] } & (
   | { kind: "heading"; level: number }
   | { kind: "title" }
-  | { kind: "anchor"; anchor: Anchor; label: string | undefined }
+  | { kind: "anchor"; anchor: Anchor; fallback: string | undefined }
 );
 
 /** Records that keep their element and render its start tag only when a check shows it as evidence. */
@@ -255,7 +255,9 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
           kind: "anchor",
           parts: [],
           anchor,
-          label: attr(element, "aria-label")?.trim(),
+          // Search engines read a link's own text; the title attribute stands in only when it has none
+          // (Google Search Central, "Link best practices"). aria-label is for screen readers, not read here.
+          fallback: attr(element, "title")?.trim(),
         });
         return;
       }
@@ -377,7 +379,7 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
   const finishSink = (sink: TextSink, text: string): void => {
     if (sink.kind === "heading") facts.headings.push({ level: sink.level, text });
     else if (sink.kind === "title") facts.titles.push(text);
-    else sink.anchor.text = sink.label || text;
+    else sink.anchor.text = text || sink.fallback || "";
   };
 
   walk(document, {

@@ -98,7 +98,10 @@ export interface Anchor extends ElementRef {
   rawHref: string | null;
   /** Resolved absolute URL, or null when the href does not parse. */
   href: string | null;
-  /** Accessible text: aria-label, else the text content, else the alt of images inside. */
+  /**
+   * Anchor text as search engines read it: the text content with the alt of images inside; only when that is
+   * empty, the title attribute (Google's fallback). aria-label, for screen readers, is not read.
+   */
   text: string;
   rel: string[];
   target: string | null;

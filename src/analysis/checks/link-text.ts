@@ -15,6 +15,7 @@ const genericTexts = new Set([
   "read more",
   "learn more",
   "more info",
+  "information",
   "more information",
   "link",
   "this",
@@ -68,6 +69,10 @@ const genericTexts = new Set([
   "leia mais",
   "saiba mais",
   "ver mais",
+  // Japanese
+  "リンク",
+  "ここをクリック",
+  "続きを読む",
   // Dutch
   "klik hier",
   "meer",

@@ -39,6 +39,17 @@ describe("crawlable-links", () => {
     expect(result.status).toBe("fail");
     expect(result.items?.map((item) => item.problem)).toEqual(["javascript: URL", "not a valid URL"]);
   });
+  it("fails an href-less <a> meant as a link even with an id (Lighthouse skips it as a fragment target)", () => {
+    // As on two corpus pages: a close button and a share link, each an <a> with an id and no href.
+    const result = run(
+      crawlableLinks,
+      pageFrom(doc('<a id="pin_close" onclick="hide()">x</a><a id="center-link" target="_blank">Go</a>')),
+    );
+    expect(result.items?.map((item) => item.html)).toEqual([
+      '<a id="pin_close" onclick="hide()">',
+      '<a id="center-link" target="_blank">',
+    ]);
+  });
   it("does not apply without links", () => {
     expect(run(crawlableLinks, pageFrom(doc("<a>no href</a>"))).status).toBe("na");
   });

@@ -24,10 +24,42 @@ describe("link-text", () => {
     expect(result.status).toBe("warn");
     expect(result.value).toBe(4);
   });
-  it("uses aria-label as the text when present", () => {
-    expect(run(linkText, pageFrom(doc('<a href="/a" aria-label="Annual report 2025">more</a>'))).status).toBe(
-      "pass",
+  it("judges the text search engines read, not an aria-label over it", () => {
+    // As on a news site's navigation: the visible text is "More", the label only names it for screen readers.
+    const result = run(
+      linkText,
+      pageFrom(
+        doc('<a href="https://news.example/more" aria-label="More News" class="subnav__link">More</a>'),
+      ),
     );
+    expect(result.status).toBe("warn");
+    expect(result.items).toEqual([{ text: "More", href: "https://news.example/more" }]);
+  });
+  it("reads the title attribute, and not aria-label, for a link without text", () => {
+    // As on a magazine's article page: an empty "read more" link named only for screen readers.
+    const page = doc(
+      '<a href="/a" title="more"><svg></svg></a><a href="/b" class="article-read-more-link" aria-label="Read More"></a>',
+    );
+    const result = run(linkText, pageFrom(page));
+    expect(result.items).toEqual([{ text: "more", href: "https://example.com/a" }]);
+  });
+  it('warns on a bare "information" and on Japanese generic texts', () => {
+    // As on a civil-liberties article (a citation linked as "information") and a Japanese agency's footer.
+    const english = run(
+      linkText,
+      pageFrom(doc('<a href="https://en.wikipedia.org/wiki/HTTP_referer">information</a>')),
+    );
+    expect(english.status).toBe("warn");
+    const japanese = run(
+      linkText,
+      pageFrom(
+        '<html lang="ja"><body><a href="/about/links/index.html">リンク</a><a href="/x">続きを読む</a></body></html>',
+      ),
+    );
+    expect(japanese.items).toEqual([
+      { text: "リンク", href: "https://example.com/about/links/index.html" },
+      { text: "続きを読む", href: "https://example.com/x" },
+    ]);
   });
   it("does not apply without followed links", () => {
     expect(run(linkText, pageFrom(doc("<p>x</p>"))).status).toBe("na");
