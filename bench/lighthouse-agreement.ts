@@ -97,9 +97,12 @@ export async function agreementWithLighthouse(
       while (next < pages.length) {
         const page = pages[next++] as CorpusPage;
         try {
-          const { report, snapshot } = await analyzer.analyse(`${server.url}/${page.name}`, { mode });
+          const { report, document } = await analyzer.analyse(`${server.url}/${page.name}`, {
+            mode,
+            keepDocument: true,
+          });
           results.set(page.name, report.results);
-          seen.set(page.name, { finalUrl: snapshot.finalUrl, anchors: snapshot.document.anchors });
+          seen.set(page.name, { finalUrl: report.final_url, anchors: document?.anchors ?? [] });
         } catch (error) {
           // A page that cannot be analysed has no verdicts to compare: listed below, counted as skipped.
           failures.push(`${page.name} (${(error as Error).message})`);

@@ -17,7 +17,7 @@ import { type ChromiumStatus, chromiumStatus } from "./render/chromium-status.js
 import type { Screenshot } from "./render/rendered-page.js";
 import type { Result, Summary } from "./score.js";
 import { resolveScoring, type Scoring } from "./scoring-config.js";
-import type { ResponseFacts } from "./snapshot.js";
+import type { DocumentFacts, ResponseFacts } from "./snapshot.js";
 import { normaliseSubmittedUrl, projectOf } from "./submitted-url.js";
 import { AnalysisPool } from "./threads/analysis-pool.js";
 import { InThreadSession } from "./threads/page-session.js";
@@ -81,6 +81,8 @@ export class Analyzer {
       owner?: string;
       /** A crawl's project: the result then carries what the crawl keeps of the page (`crawled`). */
       crawlProject?: string;
+      /** Parse on the calling thread and return the judged document (`document`), for tools that inspect it. */
+      keepDocument?: boolean;
     } = {},
   ): Promise<{
     report: AnalysisReport;
@@ -90,10 +92,13 @@ export class Analyzer {
     response: ResponseFacts;
     /** What a crawl keeps of the page (facts, internal links), read with `crawlProject`; null without it. */
     crawled: CrawledPage | null;
+    /** The document the checks judged, with `keepDocument`; null without it. */
+    document: DocumentFacts | null;
   }> {
     const url = normaliseSubmittedUrl(rawUrl);
     const mode = options.mode ?? "raw";
-    const sessionFor = this.sessionFor(options.owner ?? "");
+    const kept = options.keepDocument ? new InThreadSession(this.scoring) : null;
+    const sessionFor: SessionFor = kept ? async () => kept : this.sessionFor(options.owner ?? "");
     const started = performance.now();
     const collected =
       mode === "rendered"
@@ -107,6 +112,7 @@ export class Analyzer {
     const { facts, session, parseMs, screenshot } = collected;
     const collectedAt = performance.now();
     let judged: Awaited<ReturnType<typeof session.judge>>;
+    const document = kept?.document ?? null;
     try {
       judged = await session.judge(facts, options.crawlProject ?? null);
     } finally {
@@ -129,6 +135,7 @@ export class Analyzer {
       screenshot,
       response: facts.response,
       crawled: judged.crawled,
+      document,
     };
   }
 

@@ -13,6 +13,7 @@ import {
   parsePage,
 } from "../page-work.js";
 import type { Scoring } from "../scoring-config.js";
+import type { DocumentFacts } from "../snapshot.js";
 
 export interface PageSession {
   /** Decodes and parses the page; the session keeps the parse for `judge`. */
@@ -27,6 +28,11 @@ export class InThreadSession implements PageSession {
   private parsed: ParsedPage | null = null;
 
   constructor(private readonly scoring: Scoring) {}
+
+  /** The parsed document the checks judge, once parsed (until released). */
+  get document(): DocumentFacts | null {
+    return this.parsed?.document ?? null;
+  }
 
   async parse(input: ParseInput): Promise<{ declaresIcon: boolean; parseMs: number }> {
     const { parsed, parseMs } = parsePage(input);
