@@ -408,7 +408,8 @@ export class CrawlStore {
    * order), marked `fetching` by this part until `leaseUntil`. `"stopped"` when the crawl no longer runs,
    * `"cancelled"` when it was asked to stop, `"spent"` when `max_pages` fetches are taken; undefined when no page
    * is queued. Pages known only from a sitemap (no depth) come after every page with a depth, and only with
-   * `unknownDepth`. One transaction: on PostgreSQL the crawl's row lock orders the parts. The budget is taken
+   * `unknownDepth` and while no part fetches a page with a depth (its links may give them one: a sitemap URL
+   * that redirects would otherwise pass its missing depth on to the pages it leads to). One transaction: on PostgreSQL the crawl's row lock orders the parts. The budget is taken
    * only from a running crawl not asked to stop, so the usual claim reads the crawl's row no more than that.
    */
   claim(crawlId: number, part: number, leaseUntil: string, unknownDepth: boolean): Promise<Claim> {
@@ -442,7 +443,7 @@ export class CrawlStore {
           .orderBy("id")
           .limit(1)
           .executeTakeFirst()) ??
-        (unknownDepth
+        (unknownDepth && !(await fetchingWithDepth(trx, crawlId))
           ? await queued.where("depth", "is", null).orderBy("id").limit(1).executeTakeFirst()
           : undefined);
       if (!next) {
@@ -957,4 +958,17 @@ function mergedByUrl(entries: FrontierEntry[]): FrontierEntry[] {
     if (entry.inSitemap) known.inSitemap = true;
   }
   return [...byUrl.values()];
+}
+
+/** Whether a part is fetching a page of the crawl with a known depth (its links may give queued URLs a depth). */
+async function fetchingWithDepth(trx: Kysely<Database>, crawlId: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom("crawl_pages")
+    .select("id")
+    .where("crawl_id", "=", crawlId)
+    .where("state", "=", "fetching")
+    .where("depth", "is not", null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

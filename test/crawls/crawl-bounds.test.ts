@@ -2,7 +2,8 @@
  * What a crawl stores and how it ends, through the API on both databases, against crafted sites on 127.0.0.1:
  * a site whose every page links to 5,000 new URLs stays within the storage bounds and counts what it left out
  * (the link checks saying so); a start page answering 404 fails the crawl with its reason; links found at
- * `max_depth` are listed `excluded: limit` and never fetched.
+ * `max_depth` are listed `excluded: limit` and never fetched; a sitemap URL is not fetched while a page with a
+ * depth is, so what it leads to gets its click depth.
  */
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -219,6 +220,42 @@ describe.each(databaseKinds)("crawl bounds on %s", (kind) => {
       expect(byPath.has("/e")).toBe(false);
       expect(site.requests).not.toContain("/c");
       expect(crawl.pages).toMatchObject({ discovered: 4, analysed: 3, excluded: 1 });
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("gives the pages a sitemap URL leads to their click depth while the start page is still being fetched", async () => {
+    // /old is in the sitemap and linked from the start page, which answers slowly: a part must not take /old (a
+    // sitemap URL, no depth yet) meanwhile, or the redirect to /a would pass that missing depth on to /a's links.
+    const site = await startServer({
+      "/": (_request, response) => {
+        setTimeout(() => html(page("Home", '<a href="/old">Old</a>'))(_request, response), 1_500);
+      },
+      "/old": (_request, response) => {
+        response.writeHead(301, { location: "/a" }).end();
+      },
+      "/a": html(page("A", '<a href="/deep">Deep</a>')),
+      "/deep": html(page("Deep", "<p>Deep.</p>")),
+      "/robots.txt": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/plain" }).end(`Sitemap: ${site.url}/sitemap.xml\n`);
+      },
+      "/sitemap.xml": (_request, response) => {
+        response
+          .writeHead(200, { "content-type": "application/xml" })
+          .end(
+            `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url}/old</loc></url></urlset>`,
+          );
+      },
+    });
+    try {
+      const crawl = await crawlTo({ url: `${site.url}/`, sitemaps: 1 });
+      expect(crawl.status).toBe("complete");
+      const pages = (await call(api, "GET", `/api/v1/crawls/${crawl.id}/pages`, { key })).json()
+        .data as Array<{ url: string; depth: number | null }>;
+      const depths = Object.fromEntries(pages.map((entry) => [new URL(entry.url).pathname, entry.depth]));
+      // A redirect is no click: its target keeps the depth of the URL that redirects.
+      expect(depths).toMatchObject({ "/": 0, "/old": 1, "/a": 1, "/deep": 2 });
     } finally {
       await site.close();
     }
