@@ -122,5 +122,5 @@ describe("pagegrade crawl", () => {
     const badUrl = await pagegrade(["crawl", "ftp://example.com/"]);
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toMatch(/url/i);
-  });
+  }, 120_000); // seven processes, each starting through tsx
 });
