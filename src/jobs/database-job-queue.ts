@@ -455,33 +455,26 @@ export class DatabaseJobQueue implements JobQueue {
   }
 
   /** Puts a running job back to waiting, due `delayMs` from now, without using one of its attempts. */
-  private async runLater(id: number, delayMs: number): Promise<void> {
-    await this.store.db
-      .updateTable("jobs")
-      .set((eb) => ({
-        state: "waiting",
-        owner: null,
-        locked_until: null,
-        run_at: Date.now() + Math.max(0, delayMs),
-        attempts_made: eb("attempts_made", "-", 1),
-      }))
-      .where("id", "=", id)
-      .where("owner", "=", this.owner)
-      .where("state", "=", "running")
-      .execute();
+  private runLater(id: number, delayMs: number): Promise<void> {
+    return this.requeue(id, Date.now() + Math.max(0, delayMs));
   }
 
   /** Puts a claimed job back to waiting, due now; the claim did not use one of its attempts. */
-  private async handBack(id: number, ran = false): Promise<void> {
+  private handBack(id: number, ran = false): Promise<void> {
+    return this.requeue(id, Date.now(), ran ? "handed back at shutdown" : undefined);
+  }
+
+  /** A job of this worker back to waiting, due at `runAt`, its attempt given back. */
+  private async requeue(id: number, runAt: number, lastError?: string): Promise<void> {
     await this.store.db
       .updateTable("jobs")
       .set((eb) => ({
         state: "waiting",
         owner: null,
         locked_until: null,
-        run_at: Date.now(),
+        run_at: runAt,
         attempts_made: eb("attempts_made", "-", 1),
-        ...(ran ? { last_error: "handed back at shutdown" } : {}),
+        ...(lastError ? { last_error: lastError } : {}),
       }))
       .where("id", "=", id)
       .where("owner", "=", this.owner)
