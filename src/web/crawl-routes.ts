@@ -23,10 +23,10 @@ import {
 import type { Quotas } from "../http/quotas.js";
 import { sendCsv } from "../http/send-csv.js";
 import { ValidationFailed } from "../reports/errors.js";
-import { expired } from "./account-routes.js";
-import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { findOwned } from "./owned-resource.js";
+import { seeOther, sendHtml } from "./render.js";
+import { signedInSession } from "./signed-in.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
-import { csrfValid } from "./web-context.js";
 
 export interface CrawlRouteOptions {
   sessions: SessionService;
@@ -48,8 +48,7 @@ export async function crawlRoutes(
     form?: CrawlForm,
     status = 200,
   ) => {
-    const session = request.session;
-    if (!session) return seeOther(reply, "/login");
+    const session = signedInSession(request);
     const project = (request.query.project ?? "").trim().toLowerCase().slice(0, 255);
     const page = /^[1-9][0-9]{0,8}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
     const { rows, total } = await crawls.list(session.account.id, {
@@ -77,22 +76,14 @@ export async function crawlRoutes(
     );
   };
 
-  /** The signed-in user's crawl named in the path, or a 404 page. */
+  /** The signed-in user's crawl named in the path (with the session), or null once the 404 page is sent. */
   const owned = async (
     request: FastifyRequest<{ Params: { id: string } }>,
     reply: FastifyReply,
   ): Promise<{ userId: number; token: string; crawl: CrawlRow } | null> => {
-    const session = request.session;
-    if (!session) {
-      await seeOther(reply, "/login");
-      return null;
-    }
-    const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : null;
-    const crawl = id === null ? undefined : await crawls.show(session.account.id, id);
-    if (!crawl) {
-      await notFoundPage(request, reply);
-      return null;
-    }
+    const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
+    if (!crawl) return null;
+    const session = signedInSession(request);
     return { userId: session.account.id, token: session.token, crawl };
   };
 
@@ -103,9 +94,7 @@ export async function crawlRoutes(
   app.post<{ Body: Form; Querystring: Record<string, string | undefined> }>(
     "/crawls",
     async (request, reply) => {
-      if (!csrfValid(request)) return expired(request, reply);
-      const session = request.session;
-      if (!session) return seeOther(reply, "/login");
+      const session = signedInSession(request);
       const form = formOf(request.body);
       await quotas.charge("crawl-starts", { userId: session.account.id });
       try {
@@ -187,7 +176,6 @@ export async function crawlRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/crawls/:id/cancel", async (request, reply) => {
-    if (!csrfValid(request)) return expired(request, reply);
     const found = await owned(request, reply);
     if (!found) return reply;
     try {
@@ -201,7 +189,6 @@ export async function crawlRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {
-    if (!csrfValid(request)) return expired(request, reply);
     const found = await owned(request, reply);
     if (!found) return reply;
     await crawls.delete(found.userId, found.crawl.id);

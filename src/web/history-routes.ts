@@ -6,9 +6,10 @@ import type { FastifyInstance } from "fastify";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import { html, type SafeHtml } from "./html.js";
+import { pathId } from "./path-id.js";
 import { notFoundPage, sendHtml } from "./render.js";
 import { reportView } from "./report-view.js";
-import { reportIdOf, visitReport } from "./report-visit.js";
+import { visitReport } from "./report-visit.js";
 import { historyBody, pastAnalysisBanner } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
 
@@ -31,7 +32,7 @@ export async function historyRoutes(
       if (!visit) return reply;
       const { row } = visit;
       // Like the other lists, a page never refuses a bad value: anything but a page number is page 1.
-      const page = reportIdOf(request.query.page ?? "") ?? 1;
+      const page = /^[1-9][0-9]{0,14}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
       // One row beyond the page, so the page's oldest analysis can show its change too.
       const found = await history.list(row.user_id, row.id, {
         direction: "desc",
@@ -60,7 +61,7 @@ export async function historyRoutes(
       const visit = await visitReport(access, request, reply, request.params.id);
       if (!visit) return reply;
       const { row, owner } = visit;
-      const analysisId = reportIdOf(request.params.analysis);
+      const analysisId = pathId(request.params.analysis);
       const analysis = analysisId === null ? undefined : await history.show(row.user_id, row.id, analysisId);
       if (!analysis) return notFoundPage(request, reply);
       const banner = pastAnalysisBanner(row.id, analysis, row.analysis_id);

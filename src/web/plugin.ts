@@ -1,6 +1,8 @@
 /**
- * The web pages: cookies (only pages use them, so API requests skip the cookie hooks), session and CSRF context
- * for every page, then the page routes.
+ * The web pages: cookies (only pages use them, so API requests skip the cookie hooks), then the hooks of every
+ * page (session and CSRF token loaded; a state-changing request without the token refused, csrf.ts), the pages
+ * anyone may open, and the signed-in scope, whose hook sends a visitor without a session to /login
+ * (signed-in.ts). Which scope a page family is in is decided here, once.
  */
 import cookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
@@ -17,10 +19,16 @@ import type { ReportService } from "../reports/report-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { crawlRoutes } from "./crawl-routes.js";
+import { refuseForgedForms } from "./csrf.js";
+import { dashboardRoutes } from "./dashboard-routes.js";
 import { historyRoutes } from "./history-routes.js";
 import type { PdfRenderer } from "./pdf/pdf-renderer.js";
 import { pdfRoutes } from "./pdf-routes.js";
-import { reportRoutes } from "./report-routes.js";
+import { projectRoutes } from "./project-routes.js";
+import { reportManageRoutes } from "./report-manage-routes.js";
+import { reportVisitRoutes } from "./report-visit-routes.js";
+import { signInRoutes } from "./sign-in-routes.js";
+import { requireSignIn } from "./signed-in.js";
 import { siteRoutes } from "./site-routes.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
@@ -48,11 +56,22 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   });
   await app.register(cookie);
   app.addHook("preHandler", loadWebContext(options.sessions));
-  await siteRoutes(app, options);
-  await accountRoutes(app, options);
-  await reportRoutes(app, options);
+  app.addHook("preHandler", refuseForgedForms);
+
+  // Anyone: the site, signing in, and a report's own pages (report-visit.ts decides who sees a report).
+  await siteRoutes(app);
+  await signInRoutes(app, options);
+  await reportVisitRoutes(app, options);
   await historyRoutes(app, options);
   await pdfRoutes(app, options);
-  await webhookRoutes(app, options);
-  await crawlRoutes(app, options);
+
+  await app.register(async (signedIn) => {
+    signedIn.addHook("preHandler", requireSignIn);
+    await dashboardRoutes(signedIn, options);
+    await reportManageRoutes(signedIn, options);
+    await projectRoutes(signedIn, options);
+    await accountRoutes(signedIn, options);
+    await webhookRoutes(signedIn, options);
+    await crawlRoutes(signedIn, options);
+  });
 }

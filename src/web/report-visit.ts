@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { DisplayRow } from "../store/report-store.js";
+import { pathId } from "./path-id.js";
 import { notFoundPage, sendHtml } from "./render.js";
 import { passwordFormBody } from "./views/reports.js";
 
@@ -17,7 +18,7 @@ export async function visitReport(
   reply: FastifyReply,
   rawId: string,
 ): Promise<{ row: DisplayRow; owner: boolean } | null> {
-  const id = reportIdOf(rawId);
+  const id = pathId(rawId);
   if (id === null) {
     await notFoundPage(request, reply);
     return null;
@@ -44,8 +45,4 @@ export function accessCookie(id: number): string {
 /** The paths the access cookie is set for: the report's pages, and its PDF (which no page path covers). */
 export function accessCookiePaths(id: number): string[] {
   return [`/reports/${id}`, `/reports/${id}.pdf`];
-}
-
-export function reportIdOf(raw: string): number | null {
-  return /^[1-9][0-9]{0,14}$/.test(raw) ? Number(raw) : null;
 }

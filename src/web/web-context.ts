@@ -1,9 +1,9 @@
 /**
  * What every web page knows about its request: the signed-in user (from the session cookie) and the CSRF
- * token (a random value in its own cookie, echoed by every form; a POST whose field does not match the
- * cookie is refused). Cookies are HttpOnly, SameSite=Lax, and Secure when the request came over TLS.
+ * token (a random value in its own cookie, echoed by every form; csrf.ts refuses a POST whose field does not
+ * match the cookie). Cookies are HttpOnly, SameSite=Lax, and Secure when the request came over TLS.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Session, SessionService } from "../accounts/session-service.js";
@@ -39,13 +39,4 @@ export function loadWebContext(sessions: SessionService) {
     }
     request.csrfToken = token;
   };
-}
-
-/** Whether a submitted form carries the request's CSRF token. */
-export function csrfValid(request: FastifyRequest): boolean {
-  const sent = (request.body as Record<string, unknown> | undefined)?._csrf;
-  if (typeof sent !== "string") return false;
-  const expected = Buffer.from(request.csrfToken);
-  const actual = Buffer.from(sent);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

@@ -7,10 +7,10 @@ import type { SessionService } from "../accounts/session-service.js";
 import type { Quotas } from "../http/quotas.js";
 import { ValidationFailed } from "../reports/errors.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
-import { expired } from "./account-routes.js";
-import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { findOwned } from "./owned-resource.js";
+import { seeOther, sendHtml } from "./render.js";
+import { signedInSession } from "./signed-in.js";
 import { webhookBody, webhooksBody } from "./views/webhooks.js";
-import { csrfValid } from "./web-context.js";
 
 export interface WebhookRouteOptions {
   sessions: SessionService;
@@ -31,36 +31,23 @@ export async function webhookRoutes(
     status = 200,
     newSecret: string | null = null,
   ) => {
-    const session = request.session;
-    if (!session) return seeOther(reply, "/login");
+    const session = signedInSession(request);
     const flash = await sessions.takeFlash(session.token);
     const { rows } = await webhooks.list(session.account.id, { limit: 100, offset: 0 });
     const view = { webhooks: rows, newSecret, flash: newSecret ? null : flash, form };
     return sendHtml(request, reply, "Webhooks", webhooksBody(request.csrfToken, view), status);
   };
 
-  /** The signed-in user's webhook named in the path, or a 404 page. */
+  /** The signed-in user's webhook named in the path (with the session), or null once the 404 page is sent. */
   const owned = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const session = request.session;
-    if (!session) {
-      await seeOther(reply, "/login");
-      return null;
-    }
-    const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : null;
-    const webhook = id === null ? undefined : await webhooks.show(session.account.id, id);
-    if (!webhook) {
-      await notFoundPage(request, reply);
-      return null;
-    }
-    return { session, webhook };
+    const webhook = await findOwned(request, reply, (userId, id) => webhooks.show(userId, id));
+    return webhook ? { session: signedInSession(request), webhook } : null;
   };
 
   app.get("/account/webhooks", async (request, reply) => showList(request, reply));
 
   app.post<{ Body: Form }>("/account/webhooks", async (request, reply) => {
-    if (!csrfValid(request)) return expired(request, reply);
-    const session = request.session;
-    if (!session) return seeOther(reply, "/login");
+    const session = signedInSession(request);
     const url = typeof request.body.url === "string" ? request.body.url : "";
     const raw = request.body.events;
     const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
@@ -89,7 +76,6 @@ export async function webhookRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/ping", async (request, reply) => {
-    if (!csrfValid(request)) return expired(request, reply);
     const found = await owned(request, reply);
     if (!found) return reply;
     await quotas.charge("pings", { userId: found.session.account.id });
@@ -99,7 +85,6 @@ export async function webhookRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/enabled", async (request, reply) => {
-    if (!csrfValid(request)) return expired(request, reply);
     const found = await owned(request, reply);
     if (!found) return reply;
     const enabled = found.webhook.enabled !== 1;
@@ -112,7 +97,6 @@ export async function webhookRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
-    if (!csrfValid(request)) return expired(request, reply);
     const found = await owned(request, reply);
     if (!found) return reply;
     await webhooks.delete(found.session.account.id, found.webhook.id);

@@ -1,0 +1,44 @@
+/**
+ * Forged forms: every request that can change something (any method but GET, HEAD and OPTIONS) must carry the
+ * request's CSRF token (web-context.ts) in its `_csrf` field; one that does not gets the "form expired" page
+ * (403), before any other rule of its route is looked at. A hook of the whole web scope, so no page can forget.
+ */
+import { timingSafeEqual } from "node:crypto";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import { sendHtml } from "./render.js";
+import { errorBody } from "./views/site.js";
+
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The preHandler hook: refuses a state-changing request whose form does not carry the CSRF token. Written with
+ * `done` rather than async, so a refusal stops the hooks and the handler for certain (done is never called).
+ */
+export function refuseForgedForms(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  if (safeMethods.has(request.method) || csrfValid(request)) done();
+  else expiredFormPage(request, reply);
+}
+
+/** Whether a submitted form carries the request's CSRF token. */
+export function csrfValid(request: FastifyRequest): boolean {
+  const sent = (request.body as Record<string, unknown> | undefined)?._csrf;
+  if (typeof sent !== "string") return false;
+  const expected = Buffer.from(request.csrfToken);
+  const actual = Buffer.from(sent);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** A form whose CSRF token does not match: refused, with a way forward. */
+function expiredFormPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendHtml(
+    request,
+    reply,
+    "Form expired",
+    errorBody("This form has expired", "Reload the page and submit the form again."),
+    403,
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The dashboard (/reports, signed-in): the user's reports as a list that can be searched, filtered, sorted and
+ * paged from the query string, and the form that analyses a new page. The rules come from the ReportService,
+ * as in the API.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Quotas } from "../http/quotas.js";
+import { CapacityExceeded } from "../reports/errors.js";
+import type { ReportService } from "../reports/report-service.js";
+import type { ReportSortKey } from "../store/report-store.js";
+import { analysisFailureMessage } from "./analysis-failure-message.js";
+import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
+import { seeOther, sendHtml } from "./render.js";
+import { signedInSession } from "./signed-in.js";
+import { dashboardBody, type ListState } from "./views/reports.js";
+
+type Form = Record<string, string | undefined>;
+
+const listChoices = {
+  result: { allowed: ["good", "decent", "bad"], fallback: "" },
+  sort_by: { allowed: ["id", "generated_at", "url", "result"], fallback: "id" },
+  sort: sortChoices,
+  per_page: { allowed: perPageValues, fallback: "10" },
+};
+
+export interface DashboardRouteOptions {
+  reports: ReportService;
+  quotas: Quotas;
+}
+
+export async function dashboardRoutes(
+  app: FastifyInstance,
+  { reports, quotas }: DashboardRouteOptions,
+): Promise<void> {
+  const showDashboard = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: { values: Record<string, string>; error: string | null },
+    status = 200,
+  ) => {
+    const user = signedInSession(request).account;
+    const { state, ignored } = listState(request.query as Form);
+    const { rows, total } = await reports.list(user.id, {
+      ...(state.search ? { search: state.search } : {}),
+      ...(state.project ? { project: state.project } : {}),
+      ...(state.result ? { result: state.result } : {}),
+      sortBy: (state.sort_by === "result" ? "score" : state.sort_by) as ReportSortKey,
+      direction: state.sort as "asc" | "desc",
+      limit: state.per_page,
+      offset: (state.page - 1) * state.per_page,
+    });
+    return sendHtml(
+      request,
+      reply,
+      "Reports",
+      dashboardBody(request.csrfToken, { items: rows, total, state, ignored, form }),
+      status,
+    );
+  };
+
+  app.get("/reports", async (request, reply) => showDashboard(request, reply, { values: {}, error: null }));
+
+  app.post<{ Body: Form }>("/reports", async (request, reply) => {
+    const user = signedInSession(request).account;
+    const values = { url: (request.body.url ?? "").trim(), privacy: request.body.privacy ?? "1" };
+    const privacy = Number(values.privacy);
+    if (![0, 1, 2].includes(privacy) || !/^[012]$/.test(values.privacy)) {
+      return showDashboard(request, reply, { values, error: "Choose who can see the report page." }, 422);
+    }
+    const password = request.body.password || undefined;
+    await quotas.charge("analyses", { userId: user.id });
+    try {
+      const row = await reports.create(user.id, {
+        url: values.url,
+        privacy,
+        ...(password !== undefined ? { password } : {}),
+      });
+      return seeOther(reply, `/reports/${row.id}`);
+    } catch (error) {
+      const message = analysisFailureMessage(error);
+      if (message === null) throw error;
+      return showDashboard(
+        request,
+        reply,
+        { values, error: message },
+        error instanceof CapacityExceeded ? 503 : 422,
+      );
+    }
+  });
+}
+
+function listState(query: Form): { state: ListState; ignored: string[] } {
+  const { values, page, ignored } = readListQuery(query, listChoices, ["search", "project"]);
+  return { state: { ...values, per_page: Number(values.per_page), page }, ignored };
+}

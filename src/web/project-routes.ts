@@ -1,0 +1,63 @@
+/**
+ * The user's projects (signed-in): the list (searched, sorted and paged from the query string) and deleting a
+ * project with all of its reports, after a confirmation page.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ProjectService } from "../projects/project-service.js";
+import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
+import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { signedInSession } from "./signed-in.js";
+import { projectsBody } from "./views/projects.js";
+import { confirmBody } from "./views/reports.js";
+
+const projectListChoices = {
+  sort_by: { allowed: ["created_at", "project"], fallback: "created_at" },
+  sort: sortChoices,
+  per_page: { allowed: perPageValues, fallback: "25" },
+};
+
+export async function projectRoutes(
+  app: FastifyInstance,
+  { projects }: { projects: ProjectService },
+): Promise<void> {
+  app.get("/projects", async (request, reply) => {
+    const user = signedInSession(request).account;
+    const { values, page, ignored } = readListQuery(
+      request.query as Record<string, string | undefined>,
+      projectListChoices,
+      ["search"],
+    );
+    const state = { ...values, per_page: Number(values.per_page), page };
+    const { rows, total } = await projects.list(user.id, {
+      ...(state.search ? { search: state.search } : {}),
+      sortBy: state.sort_by as "created_at" | "project",
+      direction: state.sort as "asc" | "desc",
+      limit: state.per_page,
+      offset: (page - 1) * state.per_page,
+    });
+    return sendHtml(request, reply, "Projects", projectsBody({ items: rows, total, state, ignored }));
+  });
+
+  app.get<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {
+    const project = request.params.project;
+    const path = `/projects/${encodeURIComponent(project)}/delete`;
+    return sendHtml(
+      request,
+      reply,
+      "Delete project",
+      confirmBody(
+        request.csrfToken,
+        `Delete the project ${project} and all of its reports?`,
+        path,
+        "/projects",
+      ),
+    );
+  });
+
+  app.post<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {
+    const user = signedInSession(request).account;
+    const deleted = await projects.delete(user.id, request.params.project);
+    if (deleted === 0) return notFoundPage(request, reply);
+    return seeOther(reply, "/projects");
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * A report as its visitors see it (the owner, anyone with the link, anyone with the password), under the
+ * privacy rules of report-visit.ts: the report page with its score chart and what changed, its screenshot,
+ * and the password form's answer, which sets the report's access cookie.
+ */
+import type { FastifyInstance } from "fastify";
+import type { HistoryService } from "../reports/history-service.js";
+import type { ReportAccess } from "../reports/report-access.js";
+import { pathId } from "./path-id.js";
+import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { reportView } from "./report-view.js";
+import { accessCookie, accessCookiePaths, visitReport } from "./report-visit.js";
+import { analysisStatusBanner, pendingReportBody } from "./views/analysis-status.js";
+import { scoreChart } from "./views/history.js";
+import { reportBody } from "./views/report-page.js";
+import { passwordFormBody } from "./views/reports.js";
+import { whatChanged } from "./views/what-changed.js";
+import { cookieOptions } from "./web-context.js";
+
+export interface ReportVisitRouteOptions {
+  history: HistoryService;
+  access: ReportAccess;
+}
+
+/** Analyses the report page's chart shows (the newest). */
+const chartedAnalyses = 30;
+
+export async function reportVisitRoutes(
+  app: FastifyInstance,
+  { history, access }: ReportVisitRouteOptions,
+): Promise<void> {
+  app.get<{ Params: { id: string } }>("/reports/:id", async (request, reply) => {
+    const visit = await visitReport(access, request, reply, request.params.id);
+    if (!visit) return reply;
+    const { row, owner } = visit;
+    const title = `Report for ${row.url}`;
+    const view = reportView(row);
+    if (!view) return sendHtml(request, reply, title, pendingReportBody(row, owner));
+    const [points, changes] = await Promise.all([
+      history.scores(row.user_id, row.id, chartedAnalyses),
+      history.latestChanges(row.user_id, row.id),
+    ]);
+    return sendHtml(
+      request,
+      reply,
+      title,
+      reportBody(
+        view,
+        owner,
+        {
+          chart: scoreChart(row.id, points, row.analysis_id),
+          changes: changes ? whatChanged(changes) : "",
+          analyses: row.analyses,
+          scoreChange: row.score_change,
+        },
+        analysisStatusBanner(row) || undefined,
+      ),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>("/reports/:id/screenshot", async (request, reply) => {
+    const visit = await visitReport(access, request, reply, request.params.id);
+    if (!visit) return reply;
+    const screenshot = await history.screenshot(visit.row.user_id, visit.row.id);
+    if (!screenshot) return notFoundPage(request, reply);
+    return reply
+      .type(screenshot.mediaType)
+      .header("cache-control", "private, no-cache")
+      .send(screenshot.data);
+  });
+
+  app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
+    "/reports/:id/unlock",
+    async (request, reply) => {
+      const id = pathId(request.params.id);
+      if (id === null) return notFoundPage(request, reply);
+      reply.header("x-robots-tag", "noindex");
+      const outcome = await access.unlock(id, request.body.password ?? "", request.ip);
+      switch (outcome.kind) {
+        case "missing":
+          return notFoundPage(request, reply);
+        case "locked":
+          reply.header("retry-after", String(outcome.retryAfterSeconds));
+          return sendHtml(
+            request,
+            reply,
+            "Protected report",
+            passwordFormBody(
+              request.csrfToken,
+              id,
+              `Too many wrong passwords. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes.`,
+            ),
+            429,
+          );
+        case "wrong":
+          return sendHtml(
+            request,
+            reply,
+            "Protected report",
+            passwordFormBody(request.csrfToken, id, "The password is not correct."),
+            401,
+          );
+        case "unlocked":
+          // A cookie's path covers /reports/{id} and what is under it, not /reports/{id}.pdf: that gets its own.
+          for (const path of accessCookiePaths(id)) {
+            reply.setCookie(accessCookie(id), outcome.token, {
+              ...cookieOptions(request, 7 * 24 * 3600),
+              path,
+            });
+          }
+          return seeOther(reply, `/reports/${id}`);
+      }
+    },
+  );
+}

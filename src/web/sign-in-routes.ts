@@ -1,0 +1,109 @@
+/**
+ * Signing up, logging in and out (/register, /login, /logout). Sign-up answers with the account page that
+ * shows the new API key (account-page.ts). Failed log-ins are limited per client address and per e-mail.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  type Account,
+  AccountError,
+  type AccountService,
+  isEmailAddress,
+  minimumPasswordLength,
+} from "../accounts/account-service.js";
+import { type SessionService, sessionLifetimeSeconds } from "../accounts/session-service.js";
+import type { Quotas } from "../http/quotas.js";
+import type { RateLimiter } from "../http/rate-limiter.js";
+import { sendAccountPage } from "./account-page.js";
+import { seeOther, sendHtml } from "./render.js";
+import { type FormState, loginBody, registerBody } from "./views/account.js";
+import { cookieOptions, sessionCookie } from "./web-context.js";
+
+type Form = Record<string, string | undefined>;
+
+export interface SignInRouteOptions {
+  accounts: AccountService;
+  sessions: SessionService;
+  loginFailures: RateLimiter;
+  quotas: Quotas;
+}
+
+export async function signInRoutes(app: FastifyInstance, options: SignInRouteOptions): Promise<void> {
+  const { accounts, sessions, loginFailures, quotas } = options;
+  const startSession = async (request: FastifyRequest, reply: FastifyReply, account: Account) => {
+    const token = await sessions.create(account.id);
+    reply.setCookie(sessionCookie, token, cookieOptions(request, sessionLifetimeSeconds));
+    return { account, token };
+  };
+
+  app.get("/register", async (request, reply) =>
+    request.session
+      ? seeOther(reply, "/reports")
+      : sendHtml(request, reply, "Sign up", registerBody(request.csrfToken)),
+  );
+
+  app.post<{ Body: Form }>("/register", async (request, reply) => {
+    const email = (request.body.email ?? "").trim();
+    const password = request.body.password ?? "";
+    const errors: Record<string, string> = {};
+    if (!isEmailAddress(email)) errors.email = "Enter a valid e-mail address.";
+    if (password.length < minimumPasswordLength)
+      errors.password = `The password needs at least ${minimumPasswordLength} characters.`;
+    if (password.length > 256) errors.password = "The password may not be longer than 256 characters.";
+    if (Object.keys(errors).length === 0) {
+      // Counted once the form is complete, so typing mistakes do not use up a client's sign-ups.
+      await quotas.charge("sign-ups", { address: request.ip });
+      try {
+        const { account, key } = await accounts.createUser(email, password);
+        request.session = await startSession(request, reply, account);
+        return sendAccountPage(options, request, reply, { newKey: key });
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        errors.email = "An account with this e-mail already exists.";
+      }
+    }
+    return sendHtml(
+      request,
+      reply,
+      "Sign up",
+      registerBody(request.csrfToken, { values: { email }, errors }),
+      422,
+    );
+  });
+
+  app.get("/login", async (request, reply) =>
+    request.session
+      ? seeOther(reply, "/reports")
+      : sendHtml(request, reply, "Log in", loginBody(request.csrfToken)),
+  );
+
+  app.post<{ Body: Form }>("/login", async (request, reply) => {
+    const email = (request.body.email ?? "").trim().toLowerCase();
+    const state: FormState = { values: { email } };
+    // Failed log-ins count per address and per e-mail, so neither guessing many passwords for one account nor
+    // spraying many accounts from one address gets far. Past the limit even a right password waits.
+    const [byAddress, byEmail] = await Promise.all([
+      loginFailures.exhausted(request.ip),
+      loginFailures.exhausted(email),
+    ]);
+    if (byAddress || byEmail) {
+      const wait = Math.max(byAddress?.retryAfterSeconds ?? 0, byEmail?.retryAfterSeconds ?? 0);
+      reply.header("retry-after", String(wait));
+      state.message = `Too many failed log-ins. Try again in ${Math.ceil(wait / 60)} minutes.`;
+      return sendHtml(request, reply, "Log in", loginBody(request.csrfToken, state), 429);
+    }
+    const account = await accounts.verifyLogin(email, request.body.password ?? "");
+    if (account) {
+      await startSession(request, reply, account);
+      return seeOther(reply, "/reports");
+    }
+    await Promise.all([loginFailures.hit(request.ip), loginFailures.hit(email)]);
+    state.message = "The e-mail or the password is not correct.";
+    return sendHtml(request, reply, "Log in", loginBody(request.csrfToken, state), 401);
+  });
+
+  app.post("/logout", async (request, reply) => {
+    if (request.session) await sessions.destroy(request.session.token);
+    reply.clearCookie(sessionCookie, cookieOptions(request));
+    return seeOther(reply, "/");
+  });
+}
