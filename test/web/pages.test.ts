@@ -259,6 +259,27 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
     expect(invalid.body).toContain("Ignored invalid sort_by, per_page, page.");
   });
 
+  it("answers ids no report, crawl or webhook can have with the 404 page, without asking the store", async () => {
+    const client = await signUp("large-ids@example.com");
+    // 2147483648 is one past the largest id an integer column holds; PostgreSQL refuses it in a query.
+    for (const path of [
+      "/reports/2147483648",
+      "/reports/2147483648/manage",
+      "/reports/123456789012/manage",
+      "/reports/1/analyses/2147483648",
+      "/crawls/2147483648",
+      "/account/webhooks/2147483648",
+    ]) {
+      const response = await client.get(path);
+      expect(response.statusCode, path).toBe(404);
+      expect(response.body, path).toContain("Page not found");
+    }
+    expect((await client.post("/reports/2147483648/delete")).statusCode).toBe(404);
+    expect((await client.post("/reports/2147483648/unlock", { password: "whatever it is" })).statusCode).toBe(
+      404,
+    );
+  });
+
   it("answers unknown pages with an HTML 404", async () => {
     const response = await new WebClient(api.app).get("/no/such/page");
     expect(response.statusCode).toBe(404);
