@@ -5,12 +5,11 @@
 import type { FastifyInstance } from "fastify";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
-import { html, type SafeHtml } from "./html.js";
 import { pathId } from "./path-id.js";
 import { notFoundPage, sendHtml } from "./render.js";
 import { reportView } from "./report-view.js";
 import { visitReport } from "./report-visit.js";
-import { historyBody, pastAnalysisBanner } from "./views/history.js";
+import { failedAnalysisBody, historyBody, pastAnalysisBanner } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
 
 export interface HistoryRouteOptions {
@@ -91,13 +90,4 @@ export async function historyRoutes(
       return sendHtml(request, reply, title, reportBody(view, owner, undefined, banner));
     },
   );
-}
-
-function failedAnalysisBody(reportId: number, url: string, banner: SafeHtml, message: string): SafeHtml {
-  return html`<article class="report">
-  <h1>Analysis of <span class="key">${url}</span></h1>
-  ${banner}
-  <section class="card"><p class="alert" role="alert">This analysis failed: ${message}</p>
-  <p><a href="/reports/${reportId}">See the report</a></p></section>
-</article>`;
 }

@@ -1,7 +1,7 @@
 /**
  * A report over time: the score's change as a marker (▲ 4, ▼ 6, with words for screen readers), the score
- * chart (server-drawn SVG, each point a link to that analysis), the history list and the banner of a past
- * analysis. Page-derived text goes through the html template like everywhere else.
+ * chart (server-drawn SVG, each point a link to that analysis), the history list, and a past analysis's banner
+ * and, when it failed, its page. Page-derived text goes through the html template like everywhere else.
  */
 import type { AnalysisRow, ScorePoint } from "../../store/analysis-store.js";
 import { html, type SafeHtml } from "../html.js";
@@ -120,6 +120,21 @@ export function pastAnalysisBanner(
   <p>${analysis.id === shownId ? "This is the analysis the report shows" : "A past analysis"}, generated ${time(analysis.generated_at)} UTC (${triggerNames[analysis.trigger] ?? analysis.trigger}).
   <a href="/reports/${reportId}">See the report</a> · <a href="/reports/${reportId}/history">All analyses</a></p>
 </div>`;
+}
+
+/** A past analysis that failed: its banner and why it failed. */
+export function failedAnalysisBody(
+  reportId: number,
+  url: string,
+  banner: SafeHtml,
+  message: string,
+): SafeHtml {
+  return html`<article class="report">
+  <h1>Analysis of <span class="key">${url}</span></h1>
+  ${banner}
+  <section class="card"><p class="alert" role="alert">This analysis failed: ${message}</p>
+  <p><a href="/reports/${reportId}">See the report</a></p></section>
+</article>`;
 }
 
 function colourOf(result: string): string {
