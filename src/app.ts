@@ -22,8 +22,8 @@ import { Quotas } from "./http/quotas.js";
 import { RateLimiter } from "./http/rate-limiter.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
+import { registerJobs, scheduleJobs } from "./job-registry.js";
 import { openJobQueue } from "./jobs/open-job-queue.js";
-import { registerJobs, scheduleJobs } from "./jobs/registry.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { createServices } from "./services.js";
 import { BatchedRateCounters } from "./store/batched-rate-counters.js";
@@ -177,7 +177,7 @@ export async function buildApp({
   ].filter((candidate): candidate is RateLimiter => candidate !== null);
   const timer = setInterval(() => {
     const warn = (error: unknown) => app.log.warn({ err: error }, "periodic sweep failed");
-    // Expired sessions are swept by the maintenance job (src/jobs/maintenance.ts).
+    // Expired sessions are swept by the maintenance job (src/job-registry.ts).
     for (const sweeper of sweepers) sweeper.sweep().catch(warn);
   }, 60_000);
   timer.unref();

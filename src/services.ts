@@ -1,7 +1,7 @@
 /**
  * The composition root of the domain: the stores and services built once per process over one database, one
  * analysis engine and one job queue. The HTTP app (app.ts) serves them; every process that runs jobs (the
- * service, `pagegrade worker`) registers the same job handlers over them (jobs/registry.ts), so any process can
+ * service, `pagegrade worker`) registers the same job handlers over them (job-registry.ts), so any process can
  * run any job.
  */
 import { AccountService } from "./accounts/account-service.js";

@@ -6,8 +6,8 @@
  */
 import { Analyzer } from "../analysis/analyse.js";
 import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "../config.js";
+import { registerJobs, scheduleJobs } from "../job-registry.js";
 import { openJobQueue } from "../jobs/open-job-queue.js";
-import { registerJobs, scheduleJobs } from "../jobs/registry.js";
 import { createServices } from "../services.js";
 import { openStore } from "../store/database.js";
 import { UsageError } from "./usage.js";
