@@ -18,7 +18,7 @@ import type { WebhookService } from "../webhooks/webhook-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { crawlRoutes } from "./crawl-routes.js";
 import { historyRoutes } from "./history-routes.js";
-import type { PdfRenderer } from "./pdf/pdf-renderer.js";
+import type { ReportPrinter } from "./pdf/report-printer.js";
 import { pdfRoutes } from "./pdf-routes.js";
 import { reportRoutes } from "./report-routes.js";
 import { siteRoutes } from "./site-routes.js";
@@ -35,7 +35,7 @@ export interface WebOptions {
   loginFailures: RateLimiter;
   /** The same quotas as the API's (src/http/quotas.ts). */
   quotas: Quotas;
-  pdfs: PdfRenderer;
+  pdfs: ReportPrinter;
   webhooks: WebhookService;
   crawls: CrawlService;
   analyzer: Analyzer;
