@@ -16,6 +16,7 @@ import type { JobQueue } from "./jobs/job-queue.js";
 import { ProjectService } from "./projects/project-service.js";
 import { AnalysisCapacity } from "./reports/analysis-capacity.js";
 import { HistoryService } from "./reports/history-service.js";
+import { reportJson } from "./reports/present.js";
 import { ReportService } from "./reports/report-service.js";
 import { AnalysisStore } from "./store/analysis-store.js";
 import type { Store } from "./store/database.js";
@@ -57,10 +58,13 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const secrets = new SecretBox(config.encryptionKey);
   const events = new WebhookEvents({
     webhooks: webhookStore,
-    reports: reportStore,
     history,
     jobs,
     regressionScoreDrop: config.regressionScoreDrop,
+    reportObject: async (userId, reportId) => {
+      const row = await reportStore.findForDisplay(userId, reportId);
+      return row ? reportJson(row, { results: false }) : null;
+    },
     crawlObject: async (userId, crawlId) => {
       const crawl = await crawlStore.find(userId, crawlId);
       return crawl ? crawlObject(crawl) : null;
