@@ -2,7 +2,8 @@
  * Entry of the `pagegrade` command: picks the sub-command and turns every failure into a one-line message on
  * stderr with a non-zero exit code (2 for usage and configuration errors), never a stack trace. Each command's
  * modules are imported when that command runs, so `pagegrade analyze` never loads the database, the services
- * or the crawler, and `pagegrade help` loads nothing of any command.
+ * or the crawler, and `pagegrade help` loads nothing of any command. Like main.ts it is an entry point, so it sits
+ * with composition, above the commands; `pagegrade worker` is composition itself (src/worker.ts).
  */
 import { ConfigError } from "../config.js";
 import { applyHeapGrowth } from "../runtime/heap-growth.js";
@@ -34,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     case "key":
       return (await import("./account-commands.js")).runKey(rest);
     case "worker":
-      return (await import("./worker-command.js")).runWorker(rest);
+      return (await import("../worker.js")).runWorker(rest);
     case undefined:
     case "help":
     case "--help":
