@@ -1,3 +1,7 @@
+/**
+ * A service that only ever analyses raw pages never loads playwright-core: the app is built and started in a
+ * process of its own (test/helpers/raw-app-modules.ts), which reports the playwright-core files it loaded.
+ */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";

@@ -56,11 +56,6 @@ export class ReportPrinter {
     return sendPdf(reply, reportId, pdf);
   }
 
-  /** Whether the renderer (and playwright-core) has been loaded. */
-  get loaded(): boolean {
-    return this.renderer !== null;
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     if (this.renderer) await (await this.renderer).renderer.close();
