@@ -65,7 +65,7 @@ const allowed: Record<string, string> = {
   "web/report-routes.ts -> http/quotas.ts": "the quotas live in http/ until limits/ exists",
   "web/webhook-routes.ts -> http/quotas.ts": "the quotas live in http/ until limits/ exists",
   "web/crawl-routes.ts -> http/send-csv.ts":
-    "the CSV download helper is the API's; the web's crawl pages use it",
+    "the CSV download is the API's; the web's crawl pages use it",
   // Circles.
   "store/migrations.ts -> store/database.ts": "Dialect and Store move to store/store.ts",
   "store/migrations/010_reports_version.ts -> store/database.ts": "Dialect moves to store/store.ts",
@@ -76,7 +76,7 @@ const allowed: Record<string, string> = {
   "store/redis-rate-counters.ts -> store/rate-counters.ts": "the counters' port and adapters move to limits/",
   "analysis/render/render-page.ts -> analysis/collect.ts": "mediaTypeOf leaves collect.ts",
   "analysis/render/chromium-launch.ts -> analysis/render/chromium-status.ts":
-    "the launch and the status become one Chromium helper module",
+    "the launch and the status become one Chromium module",
 };
 
 /** Every module of src/ (TypeScript and the thread entry's .mjs). */
