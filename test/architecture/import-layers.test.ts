@@ -64,8 +64,7 @@ const allowed: Record<string, string> = {
   "web/plugin.ts -> http/rate-limiter.ts": "the rate limiter lives in http/ until limits/ exists",
   "web/report-routes.ts -> http/quotas.ts": "the quotas live in http/ until limits/ exists",
   "web/webhook-routes.ts -> http/quotas.ts": "the quotas live in http/ until limits/ exists",
-  "web/crawl-routes.ts -> http/send-csv.ts":
-    "the CSV download is the API's; the web's crawl pages use it",
+  "web/crawl-routes.ts -> http/send-csv.ts": "the CSV download is the API's; the web's crawl pages use it",
   // Circles.
   "store/migrations.ts -> store/database.ts": "Dialect and Store move to store/store.ts",
   "store/migrations/010_reports_version.ts -> store/database.ts": "Dialect moves to store/store.ts",
