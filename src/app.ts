@@ -10,6 +10,7 @@ import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
+import { frameworkErrors, installErrorHandling, installNotFound } from "./error-handling.js";
 import { analysisSchemas } from "./http/api/v1/analyses/schema.js";
 import { Problem } from "./http/api/v1/common-schema.js";
 import { crawlSchemas } from "./http/api/v1/crawls/schema.js";
@@ -17,20 +18,20 @@ import { apiV1 } from "./http/api/v1/plugin.js";
 import { Project } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
 import { webhookSchemas } from "./http/api/v1/webhooks/schema.js";
-import { frameworkError, installErrorHandling, installNotFound } from "./http/error-handling.js";
 import { Quotas } from "./http/quotas.js";
 import { RateLimiter } from "./http/rate-limiter.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
+import { registerJobs, scheduleJobs } from "./job-registry.js";
 import { openJobQueue } from "./jobs/open-job-queue.js";
-import { registerJobs, scheduleJobs } from "./jobs/registry.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { createServices } from "./services.js";
 import { BatchedRateCounters } from "./store/batched-rate-counters.js";
 import type { Store } from "./store/database.js";
 import { openRateCounters } from "./store/rate-counters.js";
 import { sharedSecret } from "./store/secrets.js";
-import { PdfRenderer } from "./web/pdf/pdf-renderer.js";
+import { errorPages } from "./web/error-pages.js";
+import { ReportPrinter } from "./web/pdf/report-printer.js";
 import { webPages } from "./web/plugin.js";
 
 export const bodyLimit = 16 * 1024;
@@ -69,7 +70,7 @@ export async function buildApp({
     },
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
     routerOptions: { maxParamLength: 2048 },
-    frameworkErrors: frameworkError,
+    frameworkErrors: frameworkErrors(errorPages),
   });
 
   // Hooks that do no I/O take a callback: an async hook costs a promise per request.
@@ -91,8 +92,8 @@ export async function buildApp({
     done(null, payload);
   });
   installSecurityHeaders(app);
-  installNotFound(app);
-  installErrorHandling(app, bodyLimit);
+  installNotFound(app, errorPages);
+  installErrorHandling(app, bodyLimit, errorPages);
   // Only form and JSON bodies are accepted: fastify's built-in text/plain parser would let anything through.
   app.removeContentTypeParser("text/plain");
   await app.register(formbody, { bodyLimit });
@@ -177,14 +178,15 @@ export async function buildApp({
   ].filter((candidate): candidate is RateLimiter => candidate !== null);
   const timer = setInterval(() => {
     const warn = (error: unknown) => app.log.warn({ err: error }, "periodic sweep failed");
-    // Expired sessions are swept by the maintenance job (src/jobs/maintenance.ts).
+    // Expired sessions are swept by the maintenance job (src/job-registry.ts).
     for (const sweeper of sweepers) sweeper.sweep().catch(warn);
   }, 60_000);
   timer.unref();
   app.addHook("onClose", async () => clearInterval(timer));
 
-  // Reports as PDFs: one Chromium, started on the first PDF, closed with the app.
-  const pdfs = new PdfRenderer({
+  // Reports as PDFs for the web and the API: the renderer (and playwright-core) is loaded on the first PDF, its
+  // one Chromium started then, and closed with the app.
+  const pdfs = new ReportPrinter({
     executablePath: config.chromiumPath,
     sandbox: config.chromiumSandbox,
     maxConcurrent: config.maxConcurrentPdfs,

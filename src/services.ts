@@ -1,7 +1,7 @@
 /**
  * The composition root of the domain: the stores and services built once per process over one database, one
  * analysis engine and one job queue. The HTTP app (app.ts) serves them; every process that runs jobs (the
- * service, `pagegrade worker`) registers the same job handlers over them (jobs/registry.ts), so any process can
+ * service, `pagegrade worker`) registers the same job handlers over them (job-registry.ts), so any process can
  * run any job.
  */
 import { AccountService } from "./accounts/account-service.js";
@@ -16,6 +16,7 @@ import type { JobQueue } from "./jobs/job-queue.js";
 import { ProjectService } from "./projects/project-service.js";
 import { AnalysisCapacity } from "./reports/analysis-capacity.js";
 import { HistoryService } from "./reports/history-service.js";
+import { reportJson } from "./reports/present.js";
 import { ReportService } from "./reports/report-service.js";
 import { AnalysisStore } from "./store/analysis-store.js";
 import type { Store } from "./store/database.js";
@@ -57,10 +58,13 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const secrets = new SecretBox(config.encryptionKey);
   const events = new WebhookEvents({
     webhooks: webhookStore,
-    reports: reportStore,
     history,
     jobs,
     regressionScoreDrop: config.regressionScoreDrop,
+    reportObject: async (userId, reportId) => {
+      const row = await reportStore.findForDisplay(userId, reportId);
+      return row ? reportJson(row, { results: false }) : null;
+    },
     crawlObject: async (userId, crawlId) => {
       const crawl = await crawlStore.find(userId, crawlId);
       return crawl ? crawlObject(crawl) : null;

@@ -1,14 +1,13 @@
 /**
  * Entry of the `pagegrade` command: picks the sub-command and turns every failure into a one-line message on
- * stderr with a non-zero exit code (2 for usage and configuration errors), never a stack trace.
+ * stderr with a non-zero exit code (2 for usage and configuration errors), never a stack trace. Each command's
+ * modules are imported when that command runs, so `pagegrade analyze` never loads the database, the services
+ * or the crawler, and `pagegrade help` loads nothing of any command. Like main.ts it is an entry point, so it sits
+ * with composition, above the commands; `pagegrade worker` is composition itself (src/worker.ts).
  */
 import { ConfigError } from "../config.js";
 import { applyHeapGrowth } from "../runtime/heap-growth.js";
-import { runKey, runUser } from "./account-commands.js";
-import { runAnalyze } from "./analyze-command.js";
-import { runCrawl } from "./crawl-command.js";
 import { UsageError } from "./usage.js";
-import { runWorker } from "./worker-command.js";
 
 const usage = `Usage:
   pagegrade analyze <url> [--mode raw|rendered] [--json] [--baseline <report.json>] [--budget <budget.json>] [--junit <out.xml>]
@@ -28,15 +27,15 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case "analyze":
     case "analyse":
-      return runAnalyze(rest);
+      return (await import("./analyze-command.js")).runAnalyze(rest);
     case "crawl":
-      return runCrawl(rest);
+      return (await import("./crawl-command.js")).runCrawl(rest);
     case "user":
-      return runUser(rest);
+      return (await import("./account-commands.js")).runUser(rest);
     case "key":
-      return runKey(rest);
+      return (await import("./account-commands.js")).runKey(rest);
     case "worker":
-      return runWorker(rest);
+      return (await import("../worker.js")).runWorker(rest);
     case undefined:
     case "help":
     case "--help":

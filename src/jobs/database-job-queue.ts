@@ -64,6 +64,19 @@ type JobRow = Pick<
   attempts_made: number;
 };
 
+/**
+ * Deletes the finished rows (completed, failed, cancelled) of the embedded queue that finished before `before`.
+ * A function of the table rather than of a running queue: the maintenance job prunes the table whichever queue
+ * the process uses, so rows left from an embedded set-up go too.
+ */
+export async function pruneFinishedJobs(store: Store, before: Date): Promise<void> {
+  await store.db
+    .deleteFrom("jobs")
+    .where("state", "in", ["completed", "failed", "cancelled"])
+    .where("finished_at", "<", timestamp(before))
+    .execute();
+}
+
 export class DatabaseJobQueue implements JobQueue {
   /** Identifies this process's claims. */
   readonly owner = randomUUID();

@@ -1,11 +1,9 @@
 /**
- * The maintenance job: housekeeping that must happen somewhere but not in every process — expired web sessions
- * and finished rows of the embedded queue past their retention. Runs as a recurring job, so with several
- * processes it runs once per period, in whichever worker takes it.
+ * The maintenance job: housekeeping that must happen somewhere but not in every process. It runs the tasks it is
+ * given (composition, job-registry.ts, names them: expired web sessions, finished queue rows past their
+ * retention), one after the other. A recurring job, so with several processes it runs once per period, in
+ * whichever worker takes it.
  */
-import { SessionService } from "../accounts/session-service.js";
-import type { Store } from "../store/database.js";
-import { timestamp } from "../timestamps.js";
 import type { JobContext } from "./job-queue.js";
 
 export const maintenanceJob = "maintenance";
@@ -13,14 +11,12 @@ export const maintenanceEveryMs = 10 * 60_000;
 /** Finished jobs stay this long for inspection. */
 export const finishedJobRetentionMs = 7 * 24 * 3600_000;
 
-export function maintenanceHandler(store: Store, now: () => number = Date.now) {
-  const sessions = new SessionService(store);
+/** One piece of housekeeping; `now` is the run's clock. */
+export type MaintenanceTask = (now: number) => Promise<void>;
+
+export function maintenanceHandler(tasks: readonly MaintenanceTask[], now: () => number = Date.now) {
   return async (_job: JobContext<unknown>): Promise<void> => {
-    await sessions.sweep();
-    await store.db
-      .deleteFrom("jobs")
-      .where("state", "in", ["completed", "failed", "cancelled"])
-      .where("finished_at", "<", timestamp(new Date(now() - finishedJobRetentionMs)))
-      .execute();
+    const at = now();
+    for (const task of tasks) await task(at);
   };
 }

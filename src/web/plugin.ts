@@ -22,7 +22,7 @@ import { crawlRoutes } from "./crawl-routes.js";
 import { refuseForgedForms } from "./csrf.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
 import { historyRoutes } from "./history-routes.js";
-import type { PdfRenderer } from "./pdf/pdf-renderer.js";
+import type { ReportPrinter } from "./pdf/report-printer.js";
 import { pdfRoutes } from "./pdf-routes.js";
 import { projectRoutes } from "./project-routes.js";
 import { reportManageRoutes } from "./report-manage-routes.js";
@@ -43,7 +43,7 @@ export interface WebOptions {
   loginFailures: RateLimiter;
   /** The same quotas as the API's (src/http/quotas.ts). */
   quotas: Quotas;
-  pdfs: PdfRenderer;
+  pdfs: ReportPrinter;
   webhooks: WebhookService;
   crawls: CrawlService;
   analyzer: Analyzer;

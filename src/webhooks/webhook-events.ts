@@ -8,11 +8,9 @@
  * again (the queue's key makes that a no-op while its job waits).
  */
 import type { AnalysisRecorded, CrawlFinished, EventSink } from "../events/event-sink.js";
-import { reportJson } from "../http/api/v1/reports/present.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { isRegression } from "../reports/analysis-diff.js";
 import type { HistoryService } from "../reports/history-service.js";
-import type { ReportStore } from "../store/report-store.js";
 import { timestamp } from "../timestamps.js";
 import { enqueueDelivery } from "./delivery-job.js";
 import type { WebhookEvent } from "./webhook-service.js";
@@ -20,12 +18,19 @@ import type { WebhookStore } from "./webhook-store.js";
 
 export interface WebhookEventDependencies {
   webhooks: WebhookStore;
-  reports: ReportStore;
   history: HistoryService;
   jobs: JobQueue;
   regressionScoreDrop: number;
+  /** The report object as the API shows it, without its results, as JSON (null when the report is gone). */
+  reportObject: (userId: number, reportId: number) => Promise<Buffer | null>;
   /** The crawl object as the API shows it, for crawl events (null when the crawl is gone). */
   crawlObject?: (userId: number, crawlId: number) => Promise<unknown | null>;
+}
+
+/** One event to announce; `data` is its JSON text. */
+interface Announcement {
+  type: WebhookEvent;
+  data: string;
 }
 
 export class WebhookEvents implements EventSink {
@@ -33,15 +38,14 @@ export class WebhookEvents implements EventSink {
 
   async analysisRecorded(event: AnalysisRecorded): Promise<void> {
     if (event.trigger === "crawl") return;
-    const { webhooks, reports, history, regressionScoreDrop } = this.dependencies;
+    const { webhooks, history, regressionScoreDrop, reportObject } = this.dependencies;
     const subscribed = await webhooks.enabled(event.userId);
     if (subscribed.length === 0) return;
-    const row = await reports.findForDisplay(event.userId, event.reportId);
-    if (!row) return;
-    const report = JSON.parse(reportJson(row).toString("utf8")) as Record<string, unknown>;
-    delete report.results;
+    const presented = await reportObject(event.userId, event.reportId);
+    if (!presented) return;
+    const report = presented.toString("utf8");
     const key = `analysis:${event.analysisId}`;
-    const announcements: Array<{ type: WebhookEvent; data: unknown }> = [
+    const announcements: Announcement[] = [
       { type: event.status === "complete" ? "report.completed" : "report.failed", data: report },
     ];
     if (event.status === "complete") {
@@ -49,7 +53,11 @@ export class WebhookEvents implements EventSink {
         .diff(event.userId, event.reportId, { to: event.analysisId })
         .catch(() => undefined);
       if (diff && isRegression(diff, { importances: ["high"], scoreDrop: regressionScoreDrop })) {
-        announcements.push({ type: "report.regressed", data: { ...report, diff } });
+        // The report object with its diff as one more member.
+        announcements.push({
+          type: "report.regressed",
+          data: `${report.slice(0, -1)},"diff":${JSON.stringify(diff)}}`,
+        });
       }
     }
     await this.fanOut(event.userId, subscribed, key, announcements);
@@ -63,19 +71,21 @@ export class WebhookEvents implements EventSink {
     const crawl = await crawlObject(event.userId, event.crawlId);
     if (crawl === null) return;
     const type: WebhookEvent = event.status === "complete" ? "crawl.completed" : "crawl.failed";
-    await this.fanOut(event.userId, subscribed, `crawl:${event.crawlId}`, [{ type, data: crawl }]);
+    await this.fanOut(event.userId, subscribed, `crawl:${event.crawlId}`, [
+      { type, data: JSON.stringify(crawl) },
+    ]);
   }
 
   private async fanOut(
     userId: number,
     subscribed: Awaited<ReturnType<WebhookStore["enabled"]>>,
     key: string,
-    announcements: Array<{ type: WebhookEvent; data: unknown }>,
+    announcements: Announcement[],
   ): Promise<void> {
     const { webhooks, jobs } = this.dependencies;
     const now = timestamp();
     for (const { type, data } of announcements) {
-      const body = JSON.stringify({ type, timestamp: now, data });
+      const body = `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(now)},"data":${data}}`;
       for (const webhook of subscribed) {
         if (!webhook.events.split(",").includes(type)) continue;
         const delivery = await webhooks.ensureDelivery({

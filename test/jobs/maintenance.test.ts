@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SessionService } from "../../src/accounts/session-service.js";
+import { maintenanceTasks } from "../../src/job-registry.js";
 import { finishedJobRetentionMs, maintenanceHandler } from "../../src/jobs/maintenance.js";
 import { timestamp } from "../../src/timestamps.js";
 import { freshDatabase, type TestDatabase } from "../helpers/api.js";
@@ -66,7 +68,7 @@ describe("the maintenance job", () => {
       ])
       .execute();
 
-    await maintenanceHandler(database.store)({
+    await maintenanceHandler(maintenanceTasks(database.store, new SessionService(database.store)))({
       id: "1",
       name: "maintenance",
       payload: null,
@@ -104,7 +106,7 @@ describe("the maintenance job", () => {
       ])
       .execute();
 
-    await maintenanceHandler(database.store)({
+    await maintenanceHandler(maintenanceTasks(database.store, new SessionService(database.store)))({
       id: "2",
       name: "maintenance",
       payload: null,

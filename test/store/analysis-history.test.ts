@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { ConfigError, loadServiceConfig } from "../../src/config.js";
-import { reportJson } from "../../src/http/api/v1/reports/present.js";
+import { reportJson } from "../../src/reports/present.js";
 import { unpackResults } from "../../src/store/analysis-document.js";
 import { AnalysisStore } from "../../src/store/analysis-store.js";
 import { openStore, type Store } from "../../src/store/database.js";

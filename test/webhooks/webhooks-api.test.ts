@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseJobQueue } from "../../src/jobs/database-job-queue.js";
 import { HistoryService } from "../../src/reports/history-service.js";
+import { reportJson } from "../../src/reports/present.js";
 import { AnalysisStore } from "../../src/store/analysis-store.js";
 import { ReportStore } from "../../src/store/report-store.js";
 import { WebhookEvents } from "../../src/webhooks/webhook-events.js";
@@ -188,6 +189,12 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
     const body = JSON.parse(first.body);
     expect(body).toMatchObject({ type: "report.completed", data: { id: created.id, object: "report" } });
     expect(body.data.results).toBeUndefined();
+    // Byte for byte the API's report object without its results, in the event envelope.
+    const shown = (await call(api, "GET", `/api/v1/reports/${created.id}`, { key })).json().data;
+    delete shown.results;
+    expect(first.body).toBe(
+      JSON.stringify({ type: "report.completed", timestamp: body.timestamp, data: shown }),
+    );
 
     served = "worse";
     await call(api, "PATCH", `/api/v1/reports/${created.id}`, { key, form: { results: "1" } });
@@ -203,6 +210,18 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
     );
     expect(regressed.data.diff.checks).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: "image-alt", change: "regressed" })]),
+    );
+    // The API's report object and its diff (the re-run against the first analysis), byte for byte.
+    const rerun = (await call(api, "GET", `/api/v1/reports/${created.id}`, { key })).json().data;
+    delete rerun.results;
+    const diff = (await call(api, "GET", `/api/v1/reports/${created.id}/diff`, { key })).json().data;
+    expect(regressed.data.diff).toEqual(diff);
+    expect(at("/reports").find((item) => item.body.includes("report.regressed"))?.body).toBe(
+      JSON.stringify({
+        type: "report.regressed",
+        timestamp: regressed.timestamp,
+        data: { ...rerun, diff: regressed.data.diff },
+      }),
     );
     // The receiver has answered; the delivery is recorded as succeeded just after.
     await eventually(
@@ -329,7 +348,10 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
     const idle = new DatabaseJobQueue(store, { workers: 0, leaseMs: 30_000 });
     const events = new WebhookEvents({
       webhooks: new WebhookStore(store),
-      reports,
+      reportObject: async (userId, reportId) => {
+        const row = await reports.findForDisplay(userId, reportId);
+        return row ? reportJson(row, { results: false }) : null;
+      },
       history: new HistoryService(reports, new AnalysisStore(store)),
       jobs: idle,
       regressionScoreDrop: 5,

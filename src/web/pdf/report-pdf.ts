@@ -1,7 +1,8 @@
 /**
  * A report as a PDF: the print view (views/report-print.ts) with pagegrade's own CSS read from disk, printed by
  * the PdfRenderer. The API (/api/v1/reports/{id}/pdf) and the web page (/reports/{id}.pdf) both come here
- * after their own access rules, and send the result with the same headers.
+ * through the ReportPrinter (report-printer.ts) after their own access rules, and send the result with the
+ * same headers.
  */
 import { readFileSync } from "node:fs";
 import type { FastifyReply } from "fastify";

@@ -8,7 +8,6 @@ import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
-import type { PdfRenderer } from "../../../web/pdf/pdf-renderer.js";
 import type { WebhookService } from "../../../webhooks/webhook-service.js";
 import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
@@ -21,7 +20,7 @@ import type { ApiContext } from "./context.js";
 import { crawlRoutes } from "./crawls/routes.js";
 import { metaRoutes } from "./meta/routes.js";
 import { projectRoutes } from "./projects/routes.js";
-import { reportPdfRoutes } from "./reports/pdf-routes.js";
+import { type ReportPdfs, reportPdfRoutes } from "./reports/pdf-routes.js";
 import { reportRoutes } from "./reports/routes.js";
 import { reportScreenshotRoutes } from "./reports/screenshot-routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
@@ -40,7 +39,7 @@ export interface ApiOptions {
   authFailureLimiter: RateLimiter | null;
   responses: ResponseCache;
   /** Prints reports as PDFs. */
-  pdfs: PdfRenderer;
+  pdfs: ReportPdfs;
   /** Aborted when the service starts shutting down. */
   closing: AbortSignal;
 }

@@ -1,23 +1,29 @@
 /**
- * GET /api/v1/reports/{id}/pdf: the caller's report as a PDF (src/web/pdf/). Owner-scoped like every report
+ * GET /api/v1/reports/{id}/pdf: the caller's report as a PDF, printed by the printer app.ts hands over. Owner-scoped like every report
  * call. A server without Chromium answers 503: the request is valid and may succeed on another instance or
  * once the operator installs Chromium, so it is the server's condition (5xx), not the client's mistake (422).
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { Type } from "typebox";
-import { ChromiumUnavailable } from "../../../../analysis/render/chromium-launch.js";
-import { PdfBusy, type PdfRenderer, PdfTimeout } from "../../../../web/pdf/pdf-renderer.js";
-import {
-  noAnalysisYet,
-  pdfBusyMessage,
-  pdfUnavailableMessage,
-  reportPdf,
-  sendPdf,
-} from "../../../../web/pdf/report-pdf.js";
-import { reportView } from "../../../../web/report-view.js";
+import type { DisplayRow } from "../../../../store/report-store.js";
 import { type Problem, problems, sendProblem } from "../../../problem.js";
 import { errorResponses } from "../common-schema.js";
 import type { ApiContext } from "../context.js";
+
+/**
+ * What the API needs to print a report (the web's ReportPrinter, handed over by app.ts): the PDF or why there is
+ * none, and the download's headers. The messages are the printer's; the API puts them in problem objects.
+ */
+export interface ReportPdfs {
+  print(
+    row: DisplayRow,
+  ): Promise<
+    | { kind: "pdf"; pdf: Buffer }
+    | { kind: "no-analysis" | "unavailable"; message: string }
+    | { kind: "busy"; message: string; retryAfterSeconds: number }
+  >;
+  send(reply: FastifyReply, reportId: number, pdf: Buffer): FastifyReply;
+}
 
 export const showReportPdf = {
   summary: "Download a report as a PDF",
@@ -44,7 +50,7 @@ const unavailable = (detail: string): Problem => ({
 
 export async function reportPdfRoutes(
   app: FastifyInstance,
-  { reports, pdfs, limits }: ApiContext & { pdfs: PdfRenderer },
+  { reports, pdfs, limits }: ApiContext & { pdfs: ReportPdfs },
 ): Promise<void> {
   app.get<{ Params: { id: number } }>(
     "/reports/:id/pdf",
@@ -52,18 +58,17 @@ export async function reportPdfRoutes(
     async (request, reply) => {
       const row = await reports.show(request.account.id, request.params.id);
       if (!row) return sendProblem(request, reply, problems.notFound());
-      const view = reportView(row);
-      if (!view) return sendProblem(request, reply, problems.conflict(noAnalysisYet));
-      try {
-        return sendPdf(reply, row.id, await reportPdf(pdfs, view));
-      } catch (error) {
-        if (error instanceof ChromiumUnavailable)
-          return sendProblem(request, reply, unavailable(pdfUnavailableMessage(error.problem)));
-        if (error instanceof PdfBusy || error instanceof PdfTimeout) {
-          reply.header("retry-after", "5");
-          return sendProblem(request, reply, unavailable(pdfBusyMessage));
-        }
-        throw error;
+      const printed = await pdfs.print(row);
+      switch (printed.kind) {
+        case "pdf":
+          return pdfs.send(reply, row.id, printed.pdf);
+        case "no-analysis":
+          return sendProblem(request, reply, problems.conflict(printed.message));
+        case "unavailable":
+          return sendProblem(request, reply, unavailable(printed.message));
+        case "busy":
+          reply.header("retry-after", String(printed.retryAfterSeconds));
+          return sendProblem(request, reply, unavailable(printed.message));
       }
     },
   );

@@ -3,6 +3,7 @@
  * Store and re-run honour `Prefer: respond-async` (202, the analysis in the background).
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { reportEnvelope, reportJson } from "../../../../reports/present.js";
 import type { CreateReportInput, UpdateReportInput } from "../../../../reports/report-service.js";
 import type { ReportRow, ReportSortKey } from "../../../../store/report-store.js";
 import { pageResponse } from "../../../pagination.js";
@@ -10,7 +11,6 @@ import { prefersRespondAsync } from "../../../prefer.js";
 import { problems, sendProblem } from "../../../problem.js";
 import { jsonHeaders, respondCached } from "../../../response-cache.js";
 import type { ApiContext } from "../context.js";
-import { reportEnvelope, reportJson } from "./present.js";
 import { deleteReport, listReports, showReport, storeReport, updateReport } from "./schema.js";
 
 interface ListQuery {
@@ -58,7 +58,12 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
       if (query.project !== undefined) params.push(["project", query.project]);
       if (query.result !== undefined) params.push(["result", query.result]);
       params.push(["sort_by", sortBy], ["sort", direction], ["per_page", String(perPage)]);
-      return pageResponse(request, { page, perPage, params }, rows.map(reportJson), total);
+      return pageResponse(
+        request,
+        { page, perPage, params },
+        rows.map((row) => reportJson(row)),
+        total,
+      );
     });
   });
 

@@ -1,21 +1,38 @@
 /**
- * Every kind of job the service runs, in one place: the handler for each job name, its concurrency, and the
- * recurring schedules. The service (app.ts) and `pagegrade worker` both call this, so any process can run any
- * job. A new kind of job is one line here and a handler module.
+ * Every kind of job the service runs, in one place (composition: it knows every handler and the services they
+ * need): the handler for each job name, its concurrency, the maintenance tasks, and the recurring schedules.
+ * The service (app.ts) and `pagegrade worker` both call this, so any process can run any job. A new kind of job
+ * is one line here and a handler module.
  */
 
-import { scheduleDueCrawlsHandler, scheduleDueCrawlsJob } from "../crawls/crawl-schedules.js";
-import { crawlHandler, crawlJob } from "../crawls/crawler.js";
-import { analyseReportHandler, analyseReportJob } from "../reports/analysis-job.js";
-import { scheduleDueReportsHandler, scheduleDueReportsJob, sweepEveryMs } from "../reports/schedules.js";
-import type { Services } from "../services.js";
-import { deliverWebhookHandler, deliverWebhookJob } from "../webhooks/delivery-job.js";
-import { maintenanceEveryMs, maintenanceHandler, maintenanceJob } from "./maintenance.js";
+import type { SessionService } from "./accounts/session-service.js";
+import { scheduleDueCrawlsHandler, scheduleDueCrawlsJob } from "./crawls/crawl-schedules.js";
+import { crawlHandler, crawlJob } from "./crawls/crawler.js";
+import { pruneFinishedJobs } from "./jobs/database-job-queue.js";
+import {
+  finishedJobRetentionMs,
+  type MaintenanceTask,
+  maintenanceEveryMs,
+  maintenanceHandler,
+  maintenanceJob,
+} from "./jobs/maintenance.js";
+import { analyseReportHandler, analyseReportJob } from "./reports/analysis-job.js";
+import { scheduleDueReportsHandler, scheduleDueReportsJob, sweepEveryMs } from "./reports/schedules.js";
+import type { Services } from "./services.js";
+import type { Store } from "./store/database.js";
+import { deliverWebhookHandler, deliverWebhookJob } from "./webhooks/delivery-job.js";
+
+/** The maintenance job's housekeeping: expired web sessions, then the queue's finished rows past retention. */
+export function maintenanceTasks(store: Store, sessions: SessionService): MaintenanceTask[] {
+  return [() => sessions.sweep(), (now) => pruneFinishedJobs(store, new Date(now - finishedJobRetentionMs))];
+}
 
 /** Registers the handlers on the services' queue (before it starts). */
 export function registerJobs(services: Services): void {
   const { jobs, store, config } = services;
-  jobs.register(maintenanceJob, maintenanceHandler(store), { concurrency: 1 });
+  jobs.register(maintenanceJob, maintenanceHandler(maintenanceTasks(store, services.sessions)), {
+    concurrency: 1,
+  });
   jobs.register(
     analyseReportJob,
     analyseReportHandler({

@@ -1,16 +1,16 @@
 /**
- * `pagegrade worker`: a process that only runs jobs, for the distributed set-up (BullMQ on Redis, PostgreSQL
+ * `pagegrade worker` (composition, beside main.ts): a process that only runs jobs, for the distributed set-up (BullMQ on Redis, PostgreSQL
  * shared by every process). It refuses the embedded queue and SQLite — both belong to one service process — and
  * says which setting is missing. SIGTERM/SIGINT: it stops taking jobs, lets running ones finish for up to
  * PAGEGRADE_JOB_GRACE_SECONDS, hands back the rest, and exits 0.
  */
-import { Analyzer } from "../analysis/analyse.js";
-import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "../config.js";
-import { openJobQueue } from "../jobs/open-job-queue.js";
-import { registerJobs, scheduleJobs } from "../jobs/registry.js";
-import { createServices } from "../services.js";
-import { openStore } from "../store/database.js";
-import { UsageError } from "./usage.js";
+import { Analyzer } from "./analysis/analyse.js";
+import { UsageError } from "./cli/usage.js";
+import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "./config.js";
+import { registerJobs, scheduleJobs } from "./job-registry.js";
+import { openJobQueue } from "./jobs/open-job-queue.js";
+import { createServices } from "./services.js";
+import { openStore } from "./store/database.js";
 
 export async function runWorker(args: string[]): Promise<number> {
   if (args.length > 0) throw new UsageError(`pagegrade worker takes no arguments, got "${args.join(" ")}"`);

@@ -7,12 +7,12 @@ import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
-import { eventually } from "../helpers/job-queues.js";
-import { redisUrl } from "../helpers/redis.js";
+import { freshDatabase, postgresUrl, type TestDatabase } from "./helpers/api.js";
+import { eventually } from "./helpers/job-queues.js";
+import { redisUrl } from "./helpers/redis.js";
 
 const run = promisify(execFile);
-const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
+const bin = new URL("../bin/pagegrade.js", import.meta.url).pathname;
 
 async function worker(env: Record<string, string>) {
   try {

@@ -1,33 +1,42 @@
 /**
- * Maps every error to its problem response: schema findings and domain rule breaks to 422, a page that cannot
- * be analysed to 422 on url with its reason, a quota reached to 429 naming the limit (a page on the web), full
- * analysis capacity to 503, body problems to 400/413/415, and
- * anything unexpected to a 500 whose detail goes to the log under the request id, never to the client.
+ * Maps every error to its answer, a problem object under /api and a page (the web's, handed in by app.ts)
+ * everywhere else: schema findings and domain rule breaks to 422, a page that cannot be analysed to 422 on url
+ * with its reason, a quota reached to 429 naming the limit, full analysis capacity to 503, body problems to
+ * 400/413/415, and anything unexpected to a 500 whose detail goes to the log under the request id, never to the
+ * client. Composition: it picks between the two faces, so neither needs the other.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
-import { notFoundPage, sendHtml } from "../web/render.js";
-import { errorBody } from "../web/views/site.js";
-import { problems, sendProblem } from "./problem.js";
-import { QuotaExceeded, refusalHeaders } from "./quotas.js";
-import { type SchemaError, validationMessages } from "./validation-messages.js";
+import { problems, sendProblem } from "./http/problem.js";
+import { QuotaExceeded, refusalHeaders } from "./http/quotas.js";
+import { type SchemaError, validationMessages } from "./http/validation-messages.js";
+import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "./reports/errors.js";
 
-export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+/** The pages the web answers errors with (web/error-pages.ts). */
+export interface ErrorPages {
+  notFound(request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply;
+  error(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: { title: string; heading: string; message: string },
+    status: number,
+  ): FastifyReply;
+}
+
+export function installErrorHandling(app: FastifyInstance, bodyLimit: number, pages: ErrorPages): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof QuotaExceeded) {
       reply.headers(refusalHeaders(error.refusal));
       if (!isApi(request)) {
-        return sendHtml(
+        return pages.error(
           request,
           reply,
-          "Too many requests",
-          errorBody("Please slow down", error.message),
+          { title: "Too many requests", heading: "Please slow down", message: error.message },
           429,
         );
       }
       return sendProblem(request, reply, problems.tooManyRequests(error.refusal, error.message));
     }
-    if (!isApi(request)) return webError(request, reply, error);
+    if (!isApi(request)) return webError(request, reply, error, pages);
     if (error.validation) {
       // A path parameter of the wrong shape (/reports/abc) names no resource.
       if (error.validationContext === "params") return sendProblem(request, reply, problems.notFound());
@@ -72,24 +81,24 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
  * Errors the router raises before any route runs: a path that is not valid percent-encoding (400) or a path
  * parameter longer than the router accepts (404: no resource has such a name).
  */
-export function frameworkError(
-  error: FastifyError,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): FastifyReply {
-  const status = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 404 : 400;
-  if (!isApi(request)) {
-    return notFoundPage(request, reply, status);
-  }
-  return sendProblem(
-    request,
-    reply,
-    status === 404 ? problems.notFound() : problems.badRequest("The request path is malformed."),
-  );
+export function frameworkErrors(
+  pages: ErrorPages,
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  return (error, request, reply) => {
+    const status = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 404 : 400;
+    if (!isApi(request)) {
+      return pages.notFound(request, reply, status);
+    }
+    return sendProblem(
+      request,
+      reply,
+      status === 404 ? problems.notFound() : problems.badRequest("The request path is malformed."),
+    );
+  };
 }
 
 /** 404 for unknown paths (405 with Allow when the path exists under another method). */
-export function installNotFound(app: FastifyInstance): void {
+export function installNotFound(app: FastifyInstance, pages: ErrorPages): void {
   const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
   app.addHook("onRoute", (route) => {
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, "[^/]+")}/?$`);
@@ -116,7 +125,7 @@ export function installNotFound(app: FastifyInstance): void {
     done();
   });
   app.setNotFoundHandler((request, reply) =>
-    isApi(request) ? answerApi(request, reply) : notFoundPage(request, reply, 404),
+    isApi(request) ? answerApi(request, reply) : pages.notFound(request, reply, 404),
   );
 }
 
@@ -125,24 +134,31 @@ function isApi(request: FastifyRequest): boolean {
 }
 
 /** Errors on web pages get a page, never JSON and never exception text. */
-function webError(request: FastifyRequest, reply: FastifyReply, error: FastifyError): FastifyReply {
+function webError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: FastifyError,
+  pages: ErrorPages,
+): FastifyReply {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const message = status === 413 ? "The form sent too much data." : "The request could not be understood.";
-    return sendHtml(
+    return pages.error(
       request,
       reply,
-      "Bad request",
-      errorBody("Something is wrong with this request", message),
+      { title: "Bad request", heading: "Something is wrong with this request", message },
       status,
     );
   }
   request.log.error({ err: error }, "unexpected error");
-  return sendHtml(
+  return pages.error(
     request,
     reply,
-    "Error",
-    errorBody("Something went wrong", "An unexpected error has occurred. Try again in a moment."),
+    {
+      title: "Error",
+      heading: "Something went wrong",
+      message: "An unexpected error has occurred. Try again in a moment.",
+    },
     500,
   );
 }

@@ -1,12 +1,15 @@
 /**
- * A stored report as the API shows it. The analysis documents are stored as JSON text and spliced in as they
- * are — as bytes when read for display — so listing 100 reports parses, decodes and re-encodes nothing.
- * Internal columns (user id, password hash) never appear.
+ * A stored report as the API shows it, and as webhooks send it (without its results). The analysis documents
+ * are stored as JSON text and spliced in as they are — as bytes when read for display — so listing 100 reports
+ * parses, decodes and re-encodes nothing. Internal columns (user id, password hash) never appear.
  */
-import type { DisplayRow, ReportRow } from "../../../../store/report-store.js";
+import type { DisplayRow, ReportRow } from "../store/report-store.js";
 
-/** The report object as UTF-8 JSON. */
-export function reportJson(row: ReportRow | DisplayRow): Buffer {
+/** The report object as UTF-8 JSON; `results: false` leaves the results out (webhook payloads). */
+export function reportJson(
+  row: ReportRow | DisplayRow,
+  { results = true }: { results?: boolean } = {},
+): Buffer {
   const head = JSON.stringify({
     id: row.id,
     object: "report",
@@ -39,8 +42,7 @@ export function reportJson(row: ReportRow | DisplayRow): Buffer {
     bytes(row.summary),
     Buffer.from(',"categories":'),
     bytes(row.categories),
-    Buffer.from(',"results":'),
-    bytes(row.results),
+    ...(results ? [Buffer.from(',"results":'), bytes(row.results)] : []),
     Buffer.from(`,${tail.slice(1)}`),
   ]);
 }
