@@ -12,8 +12,8 @@ import {
   minimumPasswordLength,
 } from "../accounts/account-service.js";
 import { type SessionService, sessionLifetimeSeconds } from "../accounts/session-service.js";
-import type { Quotas } from "../http/quotas.js";
-import type { RateLimiter } from "../http/rate-limiter.js";
+import type { Quotas } from "../limits/quotas.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
 import { seeOther, sendHtml } from "./render.js";
 import { accountBody, type FormState, loginBody, registerBody } from "./views/account.js";
 import { errorBody } from "./views/site.js";

@@ -20,8 +20,8 @@ import {
   siteIssueObject,
   toCsv,
 } from "../crawls/present.js";
-import type { Quotas } from "../http/quotas.js";
 import { sendCsv } from "../http/send-csv.js";
+import type { Quotas } from "../limits/quotas.js";
 import { ValidationFailed } from "../reports/errors.js";
 import { expired } from "./account-routes.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";

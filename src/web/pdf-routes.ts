@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { ChromiumUnavailable } from "../analysis/render/chromium-launch.js";
-import type { Quotas } from "../http/quotas.js";
+import type { Quotas } from "../limits/quotas.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import { PdfBusy, type PdfRenderer, PdfTimeout } from "./pdf/pdf-renderer.js";
 import {

@@ -4,7 +4,7 @@
  * API uses.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Quotas } from "../http/quotas.js";
+import type { Quotas } from "../limits/quotas.js";
 import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";

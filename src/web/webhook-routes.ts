@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
-import type { Quotas } from "../http/quotas.js";
+import type { Quotas } from "../limits/quotas.js";
 import { ValidationFailed } from "../reports/errors.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { expired } from "./account-routes.js";
