@@ -7,7 +7,7 @@
  */
 import type { AnalysisConfig } from "../config.js";
 import type { CrawledPage } from "../crawls/crawled-page.js";
-import type { AnalysisMode } from "../store/schema.js";
+import type { AnalysisMode } from "../vocabulary.js";
 import type { Category } from "./checks/check.js";
 import { PageCollector, type SessionFor } from "./collect.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";

@@ -24,8 +24,8 @@ import {
   siteIssueObject,
   toCsv,
 } from "../crawls/present.js";
+import { ValidationFailed } from "../errors.js";
 import { silentEventSink } from "../events/event-sink.js";
-import { ValidationFailed } from "../reports/errors.js";
 import { openStore, type Store } from "../store/database.js";
 import { ReportStore } from "../store/report-store.js";
 import { timestamp } from "../timestamps.js";

@@ -5,8 +5,8 @@
  * anything unexpected to a 500 whose detail goes to the log under the request id, never to the client.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../errors.js";
 import { QuotaExceeded } from "../limits/quotas.js";
-import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
 import { notFoundPage, sendHtml } from "../web/render.js";
 import { errorBody } from "../web/views/site.js";
 import { problems, sendProblem } from "./problem.js";

@@ -20,9 +20,9 @@ import {
   siteIssueObject,
   toCsv,
 } from "../crawls/present.js";
+import { ValidationFailed } from "../errors.js";
 import { sendCsv } from "../http/send-csv.js";
 import type { Quotas } from "../limits/quotas.js";
-import { ValidationFailed } from "../reports/errors.js";
 import { expired } from "./account-routes.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";

@@ -4,13 +4,14 @@
  * API uses.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
-import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "../reports/errors.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { DisplayRow, ReportSortKey } from "../store/report-store.js";
-import { type AnalysisMode, analysisModes, type ReportSchedule, reportSchedules } from "../store/schema.js";
+import { type ReportSchedule, reportSchedules } from "../store/schema.js";
+import { type AnalysisMode, analysisModes } from "../vocabulary.js";
 import { expired } from "./account-routes.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";

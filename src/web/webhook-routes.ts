@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
+import { ValidationFailed } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
-import { ValidationFailed } from "../reports/errors.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { expired } from "./account-routes.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
