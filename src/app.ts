@@ -28,8 +28,8 @@ import { Quotas } from "./limits/quotas.js";
 import { RateLimiter } from "./limits/rate-limiter.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { createServices } from "./services.js";
-import type { Store } from "./store/database.js";
 import { sharedSecret } from "./store/secrets.js";
+import type { Store } from "./store/store.js";
 import { PdfRenderer } from "./web/pdf/pdf-renderer.js";
 import { webPages } from "./web/plugin.js";
 

@@ -4,7 +4,7 @@
  * processes it runs once per period, in whichever worker takes it.
  */
 import { SessionService } from "../accounts/session-service.js";
-import type { Store } from "../store/database.js";
+import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import type { JobContext } from "./job-queue.js";
 

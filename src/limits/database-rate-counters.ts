@@ -3,7 +3,7 @@
  * ended windows swept.
  */
 import { sql } from "kysely";
-import type { Store } from "../store/database.js";
+import type { Store } from "../store/store.js";
 import type { RateCounters } from "./rate-counters.js";
 
 /** Counters in the `rate_limits` table of the service's own database. */

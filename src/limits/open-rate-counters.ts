@@ -2,7 +2,7 @@
  * Chooses where rate-limit counters live: in Redis when `REDIS_URL` is set (one INCR per hit, ended windows expire
  * on their own), otherwise in the database. The Redis client is loaded only when it is used.
  */
-import type { Store } from "../store/database.js";
+import type { Store } from "../store/store.js";
 import { DatabaseRateCounters } from "./database-rate-counters.js";
 import type { RateCounters } from "./rate-counters.js";
 

@@ -7,8 +7,8 @@
 import type { Kysely, Selectable } from "kysely";
 import type { AnalysisMode, AnalysisTrigger } from "../vocabulary.js";
 import { unpackResults } from "./analysis-document.js";
-import type { Store } from "./database.js";
 import type { AnalysesTable, Database } from "./schema.js";
+import type { Store } from "./store.js";
 
 export type AnalysisRow = Omit<
   Selectable<AnalysesTable>,

@@ -13,8 +13,8 @@ import {
   type FailedAnalysis,
   type StoredScreenshot,
 } from "./analysis-store.js";
-import type { Store } from "./database.js";
 import type { Database, ReportSchedule, ReportStatus, ReportsTable } from "./schema.js";
+import type { Store } from "./store.js";
 
 export type ReportRow = Selectable<ReportsTable>;
 

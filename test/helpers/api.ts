@@ -14,7 +14,8 @@ import { AccountService } from "../../src/accounts/account-service.js";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { buildApp } from "../../src/app.js";
 import { loadAnalysisConfig, loadServiceConfig } from "../../src/config.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore } from "../../src/store/database.js";
+import type { Store } from "../../src/store/store.js";
 
 export const postgresUrl =
   process.env.PAGEGRADE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
