@@ -15,7 +15,7 @@ import { Analyzer } from "../src/analysis/analyse.js";
 import type { CheckResults } from "../src/analysis/judge.js";
 import type { Anchor } from "../src/analysis/snapshot.js";
 import { loadAnalysisConfig } from "../src/config.js";
-import type { AnalysisMode } from "../src/store/schema.js";
+import type { AnalysisMode } from "../src/vocabulary.js";
 import {
   type CorpusPage,
   corpusDir,

@@ -4,40 +4,7 @@
  * PAGEGRADE_ALLOW_PRIVATE_NETWORKS=1 is set, which is a testing aid).
  */
 import { readFileSync } from "node:fs";
-import { parseRange } from "./analysis/fetch/address-policy.js";
-import { parseScoringOverrides, type ScoringOverrides } from "./analysis/scoring-config.js";
-import { type CrawlBoundSettings, defaultCrawlBounds } from "./crawls/crawl-bounds.js";
-
-export interface AnalysisConfig {
-  allowPrivateNetworks: boolean;
-  allowedAddressRanges: string[];
-  dnsServers: string[];
-  /** PEM certificates trusted in addition to the system's (an internal CA), read from PAGEGRADE_EXTRA_CA_FILE. */
-  extraCaCertificates: string | null;
-  userAgent: string;
-  connectTimeoutMs: number;
-  headersTimeoutMs: number;
-  fetchTimeoutMs: number;
-  probeTimeoutMs: number;
-  maxBodyBytes: number;
-  maxRedirects: number;
-  probeCacheSeconds: number;
-  scoring: ScoringOverrides;
-  /** Chromium for rendered mode (PAGEGRADE_CHROMIUM_PATH); rendered mode is unavailable when it is missing. */
-  chromiumPath: string;
-  /** Chromium's sandbox; off only where Chromium runs as root (PAGEGRADE_CHROMIUM_SANDBOX=0, test machines). */
-  chromiumSandbox: boolean;
-  /** Pages rendered in Chromium at once (PAGEGRADE_MAX_CONCURRENT_RENDERS); more wait their turn. */
-  maxConcurrentRenders: number;
-  /** Worker threads that parse and judge large pages (PAGEGRADE_ANALYSIS_THREADS); 0: all on the event loop. */
-  analysisThreads: number;
-  /** Pages of at least this many bytes go to the analysis threads (PAGEGRADE_THREAD_MIN_BYTES). */
-  analysisThreadMinBytes: number;
-  /** A page's parse and checks on a thread, at most (PAGEGRADE_ANALYSIS_TIME_LIMIT_MS); then `too-complex`. */
-  analysisTimeLimitMs: number;
-  /** An analysis thread's heap, at most (PAGEGRADE_THREAD_MEMORY_MB); then `too-complex`. */
-  analysisThreadMemoryMb: number;
-}
+import { parseRange } from "./ip-range.js";
 
 export interface ServiceConfig {
   host: string;
@@ -116,6 +83,19 @@ export interface CrawlSettings {
   /** What a crawl stores of what it finds (see crawl-bounds.ts); the defaults when absent. */
   bounds?: CrawlBoundSettings;
 }
+
+/** What a crawl stores of what it finds (see crawls/crawl-bounds.ts): the operator's settings (PAGEGRADE_CRAWL_URLS_PER_PAGE, …_LINKS_PER_PAGE, …_MEAN_PAGE_LINKS). */
+export interface CrawlBoundSettings {
+  urlsPerPage: number;
+  linksPerPage: number;
+  meanLinksPerPage: number;
+}
+
+export const defaultCrawlBounds: CrawlBoundSettings = {
+  urlsPerPage: 10,
+  linksPerPage: 1_000,
+  meanLinksPerPage: 200,
+};
 
 export interface ScheduleIntervals {
   daily: number;
@@ -251,7 +231,12 @@ type Env = Record<string, string | undefined>;
 export const defaultUserAgent =
   "Mozilla/5.0 (compatible; pagegrade/0.1; +https://github.com/pagegrade/pagegrade)";
 
-export function loadAnalysisConfig(env: Env = process.env): AnalysisConfig {
+/**
+ * The analysis engine's settings, as plain values: the engine's `AnalyzerOptions` (src/analysis/) says what each
+ * means, and the entry points hand these to it. The scoring file is read here and checked by the engine, which
+ * knows the shape of its scoring configuration.
+ */
+export function loadAnalysisConfig(env: Env = process.env) {
   const ranges = list(env.PAGEGRADE_ALLOWED_ADDRESSES);
   for (const range of ranges) {
     try {
@@ -346,7 +331,8 @@ function extraCa(path: string | undefined): string | null {
   return pem;
 }
 
-function scoringFile(path: string | undefined): ScoringOverrides {
+/** The scoring file's JSON as written; the engine checks its shape when it is built (see AnalyzerOptions). */
+function scoringFile(path: string | undefined): unknown {
   if (!path?.trim()) return {};
   let text: string;
   try {
@@ -355,7 +341,7 @@ function scoringFile(path: string | undefined): ScoringOverrides {
     throw new ConfigError(`PAGEGRADE_SCORING_FILE: cannot read "${path}"`);
   }
   try {
-    return parseScoringOverrides(JSON.parse(text));
+    return JSON.parse(text);
   } catch (error) {
     throw new ConfigError(`PAGEGRADE_SCORING_FILE: ${(error as Error).message}`);
   }

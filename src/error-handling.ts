@@ -6,10 +6,11 @@
  * client. Composition: it picks between the two faces, so neither needs the other.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "./errors.js";
 import { problems, sendProblem } from "./http/problem.js";
-import { QuotaExceeded, refusalHeaders } from "./http/quotas.js";
+import { refusalHeaders } from "./http/rate-limit-headers.js";
 import { type SchemaError, validationMessages } from "./http/validation-messages.js";
-import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "./reports/errors.js";
+import { QuotaExceeded } from "./limits/quotas.js";
 
 /** The pages the web answers errors with (web/error-pages.ts). */
 export interface ErrorPages {

@@ -19,7 +19,7 @@ import {
 import { analyseReportHandler, analyseReportJob } from "./reports/analysis-job.js";
 import { scheduleDueReportsHandler, scheduleDueReportsJob, sweepEveryMs } from "./reports/schedules.js";
 import type { Services } from "./services.js";
-import type { Store } from "./store/database.js";
+import type { Store } from "./store/store.js";
 import { deliverWebhookHandler, deliverWebhookJob } from "./webhooks/delivery-job.js";
 
 /** The maintenance job's housekeeping: expired web sessions, then the queue's finished rows past retention. */

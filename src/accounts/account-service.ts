@@ -4,8 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { CompiledQuery, type Transaction } from "kysely";
-import type { Store } from "../store/database.js";
 import type { Database } from "../store/schema.js";
+import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { digestOf, generateApiKey, looksLikeApiKey, maskedKey } from "./api-keys.js";
 import { hashPassword, verifyPassword } from "./passwords.js";

@@ -3,7 +3,7 @@
  * table holds only their digest. A session lasts 14 days; a flash message is read once.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { Store } from "../store/database.js";
+import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import type { Account } from "./account-service.js";
 

@@ -5,9 +5,10 @@
  * PAGEGRADE_THREAD_MIN_BYTES is parsed and judged on the analysis pool (threads/analysis-pool.ts),
  * a smaller one on the calling thread; the result is the same either way.
  */
-import type { AnalysisConfig } from "../config.js";
+import { ConfigError } from "../config.js";
 import type { CrawledPage } from "../crawls/crawled-page.js";
-import type { AnalysisMode } from "../store/schema.js";
+import type { AnalysisMode } from "../vocabulary.js";
+import type { AnalyzerOptions } from "./analyzer-options.js";
 import type { Category } from "./checks/check.js";
 import { PageCollector, type SessionFor } from "./collect.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";
@@ -16,7 +17,12 @@ import type { BrowserPool } from "./render/browser-pool.js";
 import { type ChromiumStatus, chromiumStatus } from "./render/chromium-status.js";
 import type { Screenshot } from "./render/rendered-page.js";
 import type { Result, Summary } from "./score.js";
-import { resolveScoring, type Scoring } from "./scoring-config.js";
+import {
+  parseScoringOverrides,
+  resolveScoring,
+  type Scoring,
+  type ScoringOverrides,
+} from "./scoring-config.js";
 import type { DocumentFacts, ResponseFacts } from "./snapshot.js";
 import { normaliseSubmittedUrl, projectOf } from "./submitted-url.js";
 import { AnalysisPool } from "./threads/analysis-pool.js";
@@ -51,8 +57,8 @@ export class Analyzer {
   /** The analysis pool; null when PAGEGRADE_ANALYSIS_THREADS is 0 (every page on the calling thread). */
   readonly threads: AnalysisPool | null;
 
-  constructor(private readonly config: AnalysisConfig) {
-    this.scoring = resolveScoring(config.scoring);
+  constructor(private readonly config: AnalyzerOptions) {
+    this.scoring = resolveScoring(checkedOverrides(config.scoring));
     this.chromiumPath = config.chromiumPath;
     this.collector = new PageCollector(config);
     this.threads =
@@ -188,5 +194,14 @@ export class Analyzer {
     await this.threads?.close();
     await this.pool?.close();
     await this.collector.close();
+  }
+}
+
+/** The operator's scoring overrides, checked: a wrong key or value stops start-up with a message naming the file. */
+function checkedOverrides(input: unknown): ScoringOverrides {
+  try {
+    return parseScoringOverrides(input);
+  } catch (error) {
+    throw new ConfigError(`PAGEGRADE_SCORING_FILE: ${(error as Error).message}`);
   }
 }

@@ -4,7 +4,7 @@
  * analysis pool, see page-sessions.ts), and returns the snapshot's I/O facts; the session holds the parse.
  */
 import { createHash } from "node:crypto";
-import type { AnalysisConfig } from "../config.js";
+import type { AnalyzerOptions } from "./analyzer-options.js";
 import { AddressPolicy } from "./fetch/address-policy.js";
 import { ConnectionGuard } from "./fetch/connection-guard.js";
 import { acceptedEncodings } from "./fetch/content-decoding.js";
@@ -32,7 +32,7 @@ export class PageCollector {
   private readonly probeAgent: GuardedAgent;
   private readonly probeCache: ProbeCache;
 
-  constructor(private readonly config: AnalysisConfig) {
+  constructor(private readonly config: AnalyzerOptions) {
     const policy = new AddressPolicy({
       allowPrivateNetworks: config.allowPrivateNetworks,
       allowedRanges: config.allowedAddressRanges,

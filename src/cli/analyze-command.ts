@@ -13,7 +13,7 @@ import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-er
 import { InvalidUrl } from "../analysis/submitted-url.js";
 import { ConfigError, loadAnalysisConfig } from "../config.js";
 import { diffAnalyses, isRegression } from "../reports/analysis-diff.js";
-import type { AnalysisMode } from "../store/schema.js";
+import type { AnalysisMode } from "../vocabulary.js";
 import { paletteFor } from "./colour.js";
 import { type Baseline, loadBaseline } from "./gate/baseline.js";
 import { type Budget, budgetBreaches, loadBudget } from "./gate/budget.js";

@@ -24,10 +24,11 @@ import {
   siteIssueObject,
   toCsv,
 } from "../crawls/present.js";
+import { ValidationFailed } from "../errors.js";
 import { silentEventSink } from "../events/event-sink.js";
-import { ValidationFailed } from "../reports/errors.js";
-import { openStore, type Store } from "../store/database.js";
+import { openStore } from "../store/database.js";
 import { ReportStore } from "../store/report-store.js";
+import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { type Palette, paletteFor } from "./colour.js";
 import { safe } from "./render-report.js";

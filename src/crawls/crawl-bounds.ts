@@ -5,18 +5,7 @@
  * `meanLinksPerPage` × max_pages links in all. What does not fit is counted on the crawl, never silently lost.
  */
 
-/** The operator's settings (PAGEGRADE_CRAWL_URLS_PER_PAGE, …_LINKS_PER_PAGE, …_MEAN_PAGE_LINKS). */
-export interface CrawlBoundSettings {
-  urlsPerPage: number;
-  linksPerPage: number;
-  meanLinksPerPage: number;
-}
-
-export const defaultCrawlBounds: CrawlBoundSettings = {
-  urlsPerPage: 10,
-  linksPerPage: 1_000,
-  meanLinksPerPage: 200,
-};
+import { type CrawlBoundSettings, defaultCrawlBounds } from "../config.js";
 
 /** One crawl's bounds. */
 export interface CrawlBounds {

@@ -8,10 +8,11 @@
 import type { Analyzer } from "../analysis/analyse.js";
 import { InvalidUrl, normaliseSubmittedUrl, projectOf } from "../analysis/submitted-url.js";
 import type { CrawlSettings } from "../config.js";
+import { ValidationFailed } from "../errors.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { ValidationFailed } from "../reports/errors.js";
-import { type AnalysisMode, analysisModes, type ReportSchedule, reportSchedules } from "../store/schema.js";
+import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
+import { type AnalysisMode, analysisModes } from "../vocabulary.js";
 import type { CrawlListQuery, CrawlPageQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
 

@@ -5,7 +5,6 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { SiteFacts, SiteIssue } from "../analysis/site-checks/site-facts.js";
-import type { Store } from "../store/database.js";
 import type {
   CrawlIssuesTable,
   CrawlPagesTable,
@@ -13,6 +12,7 @@ import type {
   CrawlsTable,
   Database,
 } from "../store/schema.js";
+import type { Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import { timestamp } from "../timestamps.js";
 import { type CrawlBounds, roomFor } from "./crawl-bounds.js";

@@ -4,7 +4,7 @@
  * committed; the webhooks module implements it. Calls must be idempotent: a job that is run again after a
  * crash announces the same analysis again, and the sink must turn that into the same deliveries, not new ones.
  */
-import type { AnalysisTrigger } from "../store/analysis-store.js";
+import type { AnalysisTrigger } from "../vocabulary.js";
 
 export interface AnalysisRecorded {
   userId: number;

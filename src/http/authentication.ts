@@ -5,8 +5,8 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Account, AccountService } from "../accounts/account-service.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
 import { problems, sendProblem } from "./problem.js";
-import type { RateLimiter } from "./rate-limiter.js";
 
 declare module "fastify" {
   interface FastifyRequest {

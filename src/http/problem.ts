@@ -3,7 +3,7 @@
  * application/problem+json with the request id. Messages are ours; a 5xx never carries exception text.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { QuotaRefusal } from "./quotas.js";
+import type { QuotaRefusal } from "../limits/quotas.js";
 
 export interface Problem {
   status: number;

@@ -12,8 +12,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import type { Store } from "../store/database.js";
 import type { JobsTable } from "../store/schema.js";
+import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { retryDelayMs } from "./backoff.js";
 import { fairCandidates, recordService } from "./fair-claim.js";

@@ -3,7 +3,7 @@
  * queue in the service's own database. Sized by PAGEGRADE_WORKERS, leases and grace from their settings.
  */
 import type { ServiceConfig } from "../config.js";
-import type { Store } from "../store/database.js";
+import type { Store } from "../store/store.js";
 import { DatabaseJobQueue } from "./database-job-queue.js";
 import type { JobQueue } from "./job-queue.js";
 

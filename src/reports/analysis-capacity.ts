@@ -2,7 +2,7 @@
  * A bound on the analyses one process runs at once. Past it, callers are refused at once (503 with
  * Retry-After) instead of queuing without bound: a queue would only turn overload into timeouts.
  */
-import { CapacityExceeded } from "./errors.js";
+import { CapacityExceeded } from "../errors.js";
 
 export class AnalysisCapacity {
   private running = 0;

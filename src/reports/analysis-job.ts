@@ -13,9 +13,9 @@ import type { Screenshot } from "../analysis/render/rendered-page.js";
 import type { ScheduleIntervals } from "../config.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { JobContext, JobQueue } from "../jobs/job-queue.js";
-import type { AnalysisTrigger } from "../store/analysis-store.js";
 import { nextRunFrom, type ReportRow, type ReportStore } from "../store/report-store.js";
 import { timestamp } from "../timestamps.js";
+import type { AnalysisTrigger } from "../vocabulary.js";
 import { analysisColumns, storedScreenshot } from "./analysis-columns.js";
 
 export const analyseReportJob = "analyse-report";

@@ -3,6 +3,8 @@
  * call names the owner; another user's report is simply not there (undefined), like a missing one. Shared by
  * the API and the web pages (which pass the owner of a report the visitor may see).
  */
+
+import { ValidationFailed } from "../errors.js";
 import type {
   AnalysisListQuery,
   AnalysisRow,
@@ -13,7 +15,6 @@ import type {
 } from "../store/analysis-store.js";
 import type { ReportStore } from "../store/report-store.js";
 import { type AnalysisDiff, diffAnalyses } from "./analysis-diff.js";
-import { ValidationFailed } from "./errors.js";
 
 /** The two ends of a diff, as ids of the report's analyses; absent ones take the contract's defaults. */
 export interface DiffRequest {

@@ -6,7 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { verifyPassword } from "../accounts/passwords.js";
-import type { RateLimiter } from "../http/rate-limiter.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { DisplayRow, ReportStore } from "../store/report-store.js";
 import { privacyLevels } from "./report-service.js";
 

@@ -15,6 +15,7 @@ import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-er
 import type { Screenshot } from "../analysis/render/rendered-page.js";
 import { InvalidUrl, normaliseSubmittedUrl, projectOf } from "../analysis/submitted-url.js";
 import type { ScheduleIntervals } from "../config.js";
+import { AnalysisFailed, ValidationFailed } from "../errors.js";
 import { type EventSink, silentEventSink } from "../events/event-sink.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type {
@@ -24,12 +25,12 @@ import type {
   ReportRow,
   ReportStore,
 } from "../store/report-store.js";
-import type { AnalysisMode, ReportSchedule } from "../store/schema.js";
+import type { ReportSchedule } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
+import type { AnalysisMode } from "../vocabulary.js";
 import type { AnalysisCapacity } from "./analysis-capacity.js";
 import { analysisColumns, storedScreenshot } from "./analysis-columns.js";
 import { enqueueAnalysis } from "./analysis-job.js";
-import { AnalysisFailed, ValidationFailed } from "./errors.js";
 import { nextRunAt } from "./schedules.js";
 
 export const privacyLevels = { public: 0, private: 1, password: 2 } as const;

@@ -13,9 +13,9 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { ScheduleIntervals } from "../config.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import type { Store } from "../store/database.js";
 import type { ReportStore } from "../store/report-store.js";
 import type { ReportSchedule } from "../store/schema.js";
+import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { type AnalyseReportPayload, enqueueAnalysis } from "./analysis-job.js";
 

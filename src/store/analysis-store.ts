@@ -5,11 +5,11 @@
  * of a report (0 keeps all), never dropping the one the report shows.
  */
 import type { Kysely, Selectable } from "kysely";
+import type { AnalysisMode, AnalysisTrigger } from "../vocabulary.js";
 import { unpackResults } from "./analysis-document.js";
-import type { Store } from "./database.js";
-import type { AnalysesTable, AnalysisMode, Database } from "./schema.js";
+import type { AnalysesTable, Database } from "./schema.js";
+import type { Store } from "./store.js";
 
-export type AnalysisTrigger = AnalysesTable["trigger"];
 export type AnalysisRow = Omit<
   Selectable<AnalysesTable>,
   "results" | "user_id" | "request_id" | "screenshot" | "screenshot_type"

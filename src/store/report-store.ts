@@ -4,17 +4,17 @@
  */
 import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import { timestamp } from "../timestamps.js";
+import type { AnalysisMode, AnalysisTrigger } from "../vocabulary.js";
 import { packResultsOffThread } from "./analysis-document.js";
 import {
-  type AnalysisTrigger,
   addComplete,
   addFailed,
   applyRetention,
   type FailedAnalysis,
   type StoredScreenshot,
 } from "./analysis-store.js";
-import type { Store } from "./database.js";
-import type { AnalysisMode, Database, ReportSchedule, ReportStatus, ReportsTable } from "./schema.js";
+import type { Database, ReportSchedule, ReportStatus, ReportsTable } from "./schema.js";
+import type { Store } from "./store.js";
 
 export type ReportRow = Selectable<ReportsTable>;
 

@@ -4,6 +4,7 @@
  * JSON documents (a report's summary, categories and results) are stored as text and sent back verbatim.
  */
 import type { Generated } from "kysely";
+import type { AnalysisMode, AnalysisTrigger } from "../vocabulary.js";
 
 export interface UsersTable {
   id: Generated<number>;
@@ -29,8 +30,6 @@ export interface ApiKeysTable {
 }
 
 export type ReportStatus = "queued" | "running" | "complete" | "failed";
-export const analysisModes = ["raw", "rendered"] as const;
-export type AnalysisMode = (typeof analysisModes)[number];
 export const reportSchedules = ["off", "daily", "weekly"] as const;
 export type ReportSchedule = (typeof reportSchedules)[number];
 
@@ -80,7 +79,7 @@ export interface AnalysesTable {
   report_id: number;
   user_id: number;
   status: "complete" | "failed";
-  trigger: "create" | "rerun" | "schedule" | "crawl";
+  trigger: AnalysisTrigger;
   mode: AnalysisMode;
   url: string;
   final_url: string | null;

@@ -1,6 +1,6 @@
 /** Secrets shared by every instance through the database, created once (the first writer wins). */
 import { randomBytes } from "node:crypto";
-import type { Store } from "./database.js";
+import type { Store } from "./store.js";
 
 export async function sharedSecret(store: Store, name: string): Promise<string> {
   await store.db

@@ -20,9 +20,9 @@ import {
   siteIssueObject,
   toCsv,
 } from "../crawls/present.js";
-import type { Quotas } from "../http/quotas.js";
+import { ValidationFailed } from "../errors.js";
 import { sendCsv } from "../http/send-csv.js";
-import { ValidationFailed } from "../reports/errors.js";
+import type { Quotas } from "../limits/quotas.js";
 import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";

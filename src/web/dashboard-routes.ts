@@ -4,8 +4,8 @@
  * as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Quotas } from "../http/quotas.js";
-import { CapacityExceeded } from "../reports/errors.js";
+import { CapacityExceeded } from "../errors.js";
+import type { Quotas } from "../limits/quotas.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { ReportSortKey } from "../store/report-store.js";
 import { analysisFailureMessage } from "./analysis-failure-message.js";

@@ -3,7 +3,7 @@
  * private, password). Without a Chromium that starts (the page names the problem), or while too many PDFs are being made, a readable page says so.
  */
 import type { FastifyInstance } from "fastify";
-import type { Quotas } from "../http/quotas.js";
+import type { Quotas } from "../limits/quotas.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportPrinter } from "./pdf/report-printer.js";
 import { sendHtml } from "./render.js";

@@ -10,8 +10,8 @@ import type { AccountService } from "../accounts/account-service.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
-import type { Quotas } from "../http/quotas.js";
-import type { RateLimiter } from "../http/rate-limiter.js";
+import type { Quotas } from "../limits/quotas.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { ProjectService } from "../projects/project-service.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
@@ -41,7 +41,7 @@ export interface WebOptions {
   projects: ProjectService;
   access: ReportAccess;
   loginFailures: RateLimiter;
-  /** The same quotas as the API's (src/http/quotas.ts). */
+  /** The same quotas as the API's (src/limits/quotas.ts). */
   quotas: Quotas;
   pdfs: ReportPrinter;
   webhooks: WebhookService;

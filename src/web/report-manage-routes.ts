@@ -4,11 +4,12 @@
  * come from the ReportService, as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Quotas } from "../http/quotas.js";
-import { ValidationFailed } from "../reports/errors.js";
+import { ValidationFailed } from "../errors.js";
+import type { Quotas } from "../limits/quotas.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { DisplayRow } from "../store/report-store.js";
-import { type AnalysisMode, analysisModes, type ReportSchedule, reportSchedules } from "../store/schema.js";
+import { type ReportSchedule, reportSchedules } from "../store/schema.js";
+import { type AnalysisMode, analysisModes } from "../vocabulary.js";
 import { analysisFailureMessage } from "./analysis-failure-message.js";
 import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";

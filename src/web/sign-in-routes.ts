@@ -11,8 +11,8 @@ import {
   minimumPasswordLength,
 } from "../accounts/account-service.js";
 import { type SessionService, sessionLifetimeSeconds } from "../accounts/session-service.js";
-import type { Quotas } from "../http/quotas.js";
-import type { RateLimiter } from "../http/rate-limiter.js";
+import type { Quotas } from "../limits/quotas.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
 import { sendAccountPage } from "./account-page.js";
 import { seeOther, sendHtml } from "./render.js";
 import { type FormState, loginBody, registerBody } from "./views/account.js";

@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
-import type { Quotas } from "../http/quotas.js";
-import { ValidationFailed } from "../reports/errors.js";
+import { ValidationFailed } from "../errors.js";
+import type { Quotas } from "../limits/quotas.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";

@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto";
 import type { ConnectionGuard } from "../analysis/fetch/connection-guard.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
+import { ValidationFailed } from "../errors.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { ValidationFailed } from "../reports/errors.js";
 import { timestamp } from "../timestamps.js";
 import { enqueueDelivery } from "./delivery-job.js";
 import { newWebhookSecret, type SecretBox, secretHint } from "./secret-box.js";

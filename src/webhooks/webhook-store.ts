@@ -4,8 +4,8 @@
  * per webhook), whatever the number of announcements.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { Store } from "../store/database.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "../store/schema.js";
+import type { Store } from "../store/store.js";
 
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;

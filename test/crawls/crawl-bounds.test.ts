@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultCrawlBounds } from "../../src/crawls/crawl-bounds.js";
+import { defaultCrawlBounds } from "../../src/config.js";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { html, startServer } from "../helpers/local-server.js";

@@ -14,7 +14,8 @@ import { AccountService } from "../../src/accounts/account-service.js";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { buildApp } from "../../src/app.js";
 import { loadAnalysisConfig, loadServiceConfig } from "../../src/config.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore } from "../../src/store/database.js";
+import type { Store } from "../../src/store/store.js";
 
 export const postgresUrl =
   process.env.PAGEGRADE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -84,7 +85,7 @@ export async function startApi(kind: DatabaseKind, env: Record<string, string> =
     DATABASE_URL: database.url,
     PAGEGRADE_RATE_LIMIT: "0",
     PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
-    // The other quotas (src/http/quotas.ts) too: tests that count them turn them on.
+    // The other quotas (src/limits/quotas.ts) too: tests that count them turn them on.
     PAGEGRADE_CRAWL_START_RATE_LIMIT: "0",
     PAGEGRADE_PING_RATE_LIMIT: "0",
     PAGEGRADE_PDF_RATE_LIMIT: "0",

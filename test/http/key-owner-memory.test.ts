@@ -6,8 +6,9 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore } from "../../src/store/database.js";
 import { ReportStore } from "../../src/store/report-store.js";
+import type { Store } from "../../src/store/store.js";
 import { timestamp } from "../../src/timestamps.js";
 import { call, startApi, type TestApi } from "../helpers/api.js";
 import { seedRow } from "../helpers/seed.js";

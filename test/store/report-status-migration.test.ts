@@ -12,9 +12,10 @@ import { type Kysely, Migrator } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore } from "../../src/store/database.js";
 import { migrate, migrationsFor } from "../../src/store/migrations.js";
 import { ReportStore } from "../../src/store/report-store.js";
+import type { Store } from "../../src/store/store.js";
 import { databaseKinds, postgresUrl } from "../helpers/api.js";
 import { seedRow } from "../helpers/seed.js";
 

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../../src/store/database.js";
+import { openStore } from "../../src/store/database.js";
+import type { Store } from "../../src/store/store.js";
 import { TransactionBatcher, type Write } from "../../src/store/transaction-batcher.js";
 
 let dir: string;

@@ -5,6 +5,7 @@
  * address they carry.
  */
 import ipaddr from "ipaddr.js";
+import { parseRange, unwrapMapped } from "../../ip-range.js";
 
 export interface AddressPolicyOptions {
   /** Testing aid (PAGEGRADE_ALLOW_PRIVATE_NETWORKS): permit every address, loopback included. */
@@ -32,28 +33,6 @@ export class AddressPolicy {
     const range = publicRange(parsed);
     return range === "unicast" ? { permitted: true } : { permitted: false, range };
   }
-}
-
-/** Parses an allow-list entry ("127.0.0.2", "10.1.0.0/16", "fd00::/8"); throws with a readable message. */
-export function parseRange(cidr: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
-  try {
-    if (cidr.includes("/")) {
-      const [network, bits] = ipaddr.parseCIDR(cidr);
-      return [unwrapMapped(network), network.kind() === "ipv6" && isMapped(network) ? bits - 96 : bits];
-    }
-    const single = unwrapMapped(ipaddr.parse(cidr));
-    return [single, single.kind() === "ipv4" ? 32 : 128];
-  } catch {
-    throw new Error(`"${cidr}" is not an IP address or CIDR range`);
-  }
-}
-
-function isMapped(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  return address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress();
-}
-
-function unwrapMapped(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  return isMapped(address) ? (address as ipaddr.IPv6).toIPv4Address() : address;
 }
 
 /** "unicast" for a public unicast address, otherwise the name of the special range it falls in. */

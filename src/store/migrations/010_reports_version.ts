@@ -9,7 +9,7 @@
  * A later migration that rebuilds the reports or analyses table must create these triggers again.
  */
 import { type Kysely, type Migration, sql } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../store.js";
 
 export function reportsVersion(dialect: Dialect): Migration {
   return {

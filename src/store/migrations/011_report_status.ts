@@ -10,7 +10,7 @@
  * copy, drop, rename; foreign keys off meanwhile), keeping its indexes, triggers and AUTOINCREMENT counter.
  */
 import { type Kysely, type Migration, sql } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../store.js";
 
 /** The columns of the latest complete analysis, nullable from now on. */
 const analysisColumns = ["result", "score", "summary", "categories", "results", "generated_at"] as const;

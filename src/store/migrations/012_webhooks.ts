@@ -5,7 +5,7 @@
  * when the delivery is made, so every retry sends the same bytes under the same `webhook-id`.
  */
 import type { Kysely, Migration } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../store.js";
 
 export function webhooks(dialect: Dialect): Migration {
   const pg = dialect === "postgres";

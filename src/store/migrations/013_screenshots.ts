@@ -3,7 +3,7 @@
  * kilobytes) with its media type, in its history row; raw analyses have none.
  */
 import type { Kysely, Migration } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../store.js";
 
 export function screenshots(dialect: Dialect): Migration {
   return {

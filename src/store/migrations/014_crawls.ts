@@ -5,7 +5,7 @@
  * restart is here, none of it in memory.
  */
 import type { ColumnDefinitionBuilder, Kysely, Migration } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../store.js";
 
 export function crawls(dialect: Dialect): Migration {
   const pg = dialect === "postgres";

@@ -1,12 +1,12 @@
-/** What the API's routes are given: the services, and the quota hooks for calls that cost (src/http/quotas.ts). */
+/** What the API's routes are given: the services, and the quota hooks for calls that cost (src/limits/quotas.ts). */
 import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
+import type { QuotaKind, Quotas } from "../../../limits/quotas.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
 import type { WebhookService } from "../../../webhooks/webhook-service.js";
-import type { QuotaKind, Quotas } from "../../quotas.js";
 import type { ResponseCache } from "../../response-cache.js";
 
 export interface ApiContext {

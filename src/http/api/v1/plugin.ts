@@ -5,14 +5,15 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
+import type { QuotaKind, Quotas } from "../../../limits/quotas.js";
+import type { RateLimiter } from "../../../limits/rate-limiter.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
 import type { WebhookService } from "../../../webhooks/webhook-service.js";
 import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
-import type { QuotaKind, Quotas } from "../../quotas.js";
-import { type RateLimiter, rateLimitHeaders } from "../../rate-limiter.js";
+import { rateLimitHeaders } from "../../rate-limit-headers.js";
 import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
 import { analysisRoutes } from "./analyses/routes.js";

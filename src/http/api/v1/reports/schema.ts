@@ -1,6 +1,7 @@
 /** Request and response schemas of /api/v1/reports. */
 import { type TSchema, Type } from "typebox";
-import { analysisModes, reportSchedules } from "../../../../store/schema.js";
+import { reportSchedules } from "../../../../store/schema.js";
+import { analysisModes } from "../../../../vocabulary.js";
 import {
   errorResponses,
   integerEnum,

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RateLimiter } from "../../src/http/rate-limiter.js";
-import { DatabaseRateCounters, openRateCounters, type RateCounters } from "../../src/store/rate-counters.js";
-import { RedisRateCounters } from "../../src/store/redis-rate-counters.js";
+import { DatabaseRateCounters } from "../../src/limits/database-rate-counters.js";
+import { openRateCounters } from "../../src/limits/open-rate-counters.js";
+import type { RateCounters } from "../../src/limits/rate-counters.js";
+import { RateLimiter } from "../../src/limits/rate-limiter.js";
+import { RedisRateCounters } from "../../src/limits/redis-rate-counters.js";
 import { freshDatabase, type TestDatabase } from "../helpers/api.js";
 import { redisUrl } from "../helpers/redis.js";
 

@@ -1,9 +1,9 @@
 /**
  * Fixed-window rate limits. The counters live outside the process (the database, or Redis when configured:
- * see `store/rate-counters.ts`), so several instances behind a load balancer share them. Windows are a minute
+ * see `open-rate-counters.ts`), so several instances behind a load balancer share them. Windows are a minute
  * unless said otherwise; ended windows are swept periodically.
  */
-import type { RateCounters } from "../store/rate-counters.js";
+import type { RateCounters } from "./rate-counters.js";
 
 export interface RateVerdict {
   windowSeconds: number;
@@ -66,16 +66,4 @@ export class RateLimiter {
       retryAfterSeconds: Math.max(1, window.resetSeconds),
     };
   }
-}
-
-/** The rate-limit response headers: the X-RateLimit-* trio and the IETF RateLimit-Policy / RateLimit fields. */
-export function rateLimitHeaders(verdict: RateVerdict, policy: string): Record<string, string> {
-  const resetAt = Math.floor(Date.now() / 1000) + verdict.resetSeconds;
-  return {
-    "x-ratelimit-limit": String(verdict.limit),
-    "x-ratelimit-remaining": String(verdict.remaining),
-    "x-ratelimit-reset": String(resetAt),
-    "ratelimit-policy": `"${policy}";q=${verdict.limit};w=${verdict.windowSeconds}`,
-    ratelimit: `"${policy}";r=${verdict.remaining};t=${verdict.resetSeconds}`,
-  };
 }

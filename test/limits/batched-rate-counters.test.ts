@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BatchedRateCounters } from "../../src/store/batched-rate-counters.js";
-import { DatabaseRateCounters } from "../../src/store/rate-counters.js";
+import { BatchedRateCounters } from "../../src/limits/batched-rate-counters.js";
+import { DatabaseRateCounters } from "../../src/limits/database-rate-counters.js";
 import { freshDatabase, type TestDatabase } from "../helpers/api.js";
 
 describe("BatchedRateCounters over the database's counters", () => {

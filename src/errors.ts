@@ -1,4 +1,7 @@
-/** The domain errors the services raise; the HTTP layer and the web pages turn them into responses. */
+/**
+ * The errors the services raise and every face reports (the API and the web pages turn them into responses, the
+ * command line into messages): they live at the bottom so any layer may throw or catch them.
+ */
 
 /** Input that breaks a rule; messages per field, written for people. */
 export class ValidationFailed extends Error {

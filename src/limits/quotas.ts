@@ -6,8 +6,9 @@
  * A refusal is a `QuotaExceeded`, which the error handler answers with 429, `Retry-After` and a message that
  * names the limit: a problem object on the API, a page on the web.
  */
-import type { RateCounters } from "../store/rate-counters.js";
-import { RateLimiter, type RateVerdict, rateLimitHeaders } from "./rate-limiter.js";
+
+import type { RateCounters } from "./rate-counters.js";
+import { RateLimiter, type RateVerdict } from "./rate-limiter.js";
 
 export type QuotaKind = "analyses" | "crawl-starts" | "pings" | "pdfs" | "sign-ups";
 
@@ -68,14 +69,6 @@ export function quotaMessage(refusal: QuotaRefusal, per: string): string {
           : `per ${refusal.windowSeconds} seconds`;
   const seconds = refusal.retryAfterSeconds;
   return `Too many ${nouns[refusal.name]}: at most ${refusal.limit} ${window} per ${per}. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
-}
-
-/** The headers of a refusal: `Retry-After`, and the rate-limit fields when a window was counted. */
-export function refusalHeaders(refusal: QuotaRefusal): Record<string, string> {
-  return {
-    ...(refusal.verdict ? rateLimitHeaders(refusal.verdict, refusal.name) : {}),
-    "retry-after": String(refusal.retryAfterSeconds),
-  };
 }
 
 /** How long a client refused an event stream is asked to wait: streams end at unknown times. */
