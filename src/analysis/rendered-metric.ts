@@ -1,6 +1,6 @@
 /**
- * What the four lab-metric checks share: `na` outside rendered mode or when the trace did not yield the metric,
- * else pass / warn / fail by the metric's bands (checks.md, "Rendered-only checks": the bands Lighthouse and
+ * What the four lab-metric checks share (each needs `rendered`, so the judge has answered raw mode): `na` when
+ * the trace did not yield the metric, else pass / warn / fail by the metric's bands (checks.md, "Rendered-only checks": the bands Lighthouse and
  * Core Web Vitals use).
  */
 
@@ -13,8 +13,6 @@ export interface MetricBands {
   warn: number;
 }
 
-export const notRendered = "Measured only in rendered mode (the page loaded in a browser).";
-
 /** Judges one metric: `describe` words the value ("1.85 s"), `name` the metric. */
 export function judgeMetric(
   page: PageSnapshot,
@@ -25,7 +23,6 @@ export function judgeMetric(
   evidence: (metrics: RenderedMetrics) => EvidenceItem[] = () => [],
 ): CheckOutcome {
   const metrics = page.rendered?.metrics;
-  if (!page.rendered) return outcome.na(notRendered);
   const value = metrics ? read(metrics) : null;
   if (!metrics || value === null) return outcome.na(`The browser recorded no ${name} for this page.`);
   const items = evidence(metrics);

@@ -12,6 +12,7 @@ export const cumulativeLayoutShift: CheckDefinition = {
     "Visible content stays in place while the page loads: the largest session window of layout shifts (1 s gap, 5 s cap) scores at most 0.1.",
   howToFix:
     "Give images, videos, ads and embeds their width and height (or aspect-ratio), reserve space for content inserted by scripts, and avoid web fonts that change text size when they arrive.",
+  needs: ["rendered"],
   run(page) {
     return judgeMetric(
       page,

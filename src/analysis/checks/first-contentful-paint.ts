@@ -12,6 +12,7 @@ export const firstContentfulPaint: CheckDefinition = {
     "The first text or image is painted within 1.8 s of navigation (lab measurement, unthrottled).",
   howToFix:
     "Shorten the server response, inline the critical CSS, defer scripts that block rendering and make sure web fonts do not hide text (font-display: swap).",
+  needs: ["rendered"],
   run(page) {
     return judgeMetric(
       page,

@@ -12,6 +12,7 @@ export const largestContentfulPaint: CheckDefinition = {
     "The largest image or text block in the viewport is painted within 2.5 s of navigation (lab measurement, unthrottled).",
   howToFix:
     "Serve the LCP image or text early: preload the LCP image with fetchpriority=high, avoid lazy-loading it, cut render-blocking CSS and scripts, and shorten server response time.",
+  needs: ["rendered"],
   run(page) {
     return judgeMetric(
       page,

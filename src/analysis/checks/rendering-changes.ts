@@ -4,8 +4,7 @@
  * and hreflang; text and links that exist only after scripts run are missed by crawlers that do not run them.
  */
 
-import { notRendered } from "../rendered-metric.js";
-import type { DocumentFacts } from "../snapshot.js";
+import type { DocumentFacts, RenderedFactsSnapshot } from "../snapshot.js";
 import { countWords } from "../text/words.js";
 import { type CheckDefinition, type EvidenceItem, outcome, plural } from "./check.js";
 
@@ -21,9 +20,9 @@ export const renderingChanges: CheckDefinition = {
     "The title, robots directives, canonical and hreflang are the same in the served HTML and after scripts run, and the content does not depend on scripts.",
   howToFix:
     "Put the title, meta robots, canonical and hreflang in the HTML the server sends and do not change them with scripts; render important text and links on the server (server-side rendering or pre-rendering).",
+  needs: ["rendered"],
   run(page) {
-    const raw = page.rendered?.rawDocument;
-    if (!raw) return outcome.na(notRendered);
+    const raw = (page.rendered as RenderedFactsSnapshot).rawDocument;
     const rendered = page.document;
     const conflicts: EvidenceItem[] = [];
     for (const [fact, read] of signals) {

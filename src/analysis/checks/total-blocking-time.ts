@@ -12,6 +12,7 @@ export const totalBlockingTime: CheckDefinition = {
     "Main-thread tasks longer than 50 ms between first contentful paint and interactive block input for at most 200 ms in all.",
   howToFix:
     "Split long tasks, load less JavaScript (remove unused code, defer third-party scripts) and move heavy work off the main thread.",
+  needs: ["rendered"],
   run(page) {
     return judgeMetric(
       page,
