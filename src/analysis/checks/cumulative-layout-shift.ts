@@ -13,11 +13,11 @@ export const cumulativeLayoutShift: CheckDefinition = {
   howToFix:
     "Give images, videos, ads and embeds their width and height (or aspect-ratio), reserve space for content inserted by scripts, and avoid web fonts that change text size when they arrive.",
   needs: ["rendered"],
-  run(page) {
+  run(page, { cumulativeLayoutShift }) {
     return judgeMetric(
       page,
       (metrics) => metrics.cumulativeLayoutShift,
-      { pass: 0.1, warn: 0.25 },
+      cumulativeLayoutShift,
       "the cumulative layout shift",
       (value) => value.toFixed(3),
       (metrics) =>

@@ -13,11 +13,11 @@ export const firstContentfulPaint: CheckDefinition = {
   howToFix:
     "Shorten the server response, inline the critical CSS, defer scripts that block rendering and make sure web fonts do not hide text (font-display: swap).",
   needs: ["rendered"],
-  run(page) {
+  run(page, { firstContentfulPaintMs }) {
     return judgeMetric(
       page,
       (metrics) => metrics.firstContentfulPaintMs,
-      { pass: 1_800, warn: 3_000 },
+      firstContentfulPaintMs,
       "the first contentful paint",
       seconds,
     );

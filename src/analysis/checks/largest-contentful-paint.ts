@@ -13,11 +13,11 @@ export const largestContentfulPaint: CheckDefinition = {
   howToFix:
     "Serve the LCP image or text early: preload the LCP image with fetchpriority=high, avoid lazy-loading it, cut render-blocking CSS and scripts, and shorten server response time.",
   needs: ["rendered"],
-  run(page) {
+  run(page, { largestContentfulPaintMs }) {
     return judgeMetric(
       page,
       (metrics) => metrics.largestContentfulPaintMs,
-      { pass: 2_500, warn: 4_000 },
+      largestContentfulPaintMs,
       "the largest contentful paint",
       seconds,
       (metrics) =>

@@ -21,7 +21,7 @@ export const renderingChanges: CheckDefinition = {
   howToFix:
     "Put the title, meta robots, canonical and hreflang in the HTML the server sends and do not change them with scripts; render important text and links on the server (server-side rendering or pre-rendering).",
   needs: ["rendered"],
-  run(page) {
+  run(page, { scriptAddedText }) {
     const raw = (page.rendered as RenderedFactsSnapshot).rawDocument;
     const rendered = page.document;
     const conflicts: EvidenceItem[] = [];
@@ -42,7 +42,8 @@ export const renderingChanges: CheckDefinition = {
     const rawWords = countWords(raw.text);
     const renderedWords = countWords(rendered.text);
     const addedWords = renderedWords - rawWords;
-    const muchText = addedWords >= 50 && addedWords >= renderedWords * 0.1;
+    const muchText =
+      addedWords >= scriptAddedText.minWords && addedWords >= renderedWords * scriptAddedText.minShare;
     if (addedLinks.length === 0 && !muchText) {
       return outcome.pass(
         "Scripts leave the title, robots, canonical, hreflang, text and links as served.",

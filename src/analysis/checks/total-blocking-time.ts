@@ -13,11 +13,11 @@ export const totalBlockingTime: CheckDefinition = {
   howToFix:
     "Split long tasks, load less JavaScript (remove unused code, defer third-party scripts) and move heavy work off the main thread.",
   needs: ["rendered"],
-  run(page) {
+  run(page, { totalBlockingTimeMs }) {
     return judgeMetric(
       page,
       (metrics) => metrics.totalBlockingTimeMs,
-      { pass: 200, warn: 600 },
+      totalBlockingTimeMs,
       "the total blocking time",
       (value) => `${Math.round(value)} ms`,
       (metrics) =>
