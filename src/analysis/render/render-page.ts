@@ -5,8 +5,8 @@
  * time; the deadline around this (browser-pool.ts) ends it.
  */
 import type { BrowserContext, CDPSession, Page, Request, Response } from "playwright-core";
-import { mediaTypeOf } from "../collect.js";
 import { type FetchFailure, failures, retryAfterSeconds } from "../fetch/fetch-failure.js";
+import { mediaTypeOf } from "../media-type.js";
 import { NetworkQuiet, waitForFullyLoaded } from "./fully-loaded.js";
 import type { GuardProxy, ProxyRefusal } from "./guard-proxy.js";
 import { holdRefusedNavigations } from "./navigation-hold.js";
