@@ -9,9 +9,9 @@ import type { Browser, CDPSession } from "playwright-core";
 import { AddressPolicy } from "../src/analysis/fetch/address-policy.js";
 import { ConnectionGuard } from "../src/analysis/fetch/connection-guard.js";
 import { systemResolver } from "../src/analysis/fetch/host-resolver.js";
+import { mobileContextOptions, startRefusingProxy } from "../src/analysis/render/chromium-helpers.js";
 import { launchChromium } from "../src/analysis/render/chromium-launch.js";
 import { GuardProxy } from "../src/analysis/render/guard-proxy.js";
-import { deviceScaleFactor, viewport } from "../src/analysis/render/render-page.js";
 import { chromiumPath } from "../test/helpers/browser.js";
 
 export interface ProbedAnchor {
@@ -118,10 +118,7 @@ export class PageProbe {
       systemResolver,
     );
     // Whatever the browser sends outside a page's own context is refused.
-    const fallbackProxy = await GuardProxy.start(
-      { vet: () => Promise.reject(new Error("outside a page's context")) },
-      pageLimits,
-    );
+    const fallbackProxy = await startRefusingProxy();
     const browser = await launchChromium({
       executablePath: chromiumPath,
       sandbox: process.getuid?.() !== 0,
@@ -134,14 +131,7 @@ export class PageProbe {
   /** Loads the page (rendered mode's and Lighthouse's mobile viewport), lets it run until load, reads the facts. */
   async inspect(url: string): Promise<PageFacts> {
     const proxy = await GuardProxy.start(this.guard, pageLimits);
-    const context = await this.browser.newContext({
-      proxy: { server: proxy.url, bypass: "<-loopback>" },
-      viewport,
-      screen: viewport,
-      deviceScaleFactor,
-      isMobile: true,
-      hasTouch: true,
-    });
+    const context = await this.browser.newContext(mobileContextOptions(proxy.url));
     try {
       const page = await context.newPage();
       await page.goto(url, { waitUntil: "load", timeout: 60_000 });

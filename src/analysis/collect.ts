@@ -13,6 +13,7 @@ import { GuardedAgent } from "./fetch/guarded-agent.js";
 import { type GetOptions, type GetResponse, guardedGet, redirectLocation } from "./fetch/guarded-get.js";
 import { dnsServerResolver, systemResolver } from "./fetch/host-resolver.js";
 import { ProbeCache } from "./fetch/probe-cache.js";
+import { mediaTypeOf } from "./media-type.js";
 import type { CollectedFacts } from "./page-work.js";
 import type { BrowserPool } from "./render/browser-pool.js";
 import type { Screenshot } from "./render/rendered-page.js";
@@ -305,12 +306,6 @@ function describeProbe(result: ProbeResult<ProbeResponse>): { bytes: number; fai
     bytes: text.length + url.length + 200,
     failed: status >= 500 || status === 429 || status === 403 || status === 401,
   };
-}
-
-/** The lower-cased media type of a Content-Type header, or "" when absent or malformed. */
-export function mediaTypeOf(contentType: string | undefined): string {
-  const essence = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence) ? essence : "";
 }
 
 function looksLikeHtml(body: Buffer): boolean {

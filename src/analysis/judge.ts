@@ -1,11 +1,15 @@
 /**
  * Judge: runs every check on the snapshot, each in isolation, so one check that throws becomes an "error"
- * result for that check alone and never sinks the report. Evidence is capped at 50 items per check.
+ * result for that check alone and never sinks the report. A check whose declared needs the snapshot does not
+ * meet is not run: the judge gives its `na` or `error` (`check-needs.ts`). Evidence is capped at 50 items per
+ * check.
  */
+import { unmetNeed } from "./check-needs.js";
 import type {
   Category,
   CheckDefinition,
   CheckImportance,
+  CheckOutcome,
   CheckStatus,
   EvidenceItem,
 } from "./checks/check.js";
@@ -39,7 +43,7 @@ export function judge(
     let message: string;
     let items: EvidenceItem[] | undefined;
     try {
-      ({ status, value, message, items } = check.run(page, thresholds));
+      ({ status, value, message, items } = outcomeOf(check, page, thresholds));
     } catch {
       status = "error";
       message = "This check could not be completed.";
@@ -61,4 +65,9 @@ export function judge(
     results[check.id] = result;
   }
   return results;
+}
+
+/** One check's outcome: the judge's verdict on an unmet need, else what the check says. */
+export function outcomeOf(check: CheckDefinition, page: PageSnapshot, thresholds: Thresholds): CheckOutcome {
+  return (check.needs && unmetNeed(page, check.needs)) ?? check.run(page, thresholds);
 }

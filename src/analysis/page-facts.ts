@@ -122,6 +122,23 @@ export function isNotIndexable(page: PageSnapshot): boolean {
   return verdict.kind === "rules" && majorCrawlers.every((crawler) => !verdict.allowed[crawler]);
 }
 
+/** robotsVerdict for a check that needs `robotsTxt`: the judge has already answered an unreadable file. */
+export function readRobots(
+  page: PageSnapshot,
+  crawlers: readonly string[] = majorCrawlers,
+): Exclude<RobotsVerdict, { kind: "unreachable" }> {
+  const verdict = robotsVerdict(page, crawlers);
+  if (verdict.kind === "unreachable") throw new Error(`robots.txt was not read: ${verdict.reason}`);
+  return verdict;
+}
+
+/** A probe's answer for a check that needs the probe: the judge has already answered a failed one. */
+export function answerOf(probe: ProbeResult<ProbeResponse> | null): ProbeResponse {
+  const answer = probeAnswer(probe);
+  if (answer === null || "error" in answer) throw new Error(`the probe has no answer: ${answer?.error}`);
+  return answer;
+}
+
 /** A probe's response when it came back with a status that says something about the site. */
 export function probeAnswer(
   probe: ProbeResult<ProbeResponse> | null,

@@ -1,11 +1,14 @@
 /**
- * What the four lab-metric checks share: `na` outside rendered mode or when the trace did not yield the metric,
- * else pass / warn / fail by the metric's bands (checks.md, "Rendered-only checks": the bands Lighthouse and
- * Core Web Vitals use).
+ * What the four lab-metric checks share: a check made from the metric's description. Each needs `rendered`, so
+ * the judge has answered raw mode; the check is `na` when the trace did not yield the metric, else pass / warn /
+ * fail by the metric's bands in the scoring thresholds (checks.md, "Rendered-only checks": the bands Lighthouse
+ * and Core Web Vitals use).
  */
 
-import { type CheckOutcome, type EvidenceItem, outcome } from "./checks/check.js";
+import type { CheckDefinition, CheckImportance, CheckOutcome, EvidenceItem } from "./checks/check.js";
+import { outcome } from "./checks/check.js";
 import type { RenderedMetrics } from "./render/rendered-page.js";
+import type { Thresholds } from "./scoring-config.js";
 import type { PageSnapshot } from "./snapshot.js";
 
 export interface MetricBands {
@@ -13,22 +16,44 @@ export interface MetricBands {
   warn: number;
 }
 
-export const notRendered = "Measured only in rendered mode (the page loaded in a browser).";
+/** One lab metric as a check: its catalogue texts, where to read it, its bands and how to word it. */
+export interface MetricCheck {
+  id: string;
+  importance: CheckImportance;
+  title: string;
+  description: string;
+  howToFix: string;
+  read: (metrics: RenderedMetrics) => number | null;
+  /** The thresholds entry holding the metric's bands. */
+  bands: (thresholds: Thresholds) => MetricBands;
+  /** The metric in a sentence ("the total blocking time"). */
+  name: string;
+  /** Words a value ("1.85 s"). */
+  describe: (value: number) => string;
+  evidence?: (metrics: RenderedMetrics) => EvidenceItem[];
+}
 
-/** Judges one metric: `describe` words the value ("1.85 s"), `name` the metric. */
-export function judgeMetric(
-  page: PageSnapshot,
-  read: (metrics: RenderedMetrics) => number | null,
-  bands: MetricBands,
-  name: string,
-  describe: (value: number) => string,
-  evidence: (metrics: RenderedMetrics) => EvidenceItem[] = () => [],
-): CheckOutcome {
+/** The performance check that judges one lab metric of the rendered page. */
+export function metricCheck(metric: MetricCheck): CheckDefinition {
+  const { id, importance, title, description, howToFix } = metric;
+  return {
+    id,
+    category: "performance",
+    importance,
+    title,
+    description,
+    howToFix,
+    needs: ["rendered"],
+    run: (page, thresholds) => judgeMetric(page, metric, metric.bands(thresholds)),
+  };
+}
+
+function judgeMetric(page: PageSnapshot, metric: MetricCheck, bands: MetricBands): CheckOutcome {
+  const { name, describe } = metric;
   const metrics = page.rendered?.metrics;
-  if (!page.rendered) return outcome.na(notRendered);
-  const value = metrics ? read(metrics) : null;
+  const value = metrics ? metric.read(metrics) : null;
   if (!metrics || value === null) return outcome.na(`The browser recorded no ${name} for this page.`);
-  const items = evidence(metrics);
+  const items = metric.evidence?.(metrics) ?? [];
   const shown = describe(value);
   if (value <= bands.pass) return outcome.pass(`${capitalise(name)} is ${shown}.`, value, items);
   if (value <= bands.warn) {

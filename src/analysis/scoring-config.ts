@@ -27,6 +27,15 @@ export const defaultScoring = {
     inlineStyles: 10,
     contentWords: { pass: 300, warn: 100 },
     textHtmlRatio: 0.1,
+    /** The lowest maximum-scale that still lets visitors zoom. */
+    viewportMinMaximumScale: 2,
+    /** Lab Web Vitals in rendered mode: Lighthouse's and Core Web Vitals' good / needs-improvement bands. */
+    largestContentfulPaintMs: { pass: 2_500, warn: 4_000 },
+    cumulativeLayoutShift: { pass: 0.1, warn: 0.25 },
+    totalBlockingTimeMs: { pass: 200, warn: 600 },
+    firstContentfulPaintMs: { pass: 1_800, warn: 3_000 },
+    /** Text that scripts add is worth a warning from this many words, and this share of the rendered text. */
+    scriptAddedText: { minWords: 50, minShare: 0.1 },
   },
 };
 

@@ -3,6 +3,7 @@
  * check test reads as "this page, these headers → this status".
  */
 import type { CheckDefinition, CheckOutcome } from "../../src/analysis/checks/check.js";
+import { outcomeOf } from "../../src/analysis/judge.js";
 import { parseDocument } from "../../src/analysis/parse.js";
 import { parseRobotsTxt } from "../../src/analysis/robots/robots-txt.js";
 import { defaultScoring, type Thresholds } from "../../src/analysis/scoring-config.js";
@@ -98,12 +99,13 @@ export function pageFrom(html: string, options: PageOptions = {}): PageSnapshot 
   };
 }
 
+/** What the judge makes of one check on the page: its needs first, then the check itself. */
 export function run(
   check: CheckDefinition,
   page: PageSnapshot,
   thresholds: Thresholds = defaultScoring.thresholds,
 ): CheckOutcome {
-  return check.run(page, thresholds);
+  return outcomeOf(check, page, thresholds);
 }
 
 /** Wraps body markup in a minimal standards-mode document. */

@@ -1,5 +1,5 @@
 /** ai-crawlers: which AI crawlers robots.txt lets fetch the page (reported, never scored). */
-import { robotsVerdict } from "../page-facts.js";
+import { readRobots } from "../page-facts.js";
 import { type CheckDefinition, outcome } from "./check.js";
 
 const aiCrawlers = ["GPTBot", "ClaudeBot", "PerplexityBot", "OAI-SearchBot", "Google-Extended", "CCBot"];
@@ -13,9 +13,9 @@ export const aiCrawlersCheck: CheckDefinition = {
     "Which AI crawlers robots.txt allows to fetch this page: a choice for the site owner, reported for information.",
   howToFix:
     "Allow or disallow each AI crawler by name in robots.txt (User-agent: GPTBot / Disallow: /), as you see fit.",
+  needs: ["robotsTxt"],
   run(page) {
-    const verdict = robotsVerdict(page, aiCrawlers);
-    if (verdict.kind === "unreachable") return outcome.error(`Could not check: ${verdict.reason}`);
+    const verdict = readRobots(page, aiCrawlers);
     if (verdict.kind !== "rules") {
       const all = Object.fromEntries(aiCrawlers.map((crawler) => [crawler, verdict.kind === "missing"]));
       return outcome.info(

@@ -4,7 +4,7 @@
  * description, how to fix) lives beside it so the API can serve texts without hard-coding them.
  */
 import type { Thresholds } from "../scoring-config.js";
-import type { PageSnapshot } from "../snapshot.js";
+import type { HostProbes, PageSnapshot } from "../snapshot.js";
 
 export type Category = "seo" | "performance" | "security" | "miscellaneous";
 export type CheckImportance = "high" | "medium" | "low" | "info";
@@ -20,6 +20,12 @@ export interface CheckOutcome {
   items?: EvidenceItem[];
 }
 
+/**
+ * A fact beyond the served document that a check cannot do without: `rendered` (what only a browser knows) or a
+ * host probe by its snapshot name. The judge answers `na` or `error` when it is missing (`check-needs.ts`).
+ */
+export type CheckNeed = "rendered" | keyof HostProbes;
+
 export interface CheckDefinition {
   /** Stable id, a kebab-case noun; also the file name. */
   id: string;
@@ -28,6 +34,8 @@ export interface CheckDefinition {
   title: string;
   description: string;
   howToFix: string;
+  /** What the check needs; when the snapshot lacks it the judge decides and `run` is not called. */
+  needs?: readonly CheckNeed[];
   run(page: PageSnapshot, thresholds: Thresholds): CheckOutcome;
 }
 

@@ -1,6 +1,6 @@
 /** console-errors (rendered mode): the page's scripts run without errors. */
 
-import { notRendered } from "../rendered-metric.js";
+import type { RenderedFactsSnapshot } from "../snapshot.js";
 import { type CheckDefinition, outcome, plural } from "./check.js";
 
 export const consoleErrors: CheckDefinition = {
@@ -11,9 +11,9 @@ export const consoleErrors: CheckDefinition = {
   description: "Loading the page throws no uncaught exception and logs no console error.",
   howToFix:
     "Open the browser's developer tools on the page, read each error with its script and line, and fix the code (or the missing resource) that causes it.",
+  needs: ["rendered"],
   run(page) {
-    const rendered = page.rendered;
-    if (!rendered) return outcome.na(notRendered);
+    const rendered = page.rendered as RenderedFactsSnapshot;
     const count = rendered.consoleProblemCount;
     if (count === 0) return outcome.pass("The page logged no errors while loading.", 0);
     return outcome.warn(

@@ -1,6 +1,6 @@
 /** failed-requests (rendered mode): every subresource the page asks for loads. */
 
-import { notRendered } from "../rendered-metric.js";
+import type { RenderedFactsSnapshot } from "../snapshot.js";
 import { type CheckDefinition, outcome, plural, verb } from "./check.js";
 
 export const failedRequests: CheckDefinition = {
@@ -11,9 +11,9 @@ export const failedRequests: CheckDefinition = {
   description: "Every image, script, stylesheet, font and fetch the page makes while loading succeeds.",
   howToFix:
     "Fix or remove references to missing files (404s), broken hosts and blocked addresses; a failing script or stylesheet can break the page for visitors.",
+  needs: ["rendered"],
   run(page) {
-    const rendered = page.rendered;
-    if (!rendered) return outcome.na(notRendered);
+    const rendered = page.rendered as RenderedFactsSnapshot;
     const count = rendered.failedRequestCount;
     if (count === 0) return outcome.pass("Every request the page made succeeded.", 0);
     return outcome.warn(

@@ -1,5 +1,5 @@
 /** favicon: the site has an icon for tabs, bookmarks and search results. */
-import { probeAnswer } from "../page-facts.js";
+import { answerOf } from "../page-facts.js";
 import { type CheckDefinition, outcome } from "./check.js";
 
 export const favicon: CheckDefinition = {
@@ -10,15 +10,14 @@ export const favicon: CheckDefinition = {
   description: "The page declares an icon, or /favicon.ico serves one; browsers and search results show it.",
   howToFix:
     'Add <link rel="icon" href="/icon.svg" type="image/svg+xml"> (or a PNG), or serve an icon at /favicon.ico.',
+  needs: ["favicon"],
   run(page) {
     const declared = page.document.links.find(
       (link) => link.rel.includes("icon") || link.rel.includes("apple-touch-icon"),
     );
     if (declared)
       return outcome.pass(`The page declares an icon (${declared.href ?? declared.rawHref}).`, declared.href);
-    const answer = probeAnswer(page.probes.favicon);
-    if (answer === null || "error" in answer)
-      return outcome.error(`Could not check /favicon.ico: ${answer?.error ?? "no answer"}`);
+    const answer = answerOf(page.probes.favicon);
     if (
       answer.status === 200 &&
       (answer.mediaType.startsWith("image/") || answer.mediaType === "application/octet-stream")

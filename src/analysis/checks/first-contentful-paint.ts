@@ -1,24 +1,17 @@
 /** first-contentful-paint (rendered mode): something appears quickly. */
 
-import { judgeMetric, seconds } from "../rendered-metric.js";
-import type { CheckDefinition } from "./check.js";
+import { metricCheck, seconds } from "../rendered-metric.js";
 
-export const firstContentfulPaint: CheckDefinition = {
+export const firstContentfulPaint = metricCheck({
   id: "first-contentful-paint",
-  category: "performance",
   importance: "medium",
   title: "First Contentful Paint",
   description:
     "The first text or image is painted within 1.8 s of navigation (lab measurement, unthrottled).",
   howToFix:
     "Shorten the server response, inline the critical CSS, defer scripts that block rendering and make sure web fonts do not hide text (font-display: swap).",
-  run(page) {
-    return judgeMetric(
-      page,
-      (metrics) => metrics.firstContentfulPaintMs,
-      { pass: 1_800, warn: 3_000 },
-      "the first contentful paint",
-      seconds,
-    );
-  },
-};
+  read: (metrics) => metrics.firstContentfulPaintMs,
+  bands: (thresholds) => thresholds.firstContentfulPaintMs,
+  name: "the first contentful paint",
+  describe: seconds,
+});

@@ -1,5 +1,5 @@
 /** https-redirect: the http:// address of an https page redirects to https. */
-import { probeAnswer } from "../page-facts.js";
+import { answerOf } from "../page-facts.js";
 import { type CheckDefinition, outcome } from "./check.js";
 
 export const httpsRedirect: CheckDefinition = {
@@ -10,11 +10,10 @@ export const httpsRedirect: CheckDefinition = {
   description: "Visitors who type or follow an http:// address are redirected to the secure version.",
   howToFix:
     "Redirect every http:// request to the same path on https:// with a 301 in the web server or CDN.",
+  needs: ["httpVariant"],
   run(page) {
     if (new URL(page.finalUrl).protocol !== "https:") return outcome.na("The page is not served over HTTPS.");
-    const answer = probeAnswer(page.probes.httpVariant);
-    if (answer === null || "error" in answer)
-      return outcome.error(`Could not check: ${answer?.error ?? "no answer"}`);
+    const answer = answerOf(page.probes.httpVariant);
     const start = answer.redirects[0]?.url ?? answer.url;
     if (answer.redirects.length > 0 && new URL(answer.url).protocol === "https:") {
       return outcome.pass(`${start} redirects to ${answer.url}.`, answer.url);

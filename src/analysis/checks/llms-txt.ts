@@ -1,5 +1,5 @@
 /** llms-txt: the site offers /llms.txt, a guide for language models. */
-import { probeAnswer } from "../page-facts.js";
+import { answerOf } from "../page-facts.js";
 import { type CheckDefinition, outcome } from "./check.js";
 
 export const llmsTxt: CheckDefinition = {
@@ -11,10 +11,9 @@ export const llmsTxt: CheckDefinition = {
     "/llms.txt gives language models a short guide to the site: a # title and links to the key pages.",
   howToFix:
     'Publish /llms.txt in Markdown: a "# Site name" title, a one-line summary and a list of links to the important pages.',
+  needs: ["llmsTxt"],
   run(page) {
-    const answer = probeAnswer(page.probes.llmsTxt);
-    if (answer === null || "error" in answer)
-      return outcome.error(`Could not check /llms.txt: ${answer?.error ?? "no answer"}`);
+    const answer = answerOf(page.probes.llmsTxt);
     if (answer.status !== 200 || /html/.test(answer.mediaType)) {
       return outcome.info(
         `The site has no /llms.txt (HTTP ${answer.status}${answer.status === 200 ? ", an HTML page" : ""}).`,

@@ -1,5 +1,5 @@
 /** not-found-page: a path that does not exist answers 404 or 410, not a "soft 404". */
-import { probeAnswer } from "../page-facts.js";
+import { answerOf } from "../page-facts.js";
 import { type CheckDefinition, outcome } from "./check.js";
 
 export const notFoundPage: CheckDefinition = {
@@ -11,11 +11,9 @@ export const notFoundPage: CheckDefinition = {
     "Pages that do not exist answer HTTP 404 or 410, so search engines drop them instead of indexing error pages.",
   howToFix:
     "Configure the server or application to answer unknown paths with status 404 (or 410), not 200 or a redirect to the home page.",
+  needs: ["notFound"],
   run(page) {
-    const answer = probeAnswer(page.probes.notFound);
-    if (answer === null || "error" in answer) {
-      return outcome.error(`Could not check: ${answer?.error ?? "no answer"}`);
-    }
+    const answer = answerOf(page.probes.notFound);
     const probed = answer.redirects[0]?.url ?? answer.url;
     if (answer.status === 404 || answer.status === 410) {
       return outcome.pass(`A missing page answers HTTP ${answer.status}.`, answer.status);

@@ -4,8 +4,7 @@
  * and hreflang; text and links that exist only after scripts run are missed by crawlers that do not run them.
  */
 
-import { notRendered } from "../rendered-metric.js";
-import type { DocumentFacts } from "../snapshot.js";
+import type { DocumentFacts, RenderedFactsSnapshot } from "../snapshot.js";
 import { countWords } from "../text/words.js";
 import { type CheckDefinition, type EvidenceItem, outcome, plural } from "./check.js";
 
@@ -21,9 +20,9 @@ export const renderingChanges: CheckDefinition = {
     "The title, robots directives, canonical and hreflang are the same in the served HTML and after scripts run, and the content does not depend on scripts.",
   howToFix:
     "Put the title, meta robots, canonical and hreflang in the HTML the server sends and do not change them with scripts; render important text and links on the server (server-side rendering or pre-rendering).",
-  run(page) {
-    const raw = page.rendered?.rawDocument;
-    if (!raw) return outcome.na(notRendered);
+  needs: ["rendered"],
+  run(page, { scriptAddedText }) {
+    const raw = (page.rendered as RenderedFactsSnapshot).rawDocument;
     const rendered = page.document;
     const conflicts: EvidenceItem[] = [];
     for (const [fact, read] of signals) {
@@ -43,7 +42,8 @@ export const renderingChanges: CheckDefinition = {
     const rawWords = countWords(raw.text);
     const renderedWords = countWords(rendered.text);
     const addedWords = renderedWords - rawWords;
-    const muchText = addedWords >= 50 && addedWords >= renderedWords * 0.1;
+    const muchText =
+      addedWords >= scriptAddedText.minWords && addedWords >= renderedWords * scriptAddedText.minShare;
     if (addedLinks.length === 0 && !muchText) {
       return outcome.pass(
         "Scripts leave the title, robots, canonical, hreflang, text and links as served.",

@@ -1,5 +1,5 @@
 /** robots-txt: robots.txt lets the major crawlers fetch the page. */
-import { majorCrawlers, robotsVerdict } from "../page-facts.js";
+import { majorCrawlers, readRobots } from "../page-facts.js";
 import { type CheckDefinition, outcome } from "./check.js";
 
 export const robotsTxt: CheckDefinition = {
@@ -10,11 +10,10 @@ export const robotsTxt: CheckDefinition = {
   description: "robots.txt allows Googlebot, Bingbot and all other crawlers (*) to fetch this page.",
   howToFix:
     "Remove or narrow the Disallow rule that matches this page in /robots.txt, or add an Allow rule with a longer, more specific pattern. Make sure robots.txt itself never answers with a server error.",
+  needs: ["robotsTxt"],
   run(page) {
-    const verdict = robotsVerdict(page);
+    const verdict = readRobots(page);
     switch (verdict.kind) {
-      case "unreachable":
-        return outcome.error(`Could not check: ${verdict.reason}`);
       case "missing":
         return outcome.pass(
           `There is no robots.txt (HTTP ${verdict.status}), so every crawler may fetch the page.`,

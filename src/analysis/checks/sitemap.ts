@@ -1,5 +1,5 @@
 /** sitemap: search engines can find a sitemap of the site. */
-import { probeAnswer } from "../page-facts.js";
+import { answerOf } from "../page-facts.js";
 import { type CheckDefinition, outcome } from "./check.js";
 
 export const sitemap: CheckDefinition = {
@@ -10,6 +10,7 @@ export const sitemap: CheckDefinition = {
   description: "robots.txt names a sitemap, or /sitemap.xml serves one, so crawlers find every page.",
   howToFix:
     'Publish an XML sitemap and name it in robots.txt with a line such as "Sitemap: https://example.com/sitemap.xml".',
+  needs: ["sitemap"],
   run(page) {
     const robots = page.probes.robotsTxt;
     if (
@@ -24,9 +25,7 @@ export const sitemap: CheckDefinition = {
         sitemaps,
       );
     }
-    const answer = probeAnswer(page.probes.sitemap);
-    if (answer === null || "error" in answer)
-      return outcome.error(`Could not check /sitemap.xml: ${answer?.error ?? "no answer"}`);
+    const answer = answerOf(page.probes.sitemap);
     const looksLikeXml =
       /xml/.test(answer.mediaType) || /^\s*(<\?xml|<urlset|<sitemapindex)/.test(answer.text);
     if (answer.status === 200 && looksLikeXml)

@@ -10,7 +10,7 @@ export const viewport: CheckDefinition = {
     '<meta name="viewport"> with width=device-width makes the page fit phones; it must not stop visitors from zooming.',
   howToFix:
     'Use <meta name="viewport" content="width=device-width, initial-scale=1"> without user-scalable=no or a maximum-scale below 2.',
-  run(page) {
+  run(page, { viewportMinMaximumScale }) {
     const tag = page.document.metas.find((meta) => meta.name === "viewport");
     if (!tag) return outcome.fail("The page has no viewport meta tag.", null);
     const content = tag.content;
@@ -27,7 +27,7 @@ export const viewport: CheckDefinition = {
     }
     const scalable = settings.get("user-scalable");
     const maxScale = Number(settings.get("maximum-scale") ?? "10");
-    if (scalable === "no" || scalable === "0" || maxScale < 2) {
+    if (scalable === "no" || scalable === "0" || maxScale < viewportMinMaximumScale) {
       return outcome.warn(`The viewport "${content}" stops visitors from zooming.`, content);
     }
     return outcome.pass(`The viewport is "${content}".`, content);

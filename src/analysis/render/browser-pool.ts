@@ -7,11 +7,16 @@
  * replaced too. Every failure stays the failure of that one page.
  */
 import type { Browser, BrowserContext } from "playwright-core";
-import type { VettedAddress } from "../fetch/connection-guard.js";
 import { failures } from "../fetch/fetch-failure.js";
+import {
+  beforeDeadline,
+  closesInTime,
+  mobileContextOptions,
+  startRefusingProxy,
+} from "./chromium-helpers.js";
 import { type ChromiumStatus, chromiumStatus } from "./chromium-status.js";
 import { GuardProxy, type Vetter } from "./guard-proxy.js";
-import { deviceScaleFactor, renderPage, viewport } from "./render-page.js";
+import { renderPage } from "./render-page.js";
 import type { RenderedPage } from "./rendered-page.js";
 
 export interface BrowserPoolOptions {
@@ -43,13 +48,6 @@ interface Slot {
   browser: Browser | null;
   pagesRendered: number;
 }
-
-/** The browser-wide fallback proxy's guard: nothing outside a page's own context may go anywhere. */
-const refuseEverything: Vetter = {
-  vet: (): Promise<VettedAddress> => Promise.reject(failures.privateAddress()),
-};
-
-const contextCloseMs = 5_000;
 
 export class BrowserPool {
   private readonly options: Required<BrowserPoolOptions>;
@@ -128,12 +126,7 @@ export class BrowserPool {
     let context: BrowserContext | null = null;
     try {
       context = await browser.newContext({
-        proxy: { server: proxy.url, bypass: "<-loopback>" },
-        viewport,
-        screen: viewport,
-        deviceScaleFactor,
-        isMobile: true,
-        hasTouch: true,
+        ...mobileContextOptions(proxy.url),
         serviceWorkers: "block",
         acceptDownloads: false,
         ignoreHTTPSErrors: false,
@@ -141,9 +134,9 @@ export class BrowserPool {
         ...(this.options.userAgent ? { userAgent: this.options.userAgent } : {}),
       });
       const rendering = renderPage(context, url, proxy, { deadlineAt, settleMs: this.options.settleMs });
-      return await withDeadline(rendering, deadlineAt);
+      return await beforeDeadline(rendering, deadlineAt, () => failures.timeout());
     } finally {
-      const closedInTime = context ? await settlesWithin(context.close(), contextCloseMs) : true;
+      const closedInTime = await closesInTime(context);
       await proxy.close();
       // A context that will not close means a browser that no longer answers: replace it.
       if (!closedInTime) await this.closeBrowser(slot);
@@ -154,11 +147,8 @@ export class BrowserPool {
   private async browserOf(slot: Slot): Promise<Browser> {
     if (slot.browser?.isConnected() && slot.pagesRendered < this.options.pagesPerBrowser) return slot.browser;
     await this.closeBrowser(slot);
-    this.fallbackProxy ??= GuardProxy.start(refuseEverything, {
-      maxRequests: 0,
-      maxBytes: 0,
-      connectTimeoutMs: 1,
-    });
+    // Nothing outside a page's own context may go anywhere.
+    this.fallbackProxy ??= startRefusingProxy();
     const browser = await this.chromium.launch({
       fallbackProxyUrl: (await this.fallbackProxy).url,
       jsHeapMiB: this.options.jsHeapMiB,
@@ -191,29 +181,4 @@ export class BrowserPool {
     if (next) next(slot);
     else this.free.unshift(slot);
   }
-}
-
-/** The work's result, or a timeout failure at the deadline (the caller then closes what the work held). */
-function withDeadline<T>(work: Promise<T>, deadlineAt: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(failures.timeout()), Math.max(0, deadlineAt - performance.now()));
-  });
-  work.catch(() => {});
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Whether the promise settled (either way) within the time. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = promise.then(
-    () => true,
-    () => true,
-  );
-  const result = await Promise.race([settled, timeout]);
-  clearTimeout(timer);
-  return result;
 }

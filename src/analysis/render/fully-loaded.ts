@@ -7,6 +7,7 @@
  * stops at the caller's bound, which keeps a page that never goes quiet within its deadline.
  */
 import type { CDPSession, Page } from "playwright-core";
+import { beforeDeadline } from "./chromium-helpers.js";
 
 /** Lighthouse's defaults (its config/constants.js). */
 export const pauseAfterLoadMs = 1_000;
@@ -70,9 +71,11 @@ async function cpuQuiet(page: Page, cdp: CDPSession, stopAt: number): Promise<vo
     worldName: "pagegrade-cpu-quiet",
   });
   const evaluate = async (expression: string): Promise<number> => {
-    const { result } = await withinBound(
+    // A page whose main thread never answers is given up at the wait's bound.
+    const { result } = await beforeDeadline(
       cdp.send("Runtime.evaluate", { expression, contextId: executionContextId, returnByValue: true }),
       stopAt,
+      () => new Error("past the wait's bound"),
     );
     return Number(result.value);
   };
@@ -90,19 +93,6 @@ async function cpuQuiet(page: Page, cdp: CDPSession, stopAt: number): Promise<vo
     if (quietFor >= cpuQuietMs) return;
     await sleep(Math.min(cpuQuietMs - quietFor, stopAt - performance.now()));
   }
-}
-
-/** The promise, or a rejection at the bound (a page whose main thread never answers). */
-function withinBound<T>(work: Promise<T>, stopAt: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error("past the wait's bound")),
-      Math.max(0, stopAt - performance.now()),
-    );
-  });
-  work.catch(() => {});
-  return Promise.race([work, bound]).finally(() => clearTimeout(timer));
 }
 
 function sleep(ms: number): Promise<void> {

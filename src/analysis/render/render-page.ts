@@ -5,8 +5,9 @@
  * time; the deadline around this (browser-pool.ts) ends it.
  */
 import type { BrowserContext, CDPSession, Page, Request, Response } from "playwright-core";
-import { mediaTypeOf } from "../collect.js";
 import { type FetchFailure, failures, retryAfterSeconds } from "../fetch/fetch-failure.js";
+import { mediaTypeOf } from "../media-type.js";
+import { viewport } from "./chromium-helpers.js";
 import { NetworkQuiet, waitForFullyLoaded } from "./fully-loaded.js";
 import type { GuardProxy, ProxyRefusal } from "./guard-proxy.js";
 import { holdRefusedNavigations } from "./navigation-hold.js";
@@ -41,9 +42,6 @@ const htmlMediaTypes = new Set(["text/html", "application/xhtml+xml"]);
 const maxFailedRecords = 100;
 const maxConsoleRecords = 50;
 const textLimit = 500;
-/** A mid-range phone, as Lighthouse's mobile emulation (412×823 CSS pixels at 1.75 device pixels each). */
-export const viewport = { width: 412, height: 823 };
-export const deviceScaleFactor = 1.75;
 
 export async function renderPage(
   context: BrowserContext,

@@ -10,10 +10,9 @@
  * queue, a deadline per PDF.
  */
 import type { Browser, BrowserContext } from "playwright-core";
-import type { VettedAddress } from "../../analysis/fetch/connection-guard.js";
-import { failures } from "../../analysis/fetch/fetch-failure.js";
+import { beforeDeadline, closesInTime, startRefusingProxy } from "../../analysis/render/chromium-helpers.js";
 import { type ChromiumStatus, chromiumStatus } from "../../analysis/render/chromium-status.js";
-import { GuardProxy, type Vetter } from "../../analysis/render/guard-proxy.js";
+import type { GuardProxy } from "../../analysis/render/guard-proxy.js";
 import { PdfCache } from "./pdf-cache.js";
 
 export interface PdfRendererOptions {
@@ -54,13 +53,6 @@ export class PdfBusy extends Error {
 export class PdfTimeout extends Error {
   override readonly name = "PdfTimeout";
 }
-
-/** The browser-wide proxy's guard: a PDF has no business on the network. */
-const refuseEverything: Vetter = {
-  vet: (): Promise<VettedAddress> => Promise.reject(failures.privateAddress()),
-};
-
-const contextCloseMs = 5_000;
 
 /** A browser process and the documents it is printing; retired ones close once their last document is done. */
 interface BrowserEntry {
@@ -182,7 +174,7 @@ export class PdfRenderer {
       });
     })();
     try {
-      return await beforeDeadline(work, deadlineAt);
+      return await beforeDeadline(work, deadlineAt, () => new PdfTimeout("The PDF was not ready in time."));
     } catch (error) {
       // A browser that is gone (crashed, killed) is replaced for the next document.
       const browser = await entry.browser.catch(() => null);
@@ -192,8 +184,7 @@ export class PdfRenderer {
       abandoned = true;
       // A context that opens after the deadline is closed by the code below, once it is there.
       void work.catch(() => {}).finally(() => (context as BrowserContext | null)?.close().catch(() => {}));
-      const open = context as BrowserContext | null;
-      const closedInTime = open ? await settlesWithin(open.close(), contextCloseMs) : true;
+      const closedInTime = await closesInTime(context as BrowserContext | null);
       // A context that will not close means a browser that no longer answers: replace it.
       if (!closedInTime) this.retire(entry);
     }
@@ -245,11 +236,8 @@ export class PdfRenderer {
   }
 
   private async launch(): Promise<Browser> {
-    this.fallbackProxy ??= GuardProxy.start(refuseEverything, {
-      maxRequests: 0,
-      maxBytes: 0,
-      connectTimeoutMs: 1,
-    });
+    // A PDF has no business on the network.
+    this.fallbackProxy ??= startRefusingProxy();
     const browser = await this.chromium.launch({
       fallbackProxyUrl: (await this.fallbackProxy).url,
       jsHeapMiB: 256,
@@ -291,31 +279,4 @@ export class PdfRenderer {
     if (next) next();
     else this.running--;
   }
-}
-
-/** The work's result, or PdfTimeout at the deadline (the caller then closes what the work held). */
-function beforeDeadline<T>(work: Promise<T>, deadlineAt: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new PdfTimeout("The PDF was not ready in time.")),
-      Math.max(0, deadlineAt - performance.now()),
-    );
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Whether the promise settled (either way) within the time. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = promise.then(
-    () => true,
-    () => true,
-  );
-  const result = await Promise.race([settled, timeout]);
-  clearTimeout(timer);
-  return result;
 }

@@ -13,6 +13,7 @@ import { renderingChanges } from "../../../src/analysis/checks/rendering-changes
 import { totalBlockingTime } from "../../../src/analysis/checks/total-blocking-time.js";
 import { parseDocument } from "../../../src/analysis/parse.js";
 import type { RenderedMetrics } from "../../../src/analysis/render/rendered-page.js";
+import { resolveScoring } from "../../../src/analysis/scoring-config.js";
 import type { PageSnapshot, RenderedFactsSnapshot } from "../../../src/analysis/snapshot.js";
 import { doc, pageFrom, run } from "../../helpers/page.js";
 
@@ -98,6 +99,20 @@ describe("the rendered-only checks", () => {
     // Nothing measured is not a pass.
     expect(run(largestContentfulPaint, at({ largestContentfulPaintMs: null })).status).toBe("na");
     expect(run(totalBlockingTime, rendered(plain, { metrics: null })).status).toBe("na");
+  });
+
+  it("take their bands from the scoring thresholds, so an operator's file moves them", () => {
+    const page = rendered(plain, { metrics: metrics({ largestContentfulPaintMs: 3_000 }) });
+    expect(run(largestContentfulPaint, page).message).toBe(
+      "The largest contentful paint is 3.00 s; aim for at most 2.50 s.",
+    );
+    const thresholds = resolveScoring({
+      thresholds: { largestContentfulPaintMs: { pass: 3_500 } },
+    }).thresholds;
+    expect(run(largestContentfulPaint, page, thresholds)).toMatchObject({
+      status: "pass",
+      message: "The largest contentful paint is 3.00 s.",
+    });
   });
 
   it("list failed requests and console errors", () => {
