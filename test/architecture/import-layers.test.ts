@@ -55,9 +55,6 @@ const allowed: Record<string, string> = {
   "analysis/page-work.ts -> crawls/crawled-page.ts": "the crawl facts type is the engine's output",
   "web/crawl-routes.ts -> http/send-csv.ts": "the CSV download is the API's; the web's crawl pages use it",
   // Circles.
-  "analysis/render/render-page.ts -> analysis/collect.ts": "mediaTypeOf leaves collect.ts",
-  "analysis/render/chromium-launch.ts -> analysis/render/chromium-status.ts":
-    "the launch and the status become one Chromium module",
 };
 
 /** Every module of src/ (TypeScript and the thread entry's .mjs). */

@@ -4,7 +4,7 @@
  * proxy can see it, speaks no QUIC, and does no background networking of its own. Each switch says why.
  */
 import { type Browser, chromium } from "playwright-core";
-import { chromiumInstalled } from "./chromium-status.js";
+import { chromiumInstalled } from "./chromium-executable.js";
 import { ChromiumUnavailable } from "./render-errors.js";
 
 export { ChromiumUnavailable };

@@ -4,8 +4,8 @@
  * executable and sandbox setting, so a refusal found by either is the clear refusal of both: rendered mode
  * answers 422 on `mode`, PDFs 503, each with the problem, instead of failing on a launch error.
  */
-import { accessSync, constants } from "node:fs";
 import type { Browser } from "playwright-core";
+import { chromiumInstalled } from "./chromium-executable.js";
 import type { ChromiumLaunchOptions } from "./chromium-launch.js";
 import { ChromiumUnavailable } from "./render-errors.js";
 
@@ -106,16 +106,6 @@ export class ChromiumStatus {
     const heldMs = asRoot && this.setting.sandbox ? Number.POSITIVE_INFINITY : failureHeldMs;
     this.known = { ok: false, problem, until: performance.now() + heldMs };
     return new ChromiumUnavailable(problem);
-  }
-}
-
-/** True when the executable exists and may be run. */
-export function chromiumInstalled(executablePath: string): boolean {
-  try {
-    accessSync(executablePath, constants.X_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 
