@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { PageCollector } from "../../src/analysis/collect.js";
@@ -266,6 +268,41 @@ describe("a page's bytes on their way to a thread", () => {
       await copied.parse(input(shared));
       copied.release();
       expect(shared.equals(bytes)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe.skipIf(process.platform !== "linux")("the analysis threads' priority", () => {
+  /** The nice value of each thread of this process (field 19 of /proc/self/task/<id>/stat). */
+  const niceValues = () =>
+    readdirSync("/proc/self/task").map((task) => {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    });
+
+  it("is 10 steps of nice below the thread that started them, whatever that one's", async () => {
+    const pool = new AnalysisPool({
+      threads: 1,
+      timeLimitMs: 600_000,
+      memoryLimitMb: 512,
+      scoring: defaultScoring,
+    });
+    const before = niceValues();
+    try {
+      const session = await pool.session("");
+      await session.parse({
+        body: Buffer.from(heavyPage),
+        contentType: "text/html",
+        finalUrl: "https://example.com/",
+        renderedHtml: null,
+      });
+      session.release();
+      const expected = Math.min(19, getPriority() + 10);
+      expect(niceValues().filter((nice) => nice === expected).length).toBeGreaterThan(
+        before.filter((nice) => nice === expected).length,
+      );
     } finally {
       await pool.close();
     }
