@@ -20,7 +20,7 @@ import {
   siteIssueObject,
   toCsv,
 } from "../crawls/present.js";
-import type { Quotas } from "../http/quotas.js";
+import { crawlLimitRefusal, QuotaExceeded, type Quotas, refusalHeaders } from "../http/quotas.js";
 import { sendCsv } from "../http/send-csv.js";
 import { ValidationFailed } from "../reports/errors.js";
 import { expired } from "./account-routes.js";
@@ -119,13 +119,14 @@ export async function crawlRoutes(
         });
         return seeOther(reply, `/crawls/${crawl.id}`);
       } catch (error) {
-        if (error instanceof ValidationFailed || error instanceof CrawlLimitReached) {
-          return showList(
-            request,
-            reply,
-            { ...form, error: error.message },
-            error instanceof CrawlLimitReached ? 429 : 422,
-          );
+        if (error instanceof CrawlLimitReached) {
+          // The same refusal as the API's: the limit, its number and when to retry (Retry-After).
+          const refused = new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
+          reply.headers(refusalHeaders(refused.refusal));
+          return showList(request, reply, { ...form, error: refused.message }, 429);
+        }
+        if (error instanceof ValidationFailed) {
+          return showList(request, reply, { ...form, error: error.message }, 422);
         }
         throw error;
       }

@@ -16,6 +16,7 @@ import {
 import type { CrawlStatus } from "../../../../store/schema.js";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
+import { crawlLimitRefusal, QuotaExceeded } from "../../../quotas.js";
 import { sendCsv } from "../../../send-csv.js";
 import type { ApiContext } from "../context.js";
 import {
@@ -59,8 +60,7 @@ export async function crawlRoutes(
         .send({ data: crawlObject(crawl), status: 202 });
     } catch (error) {
       if (!(error instanceof CrawlLimitReached)) throw error;
-      reply.header("retry-after", "60");
-      return sendProblem(request, reply, { ...problems.tooManyRequests(), detail: error.message });
+      throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
     }
   });
 
