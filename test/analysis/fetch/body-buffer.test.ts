@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AddressPolicy } from "../../../src/analysis/fetch/address-policy.js";
 import { BodyBuffer, movable } from "../../../src/analysis/fetch/body-buffer.js";
@@ -78,6 +79,10 @@ describe("a fetched body", () => {
         for (let at = 0; at < page.length; at += 100_000) response.write(page.subarray(at, at + 100_000));
         response.end();
       },
+      "/gzip": (_request, response) => {
+        response.writeHead(200, { "content-encoding": "gzip" });
+        response.end(gzipSync(page));
+      },
       "/sized": (_request, response) => {
         response.writeHead(200, { "content-length": String(page.length) });
         response.end(page);
@@ -97,8 +102,8 @@ describe("a fetched body", () => {
     await server?.close();
   });
 
-  it("is the bytes served, in memory of its own, with or without a Content-Length", async () => {
-    for (const path of ["/chunked", "/sized"]) {
+  it("is the bytes served (decoded), in memory of its own, with or without a Content-Length", async () => {
+    for (const path of ["/chunked", "/sized", "/gzip"]) {
       const response = await guardedGet(agent, new URL(`${server.url}${path}`), options);
       expect(response.body.equals(page), path).toBe(true);
       expect(movable(response.body), path).toBe(true);
