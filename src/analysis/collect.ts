@@ -84,7 +84,9 @@ export class PageCollector {
     if (!mediaType && !looksLikeHtml(page.body)) throw failures.notHtml("");
 
     const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl);
-    const session = await sessionFor(page.body.length);
+    // The session takes the body (moving it to an analysis thread empties it here): its size is kept first.
+    const htmlBytes = page.body.length;
+    const session = await sessionFor(htmlBytes);
     let parsed: Awaited<ReturnType<PageSession["parse"]>>;
     let probes: HostProbes;
     try {
@@ -111,7 +113,7 @@ export class PageCollector {
         ttfbMs: Math.round(page.ttfbMs),
         totalMs: Math.round(page.totalMs),
         transferBytes: page.transferBytes,
-        htmlBytes: page.body.length,
+        htmlBytes,
         contentEncoding: (page.headers["content-encoding"] ?? "")
           .split(",")
           .map((coding) => coding.trim().toLowerCase())

@@ -1,8 +1,8 @@
 /**
  * Judge: runs every check on the snapshot, each in isolation, so one check that throws becomes an "error"
  * result for that check alone and never sinks the report. A check whose declared needs the snapshot does not
- * meet is not run: the judge gives its `na` or `error` (`check-needs.ts`). Evidence is capped at 50 items per
- * check.
+ * meet is not run: the judge gives its `na` or `error` (`check-needs.ts`). A result's size is bounded
+ * (result-bounds.ts): at most 50 evidence items, and no string of a page's text past 64 KiB.
  */
 import { unmetNeed } from "./check-needs.js";
 import type {
@@ -13,10 +13,9 @@ import type {
   CheckStatus,
   EvidenceItem,
 } from "./checks/check.js";
+import { boundEvidence, boundText, boundValue } from "./result-bounds.js";
 import type { Thresholds } from "./scoring-config.js";
 import type { PageSnapshot } from "./snapshot.js";
-
-export const maxEvidenceItems = 50;
 
 export interface CheckResult {
   category: Category;
@@ -53,15 +52,10 @@ export function judge(
       importance: check.importance,
       status,
       passed: status === "pass" ? true : status === "warn" || status === "fail" ? false : null,
-      value: value ?? null,
-      message,
+      value: boundValue(value ?? null),
+      message: boundText(message),
     };
-    if (items && items.length > 0) {
-      result.details = {
-        items: items.slice(0, maxEvidenceItems),
-        truncated: Math.max(0, items.length - maxEvidenceItems),
-      };
-    }
+    if (items && items.length > 0) result.details = boundEvidence(items);
     results[check.id] = result;
   }
   return results;

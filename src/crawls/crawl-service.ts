@@ -28,8 +28,13 @@ export interface CrawlInput {
   schedule?: string;
 }
 
+/** The user has as many crawls queued or running as allowed (`limit`, PAGEGRADE_CRAWLS_PER_USER). */
 export class CrawlLimitReached extends Error {
   override readonly name = "CrawlLimitReached";
+
+  constructor(readonly limit: number) {
+    super(`You have ${limit} crawls queued or running; wait for one to finish or cancel it.`);
+  }
 }
 
 export class CrawlFinished extends Error {
@@ -61,9 +66,7 @@ export class CrawlService {
       renderingAvailable: this.analyzer.renderingAvailable(),
     });
     if ((await this.crawls.activeCount(userId)) >= this.settings.perUser) {
-      throw new CrawlLimitReached(
-        `You have ${this.settings.perUser} crawls queued or running; wait for one to finish or cancel it.`,
-      );
+      throw new CrawlLimitReached(this.settings.perUser);
     }
     return this.start(userId, fields);
   }

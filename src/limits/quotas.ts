@@ -29,7 +29,7 @@ export interface QuotaSettings {
 
 /** What a refusal says: the limit's name, its number and window, and when to come back. */
 export interface QuotaRefusal {
-  name: QuotaKind | "event-streams" | "requests";
+  name: QuotaKind | "event-streams" | "crawls" | "requests";
   limit: number;
   /** Seconds the limit counts over; null for a limit on what is open at once. */
   windowSeconds: number | null;
@@ -45,6 +45,7 @@ const nouns: Record<QuotaRefusal["name"], string> = {
   pdfs: "PDFs",
   "sign-ups": "sign-ups",
   "event-streams": "open event streams",
+  crawls: "crawls queued or running",
   requests: "requests",
 };
 
@@ -73,6 +74,17 @@ export function quotaMessage(refusal: QuotaRefusal, per: string): string {
 
 /** How long a client refused an event stream is asked to wait: streams end at unknown times. */
 const streamRetrySeconds = 10;
+
+/** How long a user with all their crawls queued or running is asked to wait: crawls end at unknown times. */
+const crawlRetrySeconds = 60;
+
+/**
+ * The refusal of a crawl start past the crawls a user may have queued or running at once (CrawlLimitReached,
+ * PAGEGRADE_CRAWLS_PER_USER), in the terms of every other quota: the API and the web page say it alike.
+ */
+export function crawlLimitRefusal(limit: number): QuotaRefusal {
+  return { name: "crawls", limit, windowSeconds: null, retryAfterSeconds: crawlRetrySeconds, verdict: null };
+}
 
 export class Quotas {
   private readonly limiters = new Map<QuotaKind, RateLimiter>();

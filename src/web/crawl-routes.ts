@@ -22,7 +22,7 @@ import {
 } from "../crawls/present.js";
 import { ValidationFailed } from "../errors.js";
 import { sendCsv } from "../http/send-csv.js";
-import type { Quotas } from "../limits/quotas.js";
+import { crawlLimitRefusal, QuotaExceeded, type Quotas } from "../limits/quotas.js";
 import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
@@ -108,13 +108,12 @@ export async function crawlRoutes(
         });
         return seeOther(reply, `/crawls/${crawl.id}`);
       } catch (error) {
-        if (error instanceof ValidationFailed || error instanceof CrawlLimitReached) {
-          return showList(
-            request,
-            reply,
-            { ...form, error: error.message },
-            error instanceof CrawlLimitReached ? 429 : 422,
-          );
+        if (error instanceof CrawlLimitReached) {
+          // The same refusal as the API's and as every quota's page: the limit, its number and when to retry.
+          throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
+        }
+        if (error instanceof ValidationFailed) {
+          return showList(request, reply, { ...form, error: error.message }, 422);
         }
         throw error;
       }

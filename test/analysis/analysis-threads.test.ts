@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { PageCollector } from "../../src/analysis/collect.js";
+import { BodyBuffer } from "../../src/analysis/fetch/body-buffer.js";
 import { FetchFailure } from "../../src/analysis/fetch/fetch-failure.js";
 import type { CollectedFacts, ParseInput } from "../../src/analysis/page-work.js";
 import { defaultScoring } from "../../src/analysis/scoring-config.js";
@@ -233,5 +236,75 @@ describe("waiting for a thread", () => {
     for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) out.push(entry);
     expect(out).toEqual(["a1", "b1", "a2", "a3"]);
     expect(queue.size).toBe(0);
+  });
+});
+
+describe("a page's bytes on their way to a thread", () => {
+  it("are moved when they are a fetched body nothing else views, and copied otherwise", async () => {
+    const pool = new AnalysisPool({
+      threads: 1,
+      timeLimitMs: 600_000,
+      memoryLimitMb: 512,
+      scoring: defaultScoring,
+    });
+    const input = (body: Uint8Array): ParseInput => ({
+      body,
+      contentType: "text/html; charset=utf-8",
+      finalUrl: "https://example.com/",
+      renderedHtml: null,
+    });
+    const bytes = Buffer.from(heavyPage);
+    try {
+      const gathered = new BodyBuffer(null, bytes.length);
+      gathered.append(bytes);
+      const fetched = gathered.take();
+      const moved = await pool.session("");
+      expect((await moved.parse(input(fetched))).declaresIcon).toBe(false);
+      moved.release();
+      expect(fetched.length).toBe(0);
+
+      const shared = Buffer.from(heavyPage);
+      const copied = await pool.session("");
+      await copied.parse(input(shared));
+      copied.release();
+      expect(shared.equals(bytes)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe.skipIf(process.platform !== "linux")("the analysis threads' priority", () => {
+  /** The nice value of each thread of this process (field 19 of /proc/self/task/<id>/stat). */
+  const niceValues = () =>
+    readdirSync("/proc/self/task").map((task) => {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    });
+
+  it("is 10 steps of nice below the thread that started them, whatever that one's", async () => {
+    const pool = new AnalysisPool({
+      threads: 1,
+      timeLimitMs: 600_000,
+      memoryLimitMb: 512,
+      scoring: defaultScoring,
+    });
+    const before = niceValues();
+    try {
+      const session = await pool.session("");
+      await session.parse({
+        body: Buffer.from(heavyPage),
+        contentType: "text/html",
+        finalUrl: "https://example.com/",
+        renderedHtml: null,
+      });
+      session.release();
+      const expected = Math.min(19, getPriority() + 10);
+      expect(niceValues().filter((nice) => nice === expected).length).toBeGreaterThan(
+        before.filter((nice) => nice === expected).length,
+      );
+    } finally {
+      await pool.close();
+    }
   });
 });

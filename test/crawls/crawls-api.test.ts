@@ -336,6 +336,12 @@ describe.each(databaseKinds)("crawls on %s", (kind) => {
         json: { url: `${server.url}/` },
       });
       expect(second.statusCode).toBe(429);
+      expect(second.headers["retry-after"]).toBe("60");
+      expect(second.json()).toMatchObject({
+        limit: { name: "crawls", max: 1, window_seconds: null },
+        retry_after: 60,
+        detail: "Too many crawls queued or running: at most 1 at once per user. Try again in 60 seconds.",
+      });
       const cancelled = await call(idle, "POST", `/api/v1/crawls/${first.json().data.id}/cancel`, {
         key: user,
       });

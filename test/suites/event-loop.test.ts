@@ -3,9 +3,8 @@
  * `npm start` does), with /healthz asked every 50 ms. While a page on a host with the worst robots.txt (500 KiB of
  * wildcard rules) is analysed and that host is crawled with the worst sitemap (an unclosed `<loc>` before 10 MiB
  * of spaces), no answer takes more than 200 ms. While the worst page of each kind, each at the 5 MiB body cap, is
- * analysed through the API, all at once, no answer takes more than 1 s (the target is 200 ms: see
- * pageStallBoundMs), and each page ends in a report or in a clean 422 (`too-complex` when it goes past the
- * analysis threads' limits). npm run test:hostile.
+ * analysed through the API, all at once, no answer takes more than 200 ms either, and each page ends in a report
+ * or in a clean 422 (`too-complex` when it goes past the analysis threads' limits). npm run test:hostile.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,12 +16,6 @@ import { type ServiceProcess, startServiceProcess } from "../helpers/service-pro
 
 const bodyCap = 5 * 1024 * 1024;
 const stallBoundMs = 200;
-/**
- * Seven 5 MiB pages at once still stall the loop for a few hundred milliseconds (361–381 ms measured on two
- * cores, while the pages arrive and as their reports are stored): bounded here, with the 200 ms target printed
- * beside it until the remaining main-thread work (receiving the bodies, storing large result documents) moves.
- */
-const pageStallBoundMs = 1000;
 
 /** `open`, then `unit` as many times as fit under the body cap, then `close`. */
 function atCap(open: string, unit: string, close: string): Buffer {
@@ -189,7 +182,7 @@ describe("the event loop under hostile pages", () => {
     }
   });
 
-  it(`answers /healthz within ${pageStallBoundMs} ms while the worst pages are analysed`, async () => {
+  it(`answers /healthz within ${stallBoundMs} ms while the worst pages are analysed`, async () => {
     // The idle service first, for comparison (and so the probe's connection is open before anything counts).
     const idleProbe = probeLoop(service.url, 50);
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -203,26 +196,29 @@ describe("the event loop under hostile pages", () => {
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
           body: JSON.stringify({ url: `${target.url}/${name}` }),
         });
-        const body = (await response.json()) as { data?: { score: number }; reason?: string };
+        const text = await response.text();
+        const body = JSON.parse(text) as { data?: { score: number }; reason?: string };
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        return { name, status: response.status, reason: body.reason ?? null, seconds };
+        return { name, status: response.status, reason: body.reason ?? null, seconds, bytes: text.length };
       }),
     );
-    const watched = await probe.stop(pageStallBoundMs);
+    const watched = await probe.stop(stallBoundMs);
     console.log(
-      `event loop: idle, slowest of ${idle.samples} probes ${idle.maxMs.toFixed(0)} ms; under load ${watched.samples} probes, slowest ${watched.maxMs.toFixed(0)} ms (target ${stallBoundMs} ms); ${outcomes
+      `event loop: idle, slowest of ${idle.samples} probes ${idle.maxMs.toFixed(0)} ms; under load ${watched.samples} probes, slowest ${watched.maxMs.toFixed(0)} ms; ${outcomes
         .map(
           (outcome) =>
-            `${outcome.name} ${outcome.status}${outcome.reason ? ` ${outcome.reason}` : ""} ${outcome.seconds} s`,
+            `${outcome.name} ${outcome.status}${outcome.reason ? ` ${outcome.reason}` : ""} ${outcome.seconds} s ${Math.round(outcome.bytes / 1024)} KiB`,
         )
         .join(", ")}`,
     );
     for (const outcome of outcomes) {
+      // The report stays small whatever the page held (a 5 MiB meta description is cut to 64 KiB).
+      expect(outcome.bytes, outcome.name).toBeLessThan(256 * 1024);
       if (outcome.status !== 201)
         expect(outcome, outcome.name).toMatchObject({ status: 422, reason: "too-complex" });
     }
     expect(watched.failures).toBe(0);
     expect(watched.slow).toEqual([]);
-    expect(watched.maxMs).toBeLessThanOrEqual(pageStallBoundMs);
+    expect(watched.maxMs).toBeLessThanOrEqual(stallBoundMs);
   });
 });

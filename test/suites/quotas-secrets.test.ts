@@ -125,6 +125,31 @@ describe("quotas on every door", () => {
     expectRefusedProblem(throughApi, "crawl-starts", 2);
   });
 
+  it("refuses a crawl past the crawls a user may have queued or running, naming that limit on both doors", async () => {
+    // No job workers: a started crawl stays queued, so the user's one place stays taken.
+    const idle = await startApi("sqlite", { PAGEGRADE_WORKERS: "0", PAGEGRADE_CRAWLS_PER_USER: "1" });
+    try {
+      const client = new WebClient(idle.app, "203.0.113.200");
+      const signedUp = await client.post("/register", {
+        email: "crawls-at-once@example.com",
+        password: "correct horse battery",
+      });
+      const key = /id="new-api-key">(pgk_[A-Za-z0-9_-]{43})</.exec(signedUp.body)?.[1] as string;
+      expect(key).toBeDefined();
+      expect((await client.post("/crawls", { url: `${site.url}/`, max_pages: "1" })).statusCode).toBe(303);
+      const page = await client.post("/crawls", { url: `${site.url}/`, max_pages: "1" });
+      expectRefusedPage(
+        page,
+        "Too many crawls queued or running: at most 1 at once per user. Try again in 60",
+      );
+      const throughApi = await call(idle, "POST", "/api/v1/crawls", { key, form: { url: `${site.url}/` } });
+      expectRefusedProblem(throughApi, "crawls", 1);
+      expect(throughApi.json().limit).toEqual({ name: "crawls", max: 1, window_seconds: null });
+    } finally {
+      await idle.close();
+    }
+  });
+
   it("limits webhook pings per user, from the pages and the API alike", async () => {
     const { client, key } = await webUser();
     const added = await client.post("/account/webhooks", { url: `${receiver.url}/hook` });

@@ -112,7 +112,8 @@ describe("crawl pages", () => {
 
     const second = await owner.post("/crawls", { url: `${site.url}/` });
     expect(second.statusCode).toBe(429);
-    expect(second.body).toContain("You have 1 crawls queued or running");
+    expect(second.body).toContain("Too many crawls queued or running: at most 1 at once per user.");
+    expect(second.headers["retry-after"]).toBe("60");
 
     expect((await owner.post(`${path}/cancel`)).statusCode).toBe(303);
     await eventually(

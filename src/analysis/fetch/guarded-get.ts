@@ -3,6 +3,7 @@
  * host is vetted again), with a deadline over the whole chain and a cap on the decoded body.
  */
 import { request } from "undici";
+import { BodyBuffer } from "./body-buffer.js";
 import { decodeContent, parseContentEncoding } from "./content-decoding.js";
 import { FetchFailure, failures } from "./fetch-failure.js";
 import type { GuardedAgent } from "./guarded-agent.js";
@@ -91,7 +92,12 @@ export async function guardedGet(agent: GuardedAgent, url: URL, options: GetOpti
       }
       let raw: Buffer = Buffer.alloc(0);
       if (options.readBody) {
-        raw = await readCapped(response.body, options.maxBodyBytes, options.overLimit);
+        raw = await readCapped(
+          response.body,
+          announcedLength(headers["content-length"]),
+          options.maxBodyBytes,
+          options.overLimit,
+        );
       } else {
         await response.body.dump();
       }
@@ -138,25 +144,33 @@ function redirectTarget(from: URL, location: string): URL | null {
   return next;
 }
 
+/**
+ * Reads the body up to `maxBytes`, each chunk copied into the body's memory as it arrives (body-buffer.ts), so
+ * no turn of the event loop copies the whole body at once.
+ */
 async function readCapped(
   body: AsyncIterable<Buffer> & { destroy(): void; on(event: "error", listener: () => void): unknown },
+  expectedBytes: number | null,
   maxBytes: number,
   overLimit: "fail" | "truncate",
 ): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const gathered = new BodyBuffer(expectedBytes, maxBytes);
   for await (const chunk of body) {
-    if (size + chunk.length > maxBytes) {
+    if (gathered.size + chunk.length > maxBytes) {
       discard(body);
       if (overLimit === "fail") throw failures.tooLarge(maxBytes);
-      chunks.push(chunk.subarray(0, maxBytes - size));
-      size = maxBytes;
+      gathered.append(chunk.subarray(0, maxBytes - gathered.size));
       break;
     }
-    size += chunk.length;
-    chunks.push(chunk);
+    gathered.append(chunk);
   }
-  return Buffer.concat(chunks, size);
+  return gathered.take();
+}
+
+/** The body size a Content-Length header announces, or null when there is none or it is not a number. */
+function announcedLength(header: string | undefined): number | null {
+  if (header === undefined || !/^\d{1,15}$/.test(header.trim())) return null;
+  return Number(header.trim());
 }
 
 /** Drops a response body without reading it; the abort this causes is expected, not an error. */

@@ -2,21 +2,25 @@
  * The body of an analysis pool thread: parses a page, keeps the parse while the main thread finishes the host
  * probes, then judges and scores it (page-work.ts, the same code the main thread runs for a small page).
  * The thread runs at a lower scheduling priority than the event loop's (on Linux a thread's nice value is its
- * own), so that on a busy machine the cores go to answering requests first and to parsing second.
+ * own): 10 steps below the process's, whatever that is (a service started with `nice` keeps the difference), so
+ * that on a busy machine the cores go to answering requests first and to parsing second.
  */
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { declaresIcon, judgePage, type ParsedPage, parsePage } from "../page-work.js";
 import type { ThreadData, ThreadReply, ThreadRequest } from "./thread-protocol.js";
 
-/** The thread's nice value: 10 steps below the event loop's 0, about a tenth of its share of a busy core. */
+/** Steps of nice value below the event loop's thread: about a tenth of its share of a busy core. */
 const threadNiceness = 10;
+/** The lowest priority there is (the highest nice value). */
+const lowestPriority = 19;
 
 const port = parentPort;
 if (!port) throw new Error("analysis-thread.ts runs as a worker thread of the analysis pool.");
 const { scoring } = workerData as ThreadData;
 try {
-  setPriority(threadNiceness);
+  // The thread starts with the nice value of the thread that started it, the event loop's.
+  setPriority(Math.min(lowestPriority, getPriority() + threadNiceness));
 } catch {
   // Not permitted here (some containers): the thread keeps the process's priority.
 }

@@ -16,7 +16,10 @@ import type { Scoring } from "../scoring-config.js";
 import type { DocumentFacts } from "../snapshot.js";
 
 export interface PageSession {
-  /** Decodes and parses the page; the session keeps the parse for `judge`. */
+  /**
+   * Decodes and parses the page; the session keeps the parse for `judge`. The body is the session's from then
+   * on: a fetched body (body-buffer.ts) is moved to the thread that parses it, leaving it empty here.
+   */
   parse(input: ParseInput): Promise<{ declaresIcon: boolean; parseMs: number }>;
   /** Judges and scores the parsed page with the I/O facts (and reads its crawl facts for `crawlProject`). */
   judge(facts: CollectedFacts, crawlProject: string | null): Promise<Judged>;

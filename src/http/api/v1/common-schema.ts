@@ -38,7 +38,7 @@ export const Problem = Type.Object(
       Type.Object(
         {
           name: Type.String({
-            description: "analyses, crawl-starts, pings, pdfs, event-streams or requests",
+            description: "analyses, crawl-starts, pings, pdfs, event-streams, crawls or requests",
           }),
           max: Type.Integer(),
           window_seconds: Type.Union([Type.Integer(), Type.Null()], {

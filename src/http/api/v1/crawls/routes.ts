@@ -13,6 +13,7 @@ import {
   siteIssueObject,
   toCsv,
 } from "../../../../crawls/present.js";
+import { crawlLimitRefusal, QuotaExceeded } from "../../../../limits/quotas.js";
 import type { CrawlStatus } from "../../../../store/schema.js";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
@@ -59,8 +60,7 @@ export async function crawlRoutes(
         .send({ data: crawlObject(crawl), status: 202 });
     } catch (error) {
       if (!(error instanceof CrawlLimitReached)) throw error;
-      reply.header("retry-after", "60");
-      return sendProblem(request, reply, { ...problems.tooManyRequests(), detail: error.message });
+      throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
     }
   });
 
