@@ -12,7 +12,8 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import { ValidationFailed } from "../reports/errors.js";
 import { type AnalysisMode, analysisModes, type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
-import type { CrawlListQuery, CrawlPageQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
+import type { CrawlListings, CrawlPageQuery } from "./crawl-listings.js";
+import type { CrawlListQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
 
 export interface CrawlInput {
@@ -41,6 +42,7 @@ const maxPatternLength = 200;
 export class CrawlService {
   constructor(
     private readonly crawls: CrawlStore,
+    private readonly listings: CrawlListings,
     private readonly jobs: JobQueue,
     private readonly analyzer: Analyzer,
     private readonly settings: CrawlSettings,
@@ -154,19 +156,19 @@ export class CrawlService {
   }
 
   pages(crawlId: number, page: { limit: number; offset: number }) {
-    return this.crawls.pages(crawlId, page);
+    return this.listings.pages(crawlId, page);
   }
 
   pageTable(crawlId: number, query: CrawlPageQuery) {
-    return this.crawls.pageTable(crawlId, query);
+    return this.listings.pageTable(crawlId, query);
   }
 
   pageCount(crawlId: number) {
-    return this.crawls.pageCount(crawlId);
+    return this.listings.pageCount(crawlId);
   }
 
   issues(crawlId: number) {
-    return this.crawls.issues(crawlId);
+    return this.listings.issues(crawlId);
   }
 }
 

@@ -32,9 +32,11 @@ import type { ReportStore } from "../store/report-store.js";
 import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
-import type { CrawlPageRow, CrawlRow, CrawlStore, FrontierEntry, PageFacts } from "./crawl-store.js";
+import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
+import type { CrawlStores } from "./crawl-stores.js";
 import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "./crawl-url.js";
 import type { CrawledPage } from "./crawled-page.js";
+import type { FrontierEntry, PageFacts } from "./frontier-store.js";
 import { type Outbound, SiteReader } from "./site-reader.js";
 
 export const crawlJob = "crawl";
@@ -50,7 +52,7 @@ export interface CrawlPayload {
 }
 
 export interface CrawlerDependencies {
-  crawls: CrawlStore;
+  stores: CrawlStores;
   reports: ReportStore;
   analyzer: Analyzer;
   events: EventSink;
@@ -102,7 +104,7 @@ export const waitInSlotMs = 1_000;
 
 export function crawlHandler(dependencies: CrawlerDependencies) {
   return async (job: JobContext<CrawlPayload>): Promise<void> => {
-    const { crawls } = dependencies;
+    const { crawls } = dependencies.stores;
     const crawl = await crawls.find(job.payload.userId, job.payload.crawlId);
     if (!crawl || ["complete", "cancelled", "failed"].includes(crawl.status)) return;
     const run = new CrawlRun(crawl, job.payload.part ?? 0, dependencies, job.signal);
@@ -193,11 +195,11 @@ class CrawlRun {
   }
 
   async execute(): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { crawls, frontier } = this.dependencies.stores;
     const running = await crawls.markRunning(this.crawl.id, timestamp());
     if (!running) return; // cancelled before it started
     this.crawl = running;
-    await crawls.requeueStale(this.crawl.id, this.part, timestamp());
+    await frontier.requeueStale(this.crawl.id, this.part, timestamp());
     if (!(await this.seeded())) return;
     this.robots = parseRobotsTxt(this.crawl.robots_txt ?? "");
     this.delayMs = Math.max(
@@ -217,7 +219,8 @@ class CrawlRun {
 
   /** robots.txt, the start URL and the sitemaps' URLs, once per crawl. */
   private async seed(): Promise<void> {
-    const { crawls, settings } = this.dependencies;
+    const { crawls, frontier } = this.dependencies.stores;
+    const { settings } = this.dependencies;
     const reader = new SiteReader(this.dependencies.outbound);
     try {
       const origin = new URL(this.crawl.url).origin;
@@ -233,7 +236,7 @@ class CrawlRun {
         }
       }
       // The sitemaps may fill at most half the URLs the crawl lists: the rest is left for the links it follows.
-      await crawls.discover(this.crawl.id, entries, this.bounds, Math.ceil(this.bounds.urls / 2));
+      await frontier.discover(this.crawl.id, entries, this.bounds, Math.ceil(this.bounds.urls / 2));
       this.crawl =
         (await crawls.update(this.crawl.id, { robots_txt: robotsTxt, seeded: 1, updated_at: timestamp() })) ??
         this.crawl;
@@ -247,7 +250,7 @@ class CrawlRun {
    * replaced once its lease runs out). False when the crawl ended or this part must stop first.
    */
   private async seeded(): Promise<boolean> {
-    const { crawls } = this.dependencies;
+    const { crawls } = this.dependencies.stores;
     for (;;) {
       if (this.crawl.seeded === 1) return true;
       const now = Date.now();
@@ -271,7 +274,7 @@ class CrawlRun {
 
   /** Claims and crawls pages until none is left to any part, the budget is spent or the crawl must stop. */
   private async work(): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { frontier } = this.dependencies.stores;
     for (;;) {
       if (this.signal.aborted) return;
       if (this.storeFailure) throw this.storeFailure.error;
@@ -279,10 +282,10 @@ class CrawlRun {
       // A page with a depth goes before one known only from a sitemap (it gives the pages it links to a depth).
       // While waiting commits will add pages with a depth, only those are claimed; with none queued, the
       // waiting pages are committed first.
-      const addingDepths = crawls.pagesAddingDepthsWait();
-      const page = await crawls.claim(this.crawl.id, this.part, leaseUntil, !addingDepths);
+      const addingDepths = frontier.pagesAddingDepthsWait();
+      const page = await frontier.claim(this.crawl.id, this.part, leaseUntil, !addingDepths);
       if (page === undefined && addingDepths) {
-        await crawls.commitWaitingPages();
+        await frontier.commitWaitingPages();
         continue;
       }
       if (page === "stopped") return;
@@ -292,19 +295,19 @@ class CrawlRun {
       }
       if (page === "spent") {
         // The URLs that analysed pages waiting for their commit add are left out too: committed first.
-        if (await crawls.commitWaitingPages()) continue;
-        await crawls.excludeQueued(this.crawl.id);
+        if (await frontier.commitWaitingPages()) continue;
+        await frontier.excludeQueued(this.crawl.id);
       }
       if (page === "spent" || page === undefined) {
         // Nothing to take: done unless another part still fetches a page (it may add URLs, or hand one back).
-        await crawls.requeueStale(this.crawl.id, -1, timestamp());
-        if ((await crawls.unfinishedCount(this.crawl.id)) === 0) return;
+        await frontier.requeueStale(this.crawl.id, -1, timestamp());
+        if ((await frontier.unfinishedCount(this.crawl.id)) === 0) return;
         await new Promise((resolve) => setTimeout(resolve, idlePollMs));
         continue;
       }
       const renewal = setInterval(() => {
         const until = timestamp(new Date(Date.now() + pageLeaseMs));
-        crawls.renewClaim(page.id, this.part, until).catch(() => {}); // a missed renewal: the next one counts
+        frontier.renewClaim(page.id, this.part, until).catch(() => {}); // a missed renewal: the next one counts
       }, pageLeaseMs / 3);
       try {
         await this.crawlPage(page);
@@ -321,7 +324,7 @@ class CrawlRun {
    * asking gets the turn.
    */
   private async progress(now = false): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { crawls } = this.dependencies.stores;
     if (!now && Date.now() - this.countedAt < this.countIntervalMs) return;
     this.countedAt = Date.now();
     const started = performance.now();
@@ -335,21 +338,21 @@ class CrawlRun {
   }
 
   private async crawlPage(page: CrawlPageRow): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { frontier } = this.dependencies.stores;
     const url = new URL(page.url);
     const isStart = page.url === this.crawl.url;
     if (page.depth !== null && page.depth > this.crawl.max_depth) {
-      return crawls.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.crawl.id);
+      return frontier.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.crawl.id);
     }
     if (!isAllowed(this.robots, robotsAgent, url)) {
-      return crawls.settlePage(
+      return frontier.settlePage(
         page.id,
         { state: "excluded", excluded: "robots", disallowed: 1 },
         this.crawl.id,
       );
     }
     if (!isStart && !patternsAllow(page.url, this.patterns)) {
-      return crawls.settlePage(page.id, { state: "excluded", excluded: "pattern" }, this.crawl.id);
+      return frontier.settlePage(page.id, { state: "excluded", excluded: "pattern" }, this.crawl.id);
     }
     const requestId = `crawl:${this.crawl.id}:${page.id}`;
     const existing = await this.dependencies.reports.reportOfUrl(this.crawl.user_id, page.url);
@@ -358,11 +361,11 @@ class CrawlRun {
       : undefined;
     if (existing && before?.status === "failed") {
       // Failed before this run was cut off, and recorded in the report's history: recorded once.
-      return crawls.settlePage(page.id, { state: "failed", error: before.error_reason });
+      return frontier.settlePage(page.id, { state: "failed", error: before.error_reason });
     }
     if (existing && before) {
       // Analysed before this run was cut off (its facts were stored first): not analysed twice.
-      return crawls.settlePage(page.id, {
+      return frontier.settlePage(page.id, {
         state: "done",
         report_id: existing.id,
         score: existing.score,
@@ -433,7 +436,7 @@ class CrawlRun {
   }
 
   /**
-   * Stores an analysed page in one transaction (see `CrawlStore.completePage`), its results packed for history
+   * Stores an analysed page in one transaction (see `FrontierStore.completePage`), its results packed for history
    * on the thread pool first. Returns once the page is on its way to its commit (see `storing`).
    */
   private async storePage(
@@ -442,7 +445,7 @@ class CrawlRun {
     report: ReturnType<CrawlRun["reportOf"]>,
   ): Promise<void> {
     const packedResults = await packResultsOffThread(report.columns.results);
-    const committed: Promise<void> = this.dependencies.crawls
+    const committed: Promise<void> = this.dependencies.stores.frontier
       .completePage(
         this.crawl.id,
         page,
@@ -529,7 +532,7 @@ class CrawlRun {
       const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId: report.requestId };
       await this.dependencies.reports.recordFailure(this.crawl.user_id, report.reportId, analysis, origin);
     }
-    await this.dependencies.crawls.settlePage(page.id, { state: "failed", ...changes });
+    await this.dependencies.stores.frontier.settlePage(page.id, { state: "failed", ...changes });
   }
 
   /**
@@ -542,28 +545,28 @@ class CrawlRun {
       reason: failure.reason,
       message: `The start page ${page.url} failed: ${failure.message}`,
     };
-    await this.dependencies.crawls.failStart(this.crawl.id, error, timestamp());
+    await this.dependencies.stores.crawls.failStart(this.crawl.id, error, timestamp());
   }
 
   /** This URL redirects: the crawl records the hop and queues where it goes (which is a page of its own). */
   private async redirected(page: CrawlPageRow, status: number, location: string): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { frontier } = this.dependencies.stores;
     const target = crawlUrl(location, page.url);
-    await crawls.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
+    await frontier.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
     if (target && inScope(target, this.crawl.project)) {
-      await crawls.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
+      await frontier.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
     }
   }
 
   private async failed(page: CrawlPageRow, error: unknown, report: FailedPageReport | null): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { frontier } = this.dependencies.stores;
     if (error instanceof FetchFailure) {
       if (error.reason === "redirect")
         return this.redirected(page, Number(error.facts.status), String(error.facts.location));
       const status = typeof error.facts.status === "number" ? error.facts.status : null;
       if (error.reason === "not-html") {
         await this.failIfStart(page, error);
-        return crawls.settlePage(page.id, {
+        return frontier.settlePage(page.id, {
           state: "excluded",
           excluded: "not-html",
           status_code: 200,
@@ -574,11 +577,11 @@ class CrawlRun {
         // The site asks for less: this page waits and every later request starts later, for as long as its
         // Retry-After says (at most a minute), else 1 s, 2 s, … per try.
         const asked = typeof error.facts.retry_after === "number" ? error.facts.retry_after * 1000 : null;
-        await crawls.pauseRequests(
+        await frontier.pauseRequests(
           this.crawl.id,
           Date.now() + Math.min(60_000, asked ?? 1_000 * 2 ** (page.attempts - 1)),
         );
-        return crawls.settlePage(page.id, { state: "queued" }, this.crawl.id);
+        return frontier.settlePage(page.id, { state: "queued" }, this.crawl.id);
       }
       const changes = { status_code: status, error: status === null ? error.reason : null };
       return this.settleFailed(page, changes, error, report);
@@ -597,11 +600,11 @@ class CrawlRun {
    * is soon; otherwise gives the page back and throws `RunLater`, so the part's job waits in the queue instead.
    */
   private async politely(page: CrawlPageRow): Promise<void> {
-    const { crawls } = this.dependencies;
-    const startAt = await crawls.nextRequestAt(this.crawl.id, this.delayMs, Date.now(), waitInSlotMs);
+    const { frontier } = this.dependencies.stores;
+    const startAt = await frontier.nextRequestAt(this.crawl.id, this.delayMs, Date.now(), waitInSlotMs);
     const wait = startAt - Date.now();
     if (wait > waitInSlotMs) {
-      await crawls.handBack(page.id, this.crawl.id);
+      await frontier.handBack(page.id, this.crawl.id);
       throw new RunLater(wait);
     }
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -612,7 +615,8 @@ class CrawlRun {
    * that part (or take over once its lease has run out, should it stop).
    */
   private async finish(status: "complete" | "cancelled"): Promise<void> {
-    const { crawls, events } = this.dependencies;
+    const { crawls, site } = this.dependencies.stores;
+    const { events } = this.dependencies;
     for (;;) {
       if (this.signal.aborted) return;
       const now = Date.now();
@@ -633,10 +637,10 @@ class CrawlRun {
     // A start page that failed asked the crawl to stop with its error: the crawl fails.
     const failed = (await crawls.find(this.crawl.user_id, this.crawl.id))?.error != null;
     const ending = failed ? "failed" : status;
-    await crawls.countInlinks(this.crawl.id);
-    const { issues } = judgeSite(await crawls.siteFacts(this.crawl));
-    await crawls.saveIssues(this.crawl.id, issues);
-    const score = await crawls.meanScore(this.crawl.id);
+    await site.countInlinks(this.crawl.id);
+    const { issues } = judgeSite(await site.siteFacts(this.crawl));
+    await site.saveIssues(this.crawl.id, issues);
+    const score = await site.meanScore(this.crawl.id);
     const now = timestamp();
     await crawls.refreshCounters(this.crawl.id, now);
     const ended = await crawls.endRunning(this.crawl.id, {
