@@ -16,8 +16,8 @@
  */
 import type { Kysely } from "kysely";
 import type { Analyzer } from "../analysis/analyse.js";
+import { type AnalysisFailure, analysisFailureOf } from "../analysis/analysis-failure.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
-import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
 import { crawlDelayFor, isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { resultOf } from "../analysis/score.js";
 import { judgeSite } from "../analysis/site-checks/index.js";
@@ -516,7 +516,7 @@ class CrawlRun {
   private async settleFailed(
     page: CrawlPageRow,
     changes: { status_code?: number | null; error: string | null },
-    failure: { reason: string; message: string },
+    failure: AnalysisFailure,
     report: FailedPageReport | null,
   ): Promise<void> {
     // Before the page is settled: a run cut off in between fetches the page again and fails it again.
@@ -539,7 +539,7 @@ class CrawlRun {
    * A crawl without its start page has nothing to go on: when the start page (depth 0; its redirects' hops have
    * its depth) fails, the crawl stops and ends `failed` with the page's reason.
    */
-  private async failIfStart(page: CrawlPageRow, failure: { reason: string; message: string }): Promise<void> {
+  private async failIfStart(page: CrawlPageRow, failure: AnalysisFailure): Promise<void> {
     if (page.depth !== 0) return;
     const error = {
       reason: failure.reason,
@@ -560,12 +560,14 @@ class CrawlRun {
 
   private async failed(page: CrawlPageRow, error: unknown, report: FailedPageReport | null): Promise<void> {
     const { frontier } = this.dependencies.stores;
+    const failure = analysisFailureOf(error);
+    if (!failure) throw error;
     if (error instanceof FetchFailure) {
       if (error.reason === "redirect")
         return this.redirected(page, Number(error.facts.status), String(error.facts.location));
       const status = typeof error.facts.status === "number" ? error.facts.status : null;
       if (error.reason === "not-html") {
-        await this.failIfStart(page, error);
+        await this.failIfStart(page, failure);
         return frontier.settlePage(page.id, {
           state: "excluded",
           excluded: "not-html",
@@ -583,16 +585,10 @@ class CrawlRun {
         );
         return frontier.settlePage(page.id, { state: "queued" }, this.crawl.id);
       }
-      const changes = { status_code: status, error: status === null ? error.reason : null };
-      return this.settleFailed(page, changes, error, report);
+      const changes = { status_code: status, error: status === null ? failure.reason : null };
+      return this.settleFailed(page, changes, failure, report);
     }
-    if (error instanceof RenderFailure)
-      return this.settleFailed(page, { error: error.reason }, error, report);
-    if (error instanceof ChromiumUnavailable) {
-      const failure = { reason: "rendering-unavailable", message: error.message };
-      return this.settleFailed(page, { error: failure.reason }, failure, report);
-    }
-    throw error;
+    return this.settleFailed(page, { error: failure.reason }, failure, report);
   }
 
   /**
