@@ -6,10 +6,10 @@
  * a smaller one on the calling thread; the result is the same either way.
  */
 import type { AnalysisConfig } from "../config.js";
-import type { CrawledPage } from "../crawls/crawled-page.js";
 import type { AnalysisMode } from "../store/schema.js";
 import type { Category } from "./checks/check.js";
 import { PageCollector, type SessionFor } from "./collect.js";
+import type { CrawledPage } from "./crawled-page.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";
 import type { CheckResults } from "./judge.js";
 import type { BrowserPool } from "./render/browser-pool.js";

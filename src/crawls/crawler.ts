@@ -1,42 +1,23 @@
-/**
- * The `crawl` job: one crawl, from its frontier in the database to its site findings. The first run reads
- * robots.txt and the sitemaps and seeds the frontier; every run then claims queued pages one at a time per
- * worker slot (`PAGEGRADE_CRAWL_HOST_CONCURRENCY` at once, request starts `PAGEGRADE_CRAWL_DELAY_MS` or the
- * Crawl-delay apart), analyses each through the Analyzer (so through the address guard), and stores in one
- * transaction the page's report, what the site checks need (status, redirect, canonical, title, text
- * fingerprint, links), the URLs it adds to the frontier and its state `done`. A page answering 429 or 503 goes
- * back to the queue and the crawl slows down (exponential pause, at most three tries). A part whose next request
- * may not start for more than `waitInSlotMs` (a long Crawl-delay, a pause) gives its page back and its job
- * asks to run again then (`RunLater`): it waits as a delayed job, not in a worker's slot. Cancelling stops it
- * within a page; a run cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them
- * back: a page whose analysis was already stored (its request id is the crawl and page: a failure recorded in
- * its report's history) is not analysed again. What the crawl stores of what it finds is bounded
- * (crawl-bounds.ts); links found on a page at `max_depth` are listed `excluded: limit`, never fetched. When the
- * frontier is empty the site checks run and the crawl completes; when its start page fails it stops and fails.
- */
-import type { Kysely } from "kysely";
 import type { Analyzer } from "../analysis/analyse.js";
 import { type AnalysisFailure, analysisFailureOf } from "../analysis/analysis-failure.js";
+import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "../analysis/crawl-url.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { crawlDelayFor, isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { resultOf } from "../analysis/score.js";
 import { judgeSite } from "../analysis/site-checks/index.js";
-import type { ResponseFacts } from "../analysis/snapshot.js";
 import type { CrawlSettings, ScheduleIntervals } from "../config.js";
 import type { EventSink } from "../events/event-sink.js";
 import { type JobContext, RunLater } from "../jobs/job-queue.js";
-import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
 import { nextRunAt } from "../reports/schedules.js";
 import { packResultsOffThread } from "../store/analysis-document.js";
 import type { ReportStore } from "../store/report-store.js";
-import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
 import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
 import type { CrawlStores } from "./crawl-stores.js";
-import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "./crawl-url.js";
-import type { CrawledPage } from "./crawled-page.js";
-import type { FrontierEntry, PageFacts } from "./frontier-store.js";
+import type { FrontierEntry } from "./frontier-store.js";
+import { type PageRecord, pageRecordOf } from "./page-record.js";
+import { CrawlPageReports, type PageReport } from "./page-reports.js";
 import { type Outbound, SiteReader } from "./site-reader.js";
 
 export const crawlJob = "crawl";
@@ -66,12 +47,6 @@ export interface CrawlerDependencies {
 
 const robotsAgent = "pagegrade";
 const maxTries = 3;
-
-/** The report of a page that failed, and the request id its failed analysis is recorded under. */
-interface FailedPageReport {
-  reportId: number;
-  requestId: string;
-}
 
 /** The least time between two counts of a crawl's progress (by any of its parts). */
 const countEveryMs = 250;
@@ -183,6 +158,7 @@ class CrawlRun {
   private storeFailure: { error: unknown } | undefined;
   private readonly patterns: PathPatterns;
   private readonly bounds: CrawlBounds;
+  private readonly pageReports: CrawlPageReports;
 
   constructor(
     private crawl: CrawlRow,
@@ -192,6 +168,7 @@ class CrawlRun {
   ) {
     this.patterns = pathPatterns(JSON.parse(crawl.include), JSON.parse(crawl.exclude));
     this.bounds = crawlBounds(crawl.max_pages, dependencies.settings.bounds);
+    this.pageReports = new CrawlPageReports(dependencies.reports, crawl);
   }
 
   async execute(): Promise<void> {
@@ -354,22 +331,18 @@ class CrawlRun {
     if (!isStart && !patternsAllow(page.url, this.patterns)) {
       return frontier.settlePage(page.id, { state: "excluded", excluded: "pattern" }, this.crawl.id);
     }
-    const requestId = `crawl:${this.crawl.id}:${page.id}`;
-    const existing = await this.dependencies.reports.reportOfUrl(this.crawl.user_id, page.url);
-    const before = existing
-      ? await this.dependencies.reports.analysisOfRequest(this.crawl.user_id, existing.id, requestId)
-      : undefined;
-    if (existing && before?.status === "failed") {
+    const earlier = await this.pageReports.earlierOutcome(page);
+    if (earlier.stored === "failure") {
       // Failed before this run was cut off, and recorded in the report's history: recorded once.
-      return frontier.settlePage(page.id, { state: "failed", error: before.error_reason });
+      return frontier.settlePage(page.id, { state: "failed", error: earlier.reason });
     }
-    if (existing && before) {
+    if (earlier.stored === "analysis") {
       // Analysed before this run was cut off (its facts were stored first): not analysed twice.
       return frontier.settlePage(page.id, {
         state: "done",
-        report_id: existing.id,
-        score: existing.score,
-        result: existing.result,
+        report_id: earlier.reportId,
+        score: earlier.score,
+        result: earlier.result,
       });
     }
     await this.politely(page);
@@ -383,67 +356,27 @@ class CrawlRun {
         crawlProject: this.crawl.project,
       });
     } catch (error) {
-      return this.failed(page, error, existing ? { reportId: existing.id, requestId } : null);
+      return this.failed(page, error, earlier.reportId);
     }
-    const { response, crawled } = analysed;
+    const { response, crawled, report } = analysed;
     const redirect = response.redirects[0];
     if (redirect) return this.redirected(page, redirect.status, redirect.location);
+    // Asked for with `crawlProject`, so always there.
+    if (!crawled) throw new Error("The analysis returned no crawl facts.");
     // Only what is stored is carried on past this point, not the analysis (the page's whole parse and report):
     // what outlives the thread-pool round trip below survives young-generation collections and fills the heap.
     return this.storePage(
       page,
-      this.recordOf(page, response, crawled as CrawledPage, analysed.report),
-      this.reportOf(existing?.id, analysed, requestId),
+      pageRecordOf(page, this.crawl, { response, crawled, report }),
+      this.pageReports.reportOf(page.id, earlier.reportId, analysed),
     );
-  }
-
-  /** What the crawl keeps of an analysed page: its facts, its internal links and the URLs it adds. */
-  private recordOf(
-    page: CrawlPageRow,
-    response: ResponseFacts,
-    crawled: CrawledPage,
-    report: { score: number; result: string },
-  ) {
-    const { facts, links } = crawled;
-    const follow = !facts.nofollowPage;
-    const discovered: FrontierEntry[] = [];
-    // A page known only from a sitemap (depth null) gives its links no depth either: no click path is known.
-    // Those of a page at the depth limit are listed as excluded by it.
-    if (follow) {
-      const depth = page.depth === null ? null : page.depth + 1;
-      const beyondDepth = page.depth !== null && page.depth >= this.crawl.max_depth;
-      for (const link of links) if (!link.nofollow) discovered.push({ url: link.to, depth, beyondDepth });
-    }
-    for (const url of [facts.canonical, ...facts.hreflang.map((alternate) => alternate.url)]) {
-      if (url && inScope(url, this.crawl.project)) discovered.push({ url, depth: null });
-    }
-    const stored: PageFacts = {
-      status_code: response.status,
-      content_type: response.mediaType,
-      indexable: response.status === 200 && !facts.noindex ? 1 : 0,
-      noindex: facts.noindex ? 1 : 0,
-      canonical: facts.canonical,
-      title: facts.title,
-      meta_description: facts.metaDescription,
-      text_hash: facts.text?.hash ?? null,
-      text_minhash: facts.text ? JSON.stringify(facts.text.minhash) : null,
-      hreflang: JSON.stringify(facts.hreflang),
-      outlinks: links.length,
-      score: report.score,
-      result: report.result,
-    };
-    return { facts: stored, links, discovered };
   }
 
   /**
    * Stores an analysed page in one transaction (see `FrontierStore.completePage`), its results packed for history
    * on the thread pool first. Returns once the page is on its way to its commit (see `storing`).
    */
-  private async storePage(
-    page: CrawlPageRow,
-    record: ReturnType<CrawlRun["recordOf"]>,
-    report: ReturnType<CrawlRun["reportOf"]>,
-  ): Promise<void> {
+  private async storePage(page: CrawlPageRow, record: PageRecord, report: PageReport): Promise<void> {
     const packedResults = await packResultsOffThread(report.columns.results);
     const committed: Promise<void> = this.dependencies.stores.frontier
       .completePage(
@@ -451,7 +384,7 @@ class CrawlRun {
         page,
         record.facts,
         { links: record.links, discovered: record.discovered, bounds: this.bounds },
-        (trx) => this.storeReport(trx, report, packedResults),
+        (trx) => this.pageReports.storeWithin(trx, report, packedResults),
       )
       .catch((error: unknown) => {
         this.storeFailure ??= { error };
@@ -460,78 +393,19 @@ class CrawlRun {
     this.storing.add(committed);
   }
 
-  /** What the page's report gets: its analysis columns, and how the analysis came to be. */
-  private reportOf(
-    existingId: number | undefined,
-    analysed: Awaited<ReturnType<Analyzer["analyse"]>>,
-    requestId: string,
-  ) {
-    const screenshot = storedScreenshot(analysed.screenshot);
-    return { existingId, columns: analysisColumns(analysed.report), requestId, screenshot };
-  }
-
   /**
-   * Inside the page's transaction, its report: a new one in the project, or a new analysis (trigger `crawl`) of
-   * the existing one.
-   */
-  private async storeReport(
-    trx: Kysely<Database>,
-    report: ReturnType<CrawlRun["reportOf"]>,
-    packedResults: Buffer,
-  ): Promise<{ id: number }> {
-    const { reports } = this.dependencies;
-    const userId = this.crawl.user_id;
-    const { existingId, columns, requestId, screenshot } = report;
-    if (existingId !== undefined) {
-      const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId, screenshot };
-      const changes = { updated_at: timestamp() };
-      if (await reports.reanalysedWithin(trx, userId, existingId, columns, origin, changes, packedResults)) {
-        return { id: existingId };
-      }
-    }
-    const now = timestamp();
-    const id = await reports.insertWithin(
-      trx,
-      {
-        ...columns,
-        user_id: userId,
-        privacy: this.crawl.privacy,
-        password_hash: null,
-        mode: this.crawl.mode,
-        created_at: now,
-        updated_at: now,
-        request_id: requestId,
-        screenshot,
-      },
-      "crawl",
-      packedResults,
-    );
-    return { id };
-  }
-
-  /**
-   * The page failed for good. A page with a report gets the failure in its history first (trigger `crawl`,
-   * under the page's request id, so a part that resumes after a crash finds it and records nothing twice).
+   * The page failed for good. A page with a report gets the failure in its history first (see
+   * `CrawlPageReports.recordFailure`).
    */
   private async settleFailed(
     page: CrawlPageRow,
     changes: { status_code?: number | null; error: string | null },
     failure: AnalysisFailure,
-    report: FailedPageReport | null,
+    reportId: number | undefined,
   ): Promise<void> {
     // Before the page is settled: a run cut off in between fetches the page again and fails it again.
     await this.failIfStart(page, failure);
-    if (report) {
-      // Field by field: an Error's message is not an own enumerable property, so spreading one would drop it.
-      const analysis = {
-        url: page.url,
-        reason: failure.reason,
-        message: failure.message,
-        generated_at: timestamp(),
-      };
-      const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId: report.requestId };
-      await this.dependencies.reports.recordFailure(this.crawl.user_id, report.reportId, analysis, origin);
-    }
+    if (reportId !== undefined) await this.pageReports.recordFailure(page, reportId, failure);
     await this.dependencies.stores.frontier.settlePage(page.id, { state: "failed", ...changes });
   }
 
@@ -558,7 +432,7 @@ class CrawlRun {
     }
   }
 
-  private async failed(page: CrawlPageRow, error: unknown, report: FailedPageReport | null): Promise<void> {
+  private async failed(page: CrawlPageRow, error: unknown, reportId: number | undefined): Promise<void> {
     const { frontier } = this.dependencies.stores;
     const failure = analysisFailureOf(error);
     if (!failure) throw error;
@@ -586,9 +460,9 @@ class CrawlRun {
         return frontier.settlePage(page.id, { state: "queued" }, this.crawl.id);
       }
       const changes = { status_code: status, error: status === null ? failure.reason : null };
-      return this.settleFailed(page, changes, failure, report);
+      return this.settleFailed(page, changes, failure, reportId);
     }
-    return this.settleFailed(page, { error: failure.reason }, failure, report);
+    return this.settleFailed(page, { error: failure.reason }, failure, reportId);
   }
 
   /**
