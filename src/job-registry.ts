@@ -59,7 +59,7 @@ export function registerJobs(services: Services): void {
   jobs.register(
     crawlJob,
     crawlHandler({
-      crawls: services.crawlStore,
+      stores: services.crawlStores,
       reports: services.reportStore,
       analyzer: services.analyzer,
       events: services.events,
@@ -73,9 +73,13 @@ export function registerJobs(services: Services): void {
   jobs.register(scheduleDueReportsJob, scheduleDueReportsHandler(store, services.reportStore, jobs), {
     concurrency: 1,
   });
-  jobs.register(scheduleDueCrawlsJob, scheduleDueCrawlsHandler(services.crawlStore, services.crawls), {
-    concurrency: 1,
-  });
+  jobs.register(
+    scheduleDueCrawlsJob,
+    scheduleDueCrawlsHandler(services.crawlStores.crawls, services.crawls),
+    {
+      concurrency: 1,
+    },
+  );
 }
 
 /** Declares the recurring jobs (idempotent: every process declares them, each period enqueues one). */

@@ -9,7 +9,7 @@ import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
 import { CrawlService } from "./crawls/crawl-service.js";
-import { CrawlStore } from "./crawls/crawl-store.js";
+import { type CrawlStores, openCrawlStores } from "./crawls/crawl-stores.js";
 import { crawlObject } from "./crawls/present.js";
 import type { EventSink } from "./events/event-sink.js";
 import type { JobQueue } from "./jobs/job-queue.js";
@@ -45,7 +45,7 @@ export interface Services extends ServiceDependencies {
   webhookStore: WebhookStore;
   webhooks: WebhookService;
   secrets: SecretBox;
-  crawlStore: CrawlStore;
+  crawlStores: CrawlStores;
   crawls: CrawlService;
 }
 
@@ -54,7 +54,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const reportStore = new ReportStore(store, { historyLimit: config.historyLimit });
   const history = new HistoryService(reportStore, new AnalysisStore(store));
   const webhookStore = new WebhookStore(store);
-  const crawlStore = new CrawlStore(store);
+  const crawlStores = openCrawlStores(store);
   const secrets = new SecretBox(config.encryptionKey);
   const events = new WebhookEvents({
     webhooks: webhookStore,
@@ -66,7 +66,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
       return row ? reportJson(row, { results: false }) : null;
     },
     crawlObject: async (userId, crawlId) => {
-      const crawl = await crawlStore.find(userId, crawlId);
+      const crawl = await crawlStores.crawls.find(userId, crawlId);
       return crawl ? crawlObject(crawl) : null;
     },
   });
@@ -77,8 +77,8 @@ export function createServices(dependencies: ServiceDependencies): Services {
     webhookStore,
     secrets,
     webhooks: new WebhookService(webhookStore, jobs, secrets, analyzer.outbound().guard),
-    crawlStore,
-    crawls: new CrawlService(crawlStore, jobs, analyzer, config.crawls),
+    crawlStores,
+    crawls: new CrawlService(crawlStores.crawls, crawlStores.listings, jobs, analyzer, config.crawls),
     reports: new ReportService({
       reports: reportStore,
       analyzer,

@@ -12,7 +12,7 @@ import { AccountService } from "../../src/accounts/account-service.js";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { defaultScheduleIntervals, loadAnalysisConfig } from "../../src/config.js";
 import { crawlFields } from "../../src/crawls/crawl-service.js";
-import { CrawlStore } from "../../src/crawls/crawl-store.js";
+import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
 import { crawlHere } from "../../src/crawls/crawler.js";
 import { silentEventSink } from "../../src/events/event-sink.js";
 import { applyHeapGrowth } from "../../src/runtime/heap-growth.js";
@@ -26,7 +26,8 @@ const maxPages = Number(maxPagesText);
 const directory = mkdtempSync(join(tmpdir(), "pagegrade-bench-crawl-"));
 const store = await openStore(`sqlite:${join(directory, "crawl.db")}`);
 const analyzer = new Analyzer(loadAnalysisConfig({ ...process.env, PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" }));
-const crawls = new CrawlStore(store);
+const stores = openCrawlStores(store);
+const { crawls } = stores;
 const userId = (await new AccountService(store).createUser("bench@pagegrade.invalid", null)).account.id;
 const fields = crawlFields(
   { url, max_pages: maxPages, sitemaps: 0 },
@@ -39,7 +40,7 @@ const crawl = await crawls.insert({ ...fields, parts, user_id: userId, created_a
 const started = performance.now();
 await crawlHere(
   {
-    crawls,
+    stores,
     reports: new ReportStore(store, { historyLimit: 100 }),
     analyzer,
     events: silentEventSink,

@@ -6,11 +6,11 @@
  * a smaller one on the calling thread; the result is the same either way.
  */
 import { ConfigError } from "../config.js";
-import type { CrawledPage } from "../crawls/crawled-page.js";
 import type { AnalysisMode } from "../vocabulary.js";
 import type { AnalyzerOptions } from "./analyzer-options.js";
 import type { Category } from "./checks/check.js";
 import { PageCollector, type SessionFor } from "./collect.js";
+import type { CrawledPage } from "./crawled-page.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";
 import type { CheckResults } from "./judge.js";
 import type { BrowserPool } from "./render/browser-pool.js";

@@ -4,10 +4,11 @@
  * the rendered DOM), then judge the snapshot, score it and, for a crawl, read the page's crawl facts from it.
  * Everything going in and out is plain data, so it crosses a thread boundary as it is.
  */
-import type { CrawledPage } from "../crawls/crawled-page.js";
-import { crawledPageOf } from "../crawls/crawled-page.js";
+
 import { decodeDocument } from "./charset.js";
 import { checks } from "./checks/index.js";
+import type { CrawledPage } from "./crawled-page.js";
+import { crawledPageOf } from "./crawled-page.js";
 import { type CheckResults, judge } from "./judge.js";
 import { isNotIndexable } from "./page-facts.js";
 import { parseDocument } from "./parse.js";

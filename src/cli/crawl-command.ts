@@ -12,9 +12,10 @@ import { parseArgs } from "node:util";
 import { AccountService } from "../accounts/account-service.js";
 import { Analyzer } from "../analysis/analyse.js";
 import { defaultScheduleIntervals, loadAnalysisConfig, loadServiceConfig } from "../config.js";
+import { CrawlListings } from "../crawls/crawl-listing-store.js";
 import { crawlFields } from "../crawls/crawl-service.js";
 import type { CrawlRow } from "../crawls/crawl-store.js";
-import { CrawlStore } from "../crawls/crawl-store.js";
+import { openCrawlStores } from "../crawls/crawl-stores.js";
 import { crawlHere } from "../crawls/crawler.js";
 import {
   crawlError,
@@ -72,7 +73,8 @@ export async function runCrawl(args: string[]): Promise<number> {
 
   const directory = mkdtempSync(join(tmpdir(), "pagegrade-crawl-"));
   const store = await openStore(`sqlite:${join(directory, "crawl.db")}`);
-  const crawls = new CrawlStore(store);
+  const stores = openCrawlStores(store);
+  const { crawls, listings } = stores;
   let interrupt = () => {};
   process.on("SIGINT", () => interrupt());
   try {
@@ -93,7 +95,7 @@ export async function runCrawl(args: string[]): Promise<number> {
     const progress = new CrawlProgress(process.stderr);
     await crawlHere(
       {
-        crawls,
+        stores,
         reports: new ReportStore(store, { historyLimit: 1 }),
         analyzer,
         events: silentEventSink,
@@ -107,8 +109,8 @@ export async function runCrawl(args: string[]): Promise<number> {
     progress.finish();
     const crawl = (await crawls.find(userId, created.id)) as CrawlRow;
     await writeOutputs(store, crawl, values["json-lines"], values.csv);
-    process.stdout.write(await summary(crawls, crawl, paletteFor(process.stdout)));
-    const start = (await crawls.pages(crawl.id, { limit: 1, offset: 0 }))[0];
+    process.stdout.write(await summary(listings, crawl, paletteFor(process.stdout)));
+    const start = (await listings.pages(crawl.id, { limit: 1, offset: 0 }))[0];
     return crawl.status === "complete" && start?.report_id !== null && start?.report_id !== undefined ? 0 : 1;
   } finally {
     process.removeAllListeners("SIGINT");
@@ -144,9 +146,9 @@ function wholeNumber(raw: string | undefined, name: string, min: number, max: nu
 }
 
 /** Every page of the crawl, in the order found, a page of rows at a time. */
-async function* allPages(crawls: CrawlStore, crawlId: number) {
+async function* allPages(listings: CrawlListings, crawlId: number) {
   for (let offset = 0; ; offset += 500) {
-    const rows = await crawls.pages(crawlId, { limit: 500, offset });
+    const rows = await listings.pages(crawlId, { limit: 500, offset });
     for (const row of rows) yield crawlPageObject(row);
     if (rows.length < 500) return;
   }
@@ -158,10 +160,10 @@ async function writeOutputs(
   jsonLines: string | undefined,
   csvDirectory: string | undefined,
 ): Promise<void> {
-  const crawls = new CrawlStore(store);
+  const listings = new CrawlListings(store);
   if (jsonLines !== undefined) {
     const out = jsonLines === "-" ? process.stdout : createWriteStream(jsonLines);
-    for await (const page of allPages(crawls, crawl.id)) {
+    for await (const page of allPages(listings, crawl.id)) {
       const { report_id: _reportId, ...line } = page; // the temporary database's ids mean nothing afterwards
       out.write(`${JSON.stringify(line)}\n`);
     }
@@ -169,8 +171,8 @@ async function writeOutputs(
   }
   if (csvDirectory !== undefined) {
     const pages: Array<Record<string, unknown>> = [];
-    for await (const page of allPages(crawls, crawl.id)) pages.push(page);
-    const issues = (await crawls.issues(crawl.id)).map(siteIssueObject);
+    for await (const page of allPages(listings, crawl.id)) pages.push(page);
+    const issues = (await listings.issues(crawl.id)).map(siteIssueObject);
     try {
       mkdirSync(csvDirectory, { recursive: true });
       writeFileSync(join(csvDirectory, "pages.csv"), toCsv(pages, pageColumns));
@@ -182,7 +184,7 @@ async function writeOutputs(
 }
 
 /** The end of the run: counts, the site score, then each site issue with its first items. */
-async function summary(crawls: CrawlStore, crawl: CrawlRow, c: Palette): Promise<string> {
+async function summary(listings: CrawlListings, crawl: CrawlRow, c: Palette): Promise<string> {
   const lines: string[] = [];
   const tone = crawl.result === "good" ? c.green : crawl.result === "decent" ? c.yellow : c.red;
   lines.push(c.bold(`${safe(crawl.url)}  (${crawl.status})`));
@@ -201,7 +203,7 @@ async function summary(crawls: CrawlStore, crawl: CrawlRow, c: Palette): Promise
       `${tone(c.bold(String(crawl.result).toUpperCase()))}  ${c.bold(String(crawl.score))}/100 site score`,
     );
   }
-  const issues = (await crawls.issues(crawl.id)).map(siteIssueObject);
+  const issues = (await listings.issues(crawl.id)).map(siteIssueObject);
   lines.push("");
   lines.push(issues.length === 0 ? c.green("No site issues found.") : c.bold("Site issues"));
   for (const issue of issues) {

@@ -13,7 +13,8 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type AnalysisMode, analysisModes } from "../vocabulary.js";
-import type { CrawlListQuery, CrawlPageQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
+import type { CrawlListings, CrawlPageQuery } from "./crawl-listing-store.js";
+import type { CrawlListQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
 
 export interface CrawlInput {
@@ -47,6 +48,7 @@ const maxPatternLength = 200;
 export class CrawlService {
   constructor(
     private readonly crawls: CrawlStore,
+    private readonly listings: CrawlListings,
     private readonly jobs: JobQueue,
     private readonly analyzer: Analyzer,
     private readonly settings: CrawlSettings,
@@ -158,19 +160,19 @@ export class CrawlService {
   }
 
   pages(crawlId: number, page: { limit: number; offset: number }) {
-    return this.crawls.pages(crawlId, page);
+    return this.listings.pages(crawlId, page);
   }
 
   pageTable(crawlId: number, query: CrawlPageQuery) {
-    return this.crawls.pageTable(crawlId, query);
+    return this.listings.pageTable(crawlId, query);
   }
 
   pageCount(crawlId: number) {
-    return this.crawls.pageCount(crawlId);
+    return this.listings.pageCount(crawlId);
   }
 
   issues(crawlId: number) {
-    return this.crawls.issues(crawlId);
+    return this.listings.issues(crawlId);
   }
 }
 

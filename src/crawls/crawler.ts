@@ -1,40 +1,23 @@
-/**
- * The `crawl` job: one crawl, from its frontier in the database to its site findings. The first run reads
- * robots.txt and the sitemaps and seeds the frontier; every run then claims queued pages one at a time per
- * worker slot (`PAGEGRADE_CRAWL_HOST_CONCURRENCY` at once, request starts `PAGEGRADE_CRAWL_DELAY_MS` or the
- * Crawl-delay apart), analyses each through the Analyzer (so through the address guard), and stores in one
- * transaction the page's report, what the site checks need (status, redirect, canonical, title, text
- * fingerprint, links), the URLs it adds to the frontier and its state `done`. A page answering 429 or 503 goes
- * back to the queue and the crawl slows down (exponential pause, at most three tries). A part whose next request
- * may not start for more than `waitInSlotMs` (a long Crawl-delay, a pause) gives its page back and its job
- * asks to run again then (`RunLater`): it waits as a delayed job, not in a worker's slot. Cancelling stops it
- * within a page; a run cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them
- * back: a page whose analysis was already stored (its request id is the crawl and page: a failure recorded in
- * its report's history) is not analysed again. What the crawl stores of what it finds is bounded
- * (crawl-bounds.ts); links found on a page at `max_depth` are listed `excluded: limit`, never fetched. When the
- * frontier is empty the site checks run and the crawl completes; when its start page fails it stops and fails.
- */
-import type { Kysely } from "kysely";
 import type { Analyzer } from "../analysis/analyse.js";
+import { type AnalysisFailure, analysisFailureOf } from "../analysis/analysis-failure.js";
+import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "../analysis/crawl-url.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
-import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
 import { crawlDelayFor, isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { resultOf } from "../analysis/score.js";
 import { judgeSite } from "../analysis/site-checks/index.js";
-import type { ResponseFacts } from "../analysis/snapshot.js";
 import type { CrawlSettings, ScheduleIntervals } from "../config.js";
 import type { EventSink } from "../events/event-sink.js";
 import { type JobContext, RunLater } from "../jobs/job-queue.js";
-import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
 import { nextRunAt } from "../reports/schedules.js";
 import { packResultsOffThread } from "../store/analysis-document.js";
 import type { ReportStore } from "../store/report-store.js";
-import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
-import type { CrawlPageRow, CrawlRow, CrawlStore, FrontierEntry, PageFacts } from "./crawl-store.js";
-import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "./crawl-url.js";
-import type { CrawledPage } from "./crawled-page.js";
+import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
+import type { CrawlStores } from "./crawl-stores.js";
+import type { FrontierEntry } from "./frontier-store.js";
+import { type PageRecord, pageRecordOf } from "./page-record.js";
+import { CrawlPageReports, type PageReport } from "./page-reports.js";
 import { type Outbound, SiteReader } from "./site-reader.js";
 
 export const crawlJob = "crawl";
@@ -50,7 +33,7 @@ export interface CrawlPayload {
 }
 
 export interface CrawlerDependencies {
-  crawls: CrawlStore;
+  stores: CrawlStores;
   reports: ReportStore;
   analyzer: Analyzer;
   events: EventSink;
@@ -64,12 +47,6 @@ export interface CrawlerDependencies {
 
 const robotsAgent = "pagegrade";
 const maxTries = 3;
-
-/** The report of a page that failed, and the request id its failed analysis is recorded under. */
-interface FailedPageReport {
-  reportId: number;
-  requestId: string;
-}
 
 /** The least time between two counts of a crawl's progress (by any of its parts). */
 const countEveryMs = 250;
@@ -102,7 +79,7 @@ export const waitInSlotMs = 1_000;
 
 export function crawlHandler(dependencies: CrawlerDependencies) {
   return async (job: JobContext<CrawlPayload>): Promise<void> => {
-    const { crawls } = dependencies;
+    const { crawls } = dependencies.stores;
     const crawl = await crawls.find(job.payload.userId, job.payload.crawlId);
     if (!crawl || ["complete", "cancelled", "failed"].includes(crawl.status)) return;
     const run = new CrawlRun(crawl, job.payload.part ?? 0, dependencies, job.signal);
@@ -181,6 +158,7 @@ class CrawlRun {
   private storeFailure: { error: unknown } | undefined;
   private readonly patterns: PathPatterns;
   private readonly bounds: CrawlBounds;
+  private readonly pageReports: CrawlPageReports;
 
   constructor(
     private crawl: CrawlRow,
@@ -190,14 +168,15 @@ class CrawlRun {
   ) {
     this.patterns = pathPatterns(JSON.parse(crawl.include), JSON.parse(crawl.exclude));
     this.bounds = crawlBounds(crawl.max_pages, dependencies.settings.bounds);
+    this.pageReports = new CrawlPageReports(dependencies.reports, crawl);
   }
 
   async execute(): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { crawls, frontier } = this.dependencies.stores;
     const running = await crawls.markRunning(this.crawl.id, timestamp());
     if (!running) return; // cancelled before it started
     this.crawl = running;
-    await crawls.requeueStale(this.crawl.id, this.part, timestamp());
+    await frontier.requeueStale(this.crawl.id, this.part, timestamp());
     if (!(await this.seeded())) return;
     this.robots = parseRobotsTxt(this.crawl.robots_txt ?? "");
     this.delayMs = Math.max(
@@ -217,7 +196,8 @@ class CrawlRun {
 
   /** robots.txt, the start URL and the sitemaps' URLs, once per crawl. */
   private async seed(): Promise<void> {
-    const { crawls, settings } = this.dependencies;
+    const { crawls, frontier } = this.dependencies.stores;
+    const { settings } = this.dependencies;
     const reader = new SiteReader(this.dependencies.outbound);
     try {
       const origin = new URL(this.crawl.url).origin;
@@ -233,7 +213,7 @@ class CrawlRun {
         }
       }
       // The sitemaps may fill at most half the URLs the crawl lists: the rest is left for the links it follows.
-      await crawls.discover(this.crawl.id, entries, this.bounds, Math.ceil(this.bounds.urls / 2));
+      await frontier.discover(this.crawl.id, entries, this.bounds, Math.ceil(this.bounds.urls / 2));
       this.crawl =
         (await crawls.update(this.crawl.id, { robots_txt: robotsTxt, seeded: 1, updated_at: timestamp() })) ??
         this.crawl;
@@ -247,7 +227,7 @@ class CrawlRun {
    * replaced once its lease runs out). False when the crawl ended or this part must stop first.
    */
   private async seeded(): Promise<boolean> {
-    const { crawls } = this.dependencies;
+    const { crawls } = this.dependencies.stores;
     for (;;) {
       if (this.crawl.seeded === 1) return true;
       const now = Date.now();
@@ -271,7 +251,7 @@ class CrawlRun {
 
   /** Claims and crawls pages until none is left to any part, the budget is spent or the crawl must stop. */
   private async work(): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { frontier } = this.dependencies.stores;
     for (;;) {
       if (this.signal.aborted) return;
       if (this.storeFailure) throw this.storeFailure.error;
@@ -279,10 +259,10 @@ class CrawlRun {
       // A page with a depth goes before one known only from a sitemap (it gives the pages it links to a depth).
       // While waiting commits will add pages with a depth, only those are claimed; with none queued, the
       // waiting pages are committed first.
-      const addingDepths = crawls.pagesAddingDepthsWait();
-      const page = await crawls.claim(this.crawl.id, this.part, leaseUntil, !addingDepths);
+      const addingDepths = frontier.pagesAddingDepthsWait();
+      const page = await frontier.claim(this.crawl.id, this.part, leaseUntil, !addingDepths);
       if (page === undefined && addingDepths) {
-        await crawls.commitWaitingPages();
+        await frontier.commitWaitingPages();
         continue;
       }
       if (page === "stopped") return;
@@ -292,19 +272,19 @@ class CrawlRun {
       }
       if (page === "spent") {
         // The URLs that analysed pages waiting for their commit add are left out too: committed first.
-        if (await crawls.commitWaitingPages()) continue;
-        await crawls.excludeQueued(this.crawl.id);
+        if (await frontier.commitWaitingPages()) continue;
+        await frontier.excludeQueued(this.crawl.id);
       }
       if (page === "spent" || page === undefined) {
         // Nothing to take: done unless another part still fetches a page (it may add URLs, or hand one back).
-        await crawls.requeueStale(this.crawl.id, -1, timestamp());
-        if ((await crawls.unfinishedCount(this.crawl.id)) === 0) return;
+        await frontier.requeueStale(this.crawl.id, -1, timestamp());
+        if ((await frontier.unfinishedCount(this.crawl.id)) === 0) return;
         await new Promise((resolve) => setTimeout(resolve, idlePollMs));
         continue;
       }
       const renewal = setInterval(() => {
         const until = timestamp(new Date(Date.now() + pageLeaseMs));
-        crawls.renewClaim(page.id, this.part, until).catch(() => {}); // a missed renewal: the next one counts
+        frontier.renewClaim(page.id, this.part, until).catch(() => {}); // a missed renewal: the next one counts
       }, pageLeaseMs / 3);
       try {
         await this.crawlPage(page);
@@ -321,7 +301,7 @@ class CrawlRun {
    * asking gets the turn.
    */
   private async progress(now = false): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { crawls } = this.dependencies.stores;
     if (!now && Date.now() - this.countedAt < this.countIntervalMs) return;
     this.countedAt = Date.now();
     const started = performance.now();
@@ -335,38 +315,34 @@ class CrawlRun {
   }
 
   private async crawlPage(page: CrawlPageRow): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { frontier } = this.dependencies.stores;
     const url = new URL(page.url);
     const isStart = page.url === this.crawl.url;
     if (page.depth !== null && page.depth > this.crawl.max_depth) {
-      return crawls.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.crawl.id);
+      return frontier.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.crawl.id);
     }
     if (!isAllowed(this.robots, robotsAgent, url)) {
-      return crawls.settlePage(
+      return frontier.settlePage(
         page.id,
         { state: "excluded", excluded: "robots", disallowed: 1 },
         this.crawl.id,
       );
     }
     if (!isStart && !patternsAllow(page.url, this.patterns)) {
-      return crawls.settlePage(page.id, { state: "excluded", excluded: "pattern" }, this.crawl.id);
+      return frontier.settlePage(page.id, { state: "excluded", excluded: "pattern" }, this.crawl.id);
     }
-    const requestId = `crawl:${this.crawl.id}:${page.id}`;
-    const existing = await this.dependencies.reports.reportOfUrl(this.crawl.user_id, page.url);
-    const before = existing
-      ? await this.dependencies.reports.analysisOfRequest(this.crawl.user_id, existing.id, requestId)
-      : undefined;
-    if (existing && before?.status === "failed") {
+    const earlier = await this.pageReports.earlierOutcome(page);
+    if (earlier.stored === "failure") {
       // Failed before this run was cut off, and recorded in the report's history: recorded once.
-      return crawls.settlePage(page.id, { state: "failed", error: before.error_reason });
+      return frontier.settlePage(page.id, { state: "failed", error: earlier.reason });
     }
-    if (existing && before) {
+    if (earlier.stored === "analysis") {
       // Analysed before this run was cut off (its facts were stored first): not analysed twice.
-      return crawls.settlePage(page.id, {
+      return frontier.settlePage(page.id, {
         state: "done",
-        report_id: existing.id,
-        score: existing.score,
-        result: existing.result,
+        report_id: earlier.reportId,
+        score: earlier.score,
+        result: earlier.result,
       });
     }
     await this.politely(page);
@@ -380,75 +356,35 @@ class CrawlRun {
         crawlProject: this.crawl.project,
       });
     } catch (error) {
-      return this.failed(page, error, existing ? { reportId: existing.id, requestId } : null);
+      return this.failed(page, error, earlier.reportId);
     }
-    const { response, crawled } = analysed;
+    const { response, crawled, report } = analysed;
     const redirect = response.redirects[0];
     if (redirect) return this.redirected(page, redirect.status, redirect.location);
+    // Asked for with `crawlProject`, so always there.
+    if (!crawled) throw new Error("The analysis returned no crawl facts.");
     // Only what is stored is carried on past this point, not the analysis (the page's whole parse and report):
     // what outlives the thread-pool round trip below survives young-generation collections and fills the heap.
     return this.storePage(
       page,
-      this.recordOf(page, response, crawled as CrawledPage, analysed.report),
-      this.reportOf(existing?.id, analysed, requestId),
+      pageRecordOf(page, this.crawl, { response, crawled, report }),
+      this.pageReports.reportOf(page.id, earlier.reportId, analysed),
     );
   }
 
-  /** What the crawl keeps of an analysed page: its facts, its internal links and the URLs it adds. */
-  private recordOf(
-    page: CrawlPageRow,
-    response: ResponseFacts,
-    crawled: CrawledPage,
-    report: { score: number; result: string },
-  ) {
-    const { facts, links } = crawled;
-    const follow = !facts.nofollowPage;
-    const discovered: FrontierEntry[] = [];
-    // A page known only from a sitemap (depth null) gives its links no depth either: no click path is known.
-    // Those of a page at the depth limit are listed as excluded by it.
-    if (follow) {
-      const depth = page.depth === null ? null : page.depth + 1;
-      const beyondDepth = page.depth !== null && page.depth >= this.crawl.max_depth;
-      for (const link of links) if (!link.nofollow) discovered.push({ url: link.to, depth, beyondDepth });
-    }
-    for (const url of [facts.canonical, ...facts.hreflang.map((alternate) => alternate.url)]) {
-      if (url && inScope(url, this.crawl.project)) discovered.push({ url, depth: null });
-    }
-    const stored: PageFacts = {
-      status_code: response.status,
-      content_type: response.mediaType,
-      indexable: response.status === 200 && !facts.noindex ? 1 : 0,
-      noindex: facts.noindex ? 1 : 0,
-      canonical: facts.canonical,
-      title: facts.title,
-      meta_description: facts.metaDescription,
-      text_hash: facts.text?.hash ?? null,
-      text_minhash: facts.text ? JSON.stringify(facts.text.minhash) : null,
-      hreflang: JSON.stringify(facts.hreflang),
-      outlinks: links.length,
-      score: report.score,
-      result: report.result,
-    };
-    return { facts: stored, links, discovered };
-  }
-
   /**
-   * Stores an analysed page in one transaction (see `CrawlStore.completePage`), its results packed for history
+   * Stores an analysed page in one transaction (see `FrontierStore.completePage`), its results packed for history
    * on the thread pool first. Returns once the page is on its way to its commit (see `storing`).
    */
-  private async storePage(
-    page: CrawlPageRow,
-    record: ReturnType<CrawlRun["recordOf"]>,
-    report: ReturnType<CrawlRun["reportOf"]>,
-  ): Promise<void> {
+  private async storePage(page: CrawlPageRow, record: PageRecord, report: PageReport): Promise<void> {
     const packedResults = await packResultsOffThread(report.columns.results);
-    const committed: Promise<void> = this.dependencies.crawls
+    const committed: Promise<void> = this.dependencies.stores.frontier
       .completePage(
         this.crawl.id,
         page,
         record.facts,
         { links: record.links, discovered: record.discovered, bounds: this.bounds },
-        (trx) => this.storeReport(trx, report, packedResults),
+        (trx) => this.pageReports.storeWithin(trx, report, packedResults),
       )
       .catch((error: unknown) => {
         this.storeFailure ??= { error };
@@ -457,113 +393,56 @@ class CrawlRun {
     this.storing.add(committed);
   }
 
-  /** What the page's report gets: its analysis columns, and how the analysis came to be. */
-  private reportOf(
-    existingId: number | undefined,
-    analysed: Awaited<ReturnType<Analyzer["analyse"]>>,
-    requestId: string,
-  ) {
-    const screenshot = storedScreenshot(analysed.screenshot);
-    return { existingId, columns: analysisColumns(analysed.report), requestId, screenshot };
-  }
-
   /**
-   * Inside the page's transaction, its report: a new one in the project, or a new analysis (trigger `crawl`) of
-   * the existing one.
-   */
-  private async storeReport(
-    trx: Kysely<Database>,
-    report: ReturnType<CrawlRun["reportOf"]>,
-    packedResults: Buffer,
-  ): Promise<{ id: number }> {
-    const { reports } = this.dependencies;
-    const userId = this.crawl.user_id;
-    const { existingId, columns, requestId, screenshot } = report;
-    if (existingId !== undefined) {
-      const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId, screenshot };
-      const changes = { updated_at: timestamp() };
-      if (await reports.reanalysedWithin(trx, userId, existingId, columns, origin, changes, packedResults)) {
-        return { id: existingId };
-      }
-    }
-    const now = timestamp();
-    const id = await reports.insertWithin(
-      trx,
-      {
-        ...columns,
-        user_id: userId,
-        privacy: this.crawl.privacy,
-        password_hash: null,
-        mode: this.crawl.mode,
-        created_at: now,
-        updated_at: now,
-        request_id: requestId,
-        screenshot,
-      },
-      "crawl",
-      packedResults,
-    );
-    return { id };
-  }
-
-  /**
-   * The page failed for good. A page with a report gets the failure in its history first (trigger `crawl`,
-   * under the page's request id, so a part that resumes after a crash finds it and records nothing twice).
+   * The page failed for good. A page with a report gets the failure in its history first (see
+   * `CrawlPageReports.recordFailure`).
    */
   private async settleFailed(
     page: CrawlPageRow,
     changes: { status_code?: number | null; error: string | null },
-    failure: { reason: string; message: string },
-    report: FailedPageReport | null,
+    failure: AnalysisFailure,
+    reportId: number | undefined,
   ): Promise<void> {
     // Before the page is settled: a run cut off in between fetches the page again and fails it again.
     await this.failIfStart(page, failure);
-    if (report) {
-      // Field by field: an Error's message is not an own enumerable property, so spreading one would drop it.
-      const analysis = {
-        url: page.url,
-        reason: failure.reason,
-        message: failure.message,
-        generated_at: timestamp(),
-      };
-      const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId: report.requestId };
-      await this.dependencies.reports.recordFailure(this.crawl.user_id, report.reportId, analysis, origin);
-    }
-    await this.dependencies.crawls.settlePage(page.id, { state: "failed", ...changes });
+    if (reportId !== undefined) await this.pageReports.recordFailure(page, reportId, failure);
+    await this.dependencies.stores.frontier.settlePage(page.id, { state: "failed", ...changes });
   }
 
   /**
    * A crawl without its start page has nothing to go on: when the start page (depth 0; its redirects' hops have
    * its depth) fails, the crawl stops and ends `failed` with the page's reason.
    */
-  private async failIfStart(page: CrawlPageRow, failure: { reason: string; message: string }): Promise<void> {
+  private async failIfStart(page: CrawlPageRow, failure: AnalysisFailure): Promise<void> {
     if (page.depth !== 0) return;
     const error = {
       reason: failure.reason,
       message: `The start page ${page.url} failed: ${failure.message}`,
     };
-    await this.dependencies.crawls.failStart(this.crawl.id, error, timestamp());
+    await this.dependencies.stores.crawls.failStart(this.crawl.id, error, timestamp());
   }
 
   /** This URL redirects: the crawl records the hop and queues where it goes (which is a page of its own). */
   private async redirected(page: CrawlPageRow, status: number, location: string): Promise<void> {
-    const { crawls } = this.dependencies;
+    const { frontier } = this.dependencies.stores;
     const target = crawlUrl(location, page.url);
-    await crawls.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
+    await frontier.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
     if (target && inScope(target, this.crawl.project)) {
-      await crawls.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
+      await frontier.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
     }
   }
 
-  private async failed(page: CrawlPageRow, error: unknown, report: FailedPageReport | null): Promise<void> {
-    const { crawls } = this.dependencies;
+  private async failed(page: CrawlPageRow, error: unknown, reportId: number | undefined): Promise<void> {
+    const { frontier } = this.dependencies.stores;
+    const failure = analysisFailureOf(error);
+    if (!failure) throw error;
     if (error instanceof FetchFailure) {
       if (error.reason === "redirect")
         return this.redirected(page, Number(error.facts.status), String(error.facts.location));
       const status = typeof error.facts.status === "number" ? error.facts.status : null;
       if (error.reason === "not-html") {
-        await this.failIfStart(page, error);
-        return crawls.settlePage(page.id, {
+        await this.failIfStart(page, failure);
+        return frontier.settlePage(page.id, {
           state: "excluded",
           excluded: "not-html",
           status_code: 200,
@@ -574,22 +453,16 @@ class CrawlRun {
         // The site asks for less: this page waits and every later request starts later, for as long as its
         // Retry-After says (at most a minute), else 1 s, 2 s, … per try.
         const asked = typeof error.facts.retry_after === "number" ? error.facts.retry_after * 1000 : null;
-        await crawls.pauseRequests(
+        await frontier.pauseRequests(
           this.crawl.id,
           Date.now() + Math.min(60_000, asked ?? 1_000 * 2 ** (page.attempts - 1)),
         );
-        return crawls.settlePage(page.id, { state: "queued" }, this.crawl.id);
+        return frontier.settlePage(page.id, { state: "queued" }, this.crawl.id);
       }
-      const changes = { status_code: status, error: status === null ? error.reason : null };
-      return this.settleFailed(page, changes, error, report);
+      const changes = { status_code: status, error: status === null ? failure.reason : null };
+      return this.settleFailed(page, changes, failure, reportId);
     }
-    if (error instanceof RenderFailure)
-      return this.settleFailed(page, { error: error.reason }, error, report);
-    if (error instanceof ChromiumUnavailable) {
-      const failure = { reason: "rendering-unavailable", message: error.message };
-      return this.settleFailed(page, { error: failure.reason }, failure, report);
-    }
-    throw error;
+    return this.settleFailed(page, { error: failure.reason }, failure, reportId);
   }
 
   /**
@@ -597,11 +470,11 @@ class CrawlRun {
    * is soon; otherwise gives the page back and throws `RunLater`, so the part's job waits in the queue instead.
    */
   private async politely(page: CrawlPageRow): Promise<void> {
-    const { crawls } = this.dependencies;
-    const startAt = await crawls.nextRequestAt(this.crawl.id, this.delayMs, Date.now(), waitInSlotMs);
+    const { frontier } = this.dependencies.stores;
+    const startAt = await frontier.nextRequestAt(this.crawl.id, this.delayMs, Date.now(), waitInSlotMs);
     const wait = startAt - Date.now();
     if (wait > waitInSlotMs) {
-      await crawls.handBack(page.id, this.crawl.id);
+      await frontier.handBack(page.id, this.crawl.id);
       throw new RunLater(wait);
     }
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -612,7 +485,8 @@ class CrawlRun {
    * that part (or take over once its lease has run out, should it stop).
    */
   private async finish(status: "complete" | "cancelled"): Promise<void> {
-    const { crawls, events } = this.dependencies;
+    const { crawls, site } = this.dependencies.stores;
+    const { events } = this.dependencies;
     for (;;) {
       if (this.signal.aborted) return;
       const now = Date.now();
@@ -633,10 +507,10 @@ class CrawlRun {
     // A start page that failed asked the crawl to stop with its error: the crawl fails.
     const failed = (await crawls.find(this.crawl.user_id, this.crawl.id))?.error != null;
     const ending = failed ? "failed" : status;
-    await crawls.countInlinks(this.crawl.id);
-    const { issues } = judgeSite(await crawls.siteFacts(this.crawl));
-    await crawls.saveIssues(this.crawl.id, issues);
-    const score = await crawls.meanScore(this.crawl.id);
+    await site.countInlinks(this.crawl.id);
+    const { issues } = judgeSite(await site.siteFacts(this.crawl));
+    await site.saveIssues(this.crawl.id, issues);
+    const score = await site.meanScore(this.crawl.id);
     const now = timestamp();
     await crawls.refreshCounters(this.crawl.id, now);
     const ended = await crawls.endRunning(this.crawl.id, {

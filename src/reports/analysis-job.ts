@@ -7,8 +7,7 @@
  * retried; after the last attempt the analysis is recorded as failed with reason `internal-error`.
  */
 import type { AnalysisReport, Analyzer } from "../analysis/analyse.js";
-import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
-import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
+import { analysisFailureOf } from "../analysis/analysis-failure.js";
 import type { Screenshot } from "../analysis/render/rendered-page.js";
 import type { ScheduleIntervals } from "../config.js";
 import type { EventSink } from "../events/event-sink.js";
@@ -92,11 +91,9 @@ export function analyseReportHandler({
     try {
       outcome = await analyzer.analyse(report.url, { mode: report.mode, owner: `user ${userId}` });
     } catch (error) {
-      if (error instanceof FetchFailure || error instanceof RenderFailure) {
-        outcome = { failure: { reason: error.reason, message: error.message } };
-      } else if (error instanceof ChromiumUnavailable) {
-        // A worker without Chromium (the API that accepted the mode has it): the analysis fails, saying why.
-        outcome = { failure: { reason: "rendering-unavailable", message: error.message } };
+      const failure = analysisFailureOf(error);
+      if (failure) {
+        outcome = { failure };
       } else if (job.signal.aborted || job.attempt < analysisJobAttempts) {
         throw error;
       } else {

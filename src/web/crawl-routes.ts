@@ -6,13 +6,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import { type CrawlPageQuery, crawlPageSorts, crawlPageStates } from "../crawls/crawl-listing-store.js";
 import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
-import {
-  type CrawlPageQuery,
-  type CrawlRow,
-  crawlPageSorts,
-  crawlPageStates,
-} from "../crawls/crawl-store.js";
+import type { CrawlRow } from "../crawls/crawl-store.js";
 import {
   crawlPageColumns,
   crawlPageObject,

@@ -9,7 +9,7 @@ import { AccountService } from "../../src/accounts/account-service.js";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { defaultScheduleIntervals, loadAnalysisConfig } from "../../src/config.js";
 import { type CrawlInput, crawlFields } from "../../src/crawls/crawl-service.js";
-import { CrawlStore } from "../../src/crawls/crawl-store.js";
+import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
 import { crawlHere } from "../../src/crawls/crawler.js";
 import { crawlPageObject, siteIssueObject } from "../../src/crawls/present.js";
 import { silentEventSink } from "../../src/events/event-sink.js";
@@ -42,7 +42,8 @@ export async function crawlSite(
     loadAnalysisConfig({ ...process.env, PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" }),
   );
   try {
-    const crawls = new CrawlStore(store);
+    const stores = openCrawlStores(store);
+    const { crawls, listings } = stores;
     const userId = (await new AccountService(store).createUser("site@pagegrade.invalid", null)).account.id;
     const { start = "/", ...rest } = input;
     const fields = crawlFields(
@@ -59,7 +60,7 @@ export async function crawlSite(
     });
     await crawlHere(
       {
-        crawls,
+        stores,
         reports: new ReportStore(store, { historyLimit: 10 }),
         analyzer,
         events: silentEventSink,
@@ -70,9 +71,9 @@ export async function crawlSite(
       crawl,
     );
     const issues = new Map(
-      (await crawls.issues(crawl.id)).map((row) => [row.check_id, siteIssueObject(row)]),
+      (await listings.issues(crawl.id)).map((row) => [row.check_id, siteIssueObject(row)]),
     );
-    const pages = (await crawls.pages(crawl.id, { limit: 1_000, offset: 0 })).map(crawlPageObject);
+    const pages = (await listings.pages(crawl.id, { limit: 1_000, offset: 0 })).map(crawlPageObject);
     const urlsOf = (check: string) =>
       (issues.get(check)?.items ?? [])
         .flatMap((item) =>

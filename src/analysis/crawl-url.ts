@@ -4,8 +4,8 @@
  * Include and exclude patterns are matched against path and query like robots.txt rules (`*` any run, a final
  * `$` anchors the end, otherwise a prefix), by the same linear-time matcher, compiled once per crawl.
  */
-import { compilePathPattern, type PathPattern, pathPatternMatches } from "../analysis/robots/path-pattern.js";
-import { projectOf } from "../analysis/submitted-url.js";
+import { compilePathPattern, type PathPattern, pathPatternMatches } from "./robots/path-pattern.js";
+import { projectOf } from "./submitted-url.js";
 
 /** The normalised absolute URL, or null for anything a crawl never fetches (mailto:, javascript:, …). */
 export function crawlUrl(href: string, base?: string): string | null {

@@ -1,12 +1,14 @@
 /**
  * What a crawl keeps of an analysed page, read from its snapshot where the snapshot lives (on the analysis
- * pool's thread for a large page): the facts the site checks need (title, canonical, noindex, hreflang, the
- * text's fingerprint) and the page's links within the crawl's project.
+ * pool's thread for a large page): the facts the site checks need (title, canonical, noindex and indexability,
+ * hreflang, the text's fingerprint) and the page's links within the crawl's project. The crawl stores them as
+ * they are; it never reads the page again.
  */
-import { noindexSources } from "../analysis/page-facts.js";
-import { textFingerprint } from "../analysis/site-checks/text-fingerprint.js";
-import type { PageSnapshot } from "../analysis/snapshot.js";
+
 import { crawlUrl, inScope } from "./crawl-url.js";
+import { noindexSources } from "./page-facts.js";
+import { textFingerprint } from "./site-checks/text-fingerprint.js";
+import type { PageSnapshot } from "./snapshot.js";
 
 export interface CrawledPage {
   facts: ReturnType<typeof pageFacts>;
@@ -24,6 +26,7 @@ function pageFacts(snapshot: PageSnapshot) {
   const metaRobots = document.metas
     .filter((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "robots")
     .map((meta) => (meta.content ?? "").toLowerCase());
+  const noindex = noindexSources(snapshot).length > 0;
   return {
     title: document.titles[0]?.replace(/\s+/g, " ").trim() || null,
     metaDescription:
@@ -31,7 +34,9 @@ function pageFacts(snapshot: PageSnapshot) {
         .find((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "description")
         ?.content?.trim() || null,
     canonical: canonicalLink?.href ? crawlUrl(canonicalLink.href) : null,
-    noindex: noindexSources(snapshot).length > 0,
+    noindex,
+    /** A 200 that no robots directive keeps out of the index. */
+    indexable: snapshot.response.status === 200 && !noindex,
     nofollowPage: metaRobots.some((content) => /\b(nofollow|none)\b/.test(content)),
     hreflang: document.links
       .filter((link) => link.inHead && link.rel.includes("alternate") && link.hreflang && link.href)

@@ -1,0 +1,85 @@
+/**
+ * The lists of a crawl's results for the API, the pages and the command line: its pages (in the order found, or
+ * as a table filtered by state or URLs and sorted by a column) and its site issues.
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../store/schema.js";
+import type { Store } from "../store/store.js";
+import type { CrawlIssueRow, CrawlPageRow } from "./crawl-store.js";
+
+export const crawlPageSorts = ["id", "url", "status_code", "depth", "inlinks", "score"] as const;
+export const crawlPageStates = ["ok", "redirect", "error", "excluded"] as const;
+
+export interface CrawlPageQuery {
+  status?: (typeof crawlPageStates)[number];
+  /** Only these URLs (an issue's pages). */
+  urls?: string[];
+  sort: (typeof crawlPageSorts)[number];
+  direction: "asc" | "desc";
+  limit: number;
+  offset: number;
+}
+
+export class CrawlListings {
+  private readonly db: Kysely<Database>;
+
+  constructor(store: Store) {
+    this.db = store.db;
+  }
+
+  pages(crawlId: number, page: { limit: number; offset: number }): Promise<CrawlPageRow[]> {
+    return this.db
+      .selectFrom("crawl_pages")
+      .selectAll()
+      .where("crawl_id", "=", crawlId)
+      .orderBy("id")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
+
+  /**
+   * A page of the crawl's pages table: by state (`ok` a 2xx, `redirect` a 3xx, `error` a failed fetch,
+   * `excluded` not fetched), limited to some URLs (an issue's pages), sorted by a column.
+   */
+  async pageTable(crawlId: number, query: CrawlPageQuery): Promise<{ rows: CrawlPageRow[]; total: number }> {
+    let pages = this.db.selectFrom("crawl_pages").where("crawl_id", "=", crawlId);
+    if (query.status === "ok") pages = pages.where("status_code", ">=", 200).where("status_code", "<", 300);
+    if (query.status === "redirect")
+      pages = pages.where("status_code", ">=", 300).where("status_code", "<", 400);
+    if (query.status === "error") pages = pages.where("state", "=", "failed");
+    if (query.status === "excluded") pages = pages.where("state", "=", "excluded");
+    if (query.urls !== undefined)
+      pages =
+        query.urls.length === 0 ? pages.where(sql<boolean>`1 = 0`) : pages.where("url", "in", query.urls);
+    const [rows, counted] = await Promise.all([
+      pages
+        .selectAll()
+        .orderBy(query.sort, query.direction === "asc" ? sql`asc nulls first` : sql`desc nulls last`)
+        .orderBy("id")
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute(),
+      pages.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(counted.n) };
+  }
+
+  async pageCount(crawlId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("crawl_pages")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("crawl_id", "=", crawlId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  issues(crawlId: number): Promise<CrawlIssueRow[]> {
+    return this.db
+      .selectFrom("crawl_issues")
+      .selectAll()
+      .where("crawl_id", "=", crawlId)
+      .orderBy("position")
+      .execute();
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * A crawled page's place in its owner's reports. Each page's analysis is recorded under the request id
+ * `crawl:<crawl>:<page>`: in a new report of the project, or as a new analysis (trigger `crawl`) of the user's
+ * report of that URL, stored inside the page's transaction; a page that fails adds a failed analysis to the history
+ * of its report, if it has one. A part that resumes after a crash finds what an earlier run stored under the id
+ * and records nothing twice.
+ */
+import type { Kysely } from "kysely";
+import type { AnalysisReport } from "../analysis/analyse.js";
+import type { AnalysisFailure } from "../analysis/analysis-failure.js";
+import type { Screenshot } from "../analysis/render/rendered-page.js";
+import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
+import type { ReportStore } from "../store/report-store.js";
+import type { Database } from "../store/schema.js";
+import { timestamp } from "../timestamps.js";
+import type { CrawlRow } from "./crawl-store.js";
+
+/** What an earlier run left of a page: its analysis stored, its failure recorded, or nothing. */
+export type EarlierOutcome =
+  | { stored: "analysis"; reportId: number; score: number | null; result: string | null }
+  | { stored: "failure"; reason: string | null }
+  | { stored: "nothing"; reportId: number | undefined };
+
+/** A page's analysis on its way to its report (see `storeWithin`). */
+export interface PageReport {
+  /** The user's report of the page's URL, when there is one: the analysis is added to its history. */
+  existingId: number | undefined;
+  columns: ReturnType<typeof analysisColumns>;
+  requestId: string;
+  screenshot: ReturnType<typeof storedScreenshot>;
+}
+
+export class CrawlPageReports {
+  constructor(
+    private readonly reports: ReportStore,
+    private readonly crawl: Pick<CrawlRow, "id" | "user_id" | "mode" | "privacy">,
+  ) {}
+
+  /** The id the page's analysis, stored or failed, is recorded under. */
+  requestIdOf(pageId: number): string {
+    return `crawl:${this.crawl.id}:${pageId}`;
+  }
+
+  /** What a run cut off before this one recorded of the page, and the report its analysis goes to. */
+  async earlierOutcome(page: { id: number; url: string }): Promise<EarlierOutcome> {
+    const userId = this.crawl.user_id;
+    const existing = await this.reports.reportOfUrl(userId, page.url);
+    if (!existing) return { stored: "nothing", reportId: undefined };
+    const before = await this.reports.analysisOfRequest(userId, existing.id, this.requestIdOf(page.id));
+    if (!before) return { stored: "nothing", reportId: existing.id };
+    if (before.status === "failed") return { stored: "failure", reason: before.error_reason };
+    return { stored: "analysis", reportId: existing.id, score: existing.score, result: existing.result };
+  }
+
+  /** What the page's report gets: its analysis columns, and how the analysis came to be. */
+  reportOf(
+    pageId: number,
+    existingId: number | undefined,
+    analysed: { report: AnalysisReport; screenshot: Screenshot | null },
+  ): PageReport {
+    return {
+      existingId,
+      columns: analysisColumns(analysed.report),
+      requestId: this.requestIdOf(pageId),
+      screenshot: storedScreenshot(analysed.screenshot),
+    };
+  }
+
+  /**
+   * Inside the page's transaction, its report: a new one in the project, or a new analysis (trigger `crawl`) of
+   * the existing one.
+   */
+  async storeWithin(
+    trx: Kysely<Database>,
+    report: PageReport,
+    packedResults: Buffer,
+  ): Promise<{ id: number }> {
+    const { user_id: userId, mode, privacy } = this.crawl;
+    const { existingId, columns, requestId, screenshot } = report;
+    if (existingId !== undefined) {
+      const origin = { trigger: "crawl" as const, mode, requestId, screenshot };
+      const changes = { updated_at: timestamp() };
+      if (
+        await this.reports.reanalysedWithin(trx, userId, existingId, columns, origin, changes, packedResults)
+      ) {
+        return { id: existingId };
+      }
+    }
+    const now = timestamp();
+    const id = await this.reports.insertWithin(
+      trx,
+      {
+        ...columns,
+        user_id: userId,
+        privacy,
+        password_hash: null,
+        mode,
+        created_at: now,
+        updated_at: now,
+        request_id: requestId,
+        screenshot,
+      },
+      "crawl",
+      packedResults,
+    );
+    return { id };
+  }
+
+  /** The page failed for good: a failed analysis in the history of its report (trigger `crawl`). */
+  async recordFailure(
+    page: { id: number; url: string },
+    reportId: number,
+    failure: AnalysisFailure,
+  ): Promise<void> {
+    // Field by field: an Error's message is not an own enumerable property, so spreading one would drop it.
+    const analysis = {
+      url: page.url,
+      reason: failure.reason,
+      message: failure.message,
+      generated_at: timestamp(),
+    };
+    const origin = { trigger: "crawl" as const, mode: this.crawl.mode, requestId: this.requestIdOf(page.id) };
+    await this.reports.recordFailure(this.crawl.user_id, reportId, analysis, origin);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * crawledPageOf: what a crawl keeps of a page, read from its snapshot: the facts the site checks need (indexable
+ * only for a 200 without noindex, from a meta tag or the header) and the page's links within the project, each
+ * once, nofollow only when every link to the URL says so.
+ */
+import { describe, expect, it } from "vitest";
+import { crawledPageOf } from "../../src/analysis/crawled-page.js";
+import { doc, pageFrom } from "../helpers/page.js";
+
+const url = "https://site.example/guide/";
+
+describe("crawledPageOf", () => {
+  it("reads the page's facts and its links within the project", () => {
+    const html = doc(
+      `<a href="/a">A</a><a href="/a#part" rel="nofollow">A again</a><a href="/b" rel="nofollow">B</a>
+       <a href="https://www.site.example/c">C</a><a href="https://other.example/">out</a>
+       <a href="mailto:me@site.example">mail</a><p>${"Words of the page. ".repeat(40)}</p>`,
+      `<title> The   guide </title><meta name="description" content=" All of it ">
+       <link rel="canonical" href="https://site.example/guide/#top">
+       <link rel="alternate" hreflang="DE" href="/de/guide/">`,
+    );
+    const { facts, links } = crawledPageOf(pageFrom(html, { url }), "site.example");
+    expect(facts).toMatchObject({
+      title: "The guide",
+      metaDescription: "All of it",
+      canonical: "https://site.example/guide/",
+      noindex: false,
+      indexable: true,
+      nofollowPage: false,
+      hreflang: [{ lang: "de", url: "https://site.example/de/guide/" }],
+    });
+    expect(facts.text?.hash).toMatch(/./);
+    expect(links).toEqual([
+      { to: "https://site.example/a", nofollow: false },
+      { to: "https://site.example/b", nofollow: true },
+      { to: "https://www.site.example/c", nofollow: false },
+    ]);
+  });
+
+  it.each([
+    ["a 200 page", doc("<p>Hi</p>"), {}, true],
+    ["a noindex meta tag", doc("<p>Hi</p>", '<meta name="robots" content="noindex, nofollow">'), {}, false],
+    ["an X-Robots-Tag header", doc("<p>Hi</p>"), { headers: { "x-robots-tag": "noindex" } }, false],
+    ["a 404 page", doc("<p>Hi</p>"), { response: { status: 404 } }, false],
+  ] as const)("gives indexable for %s: %s", (_, html, options, indexable) => {
+    const { facts } = crawledPageOf(pageFrom(html, { url, ...options }), "site.example");
+    expect(facts.indexable).toBe(indexable);
+    expect(facts.noindex).toBe(!indexable && !("response" in options));
+  });
+
+  it("marks a page whose meta robots says nofollow or none", () => {
+    const html = doc('<a href="/a">A</a>', '<meta name="robots" content="none">');
+    expect(crawledPageOf(pageFrom(html, { url }), "site.example").facts.nofollowPage).toBe(true);
+  });
+});

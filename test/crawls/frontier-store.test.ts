@@ -1,0 +1,299 @@
+/**
+ * FrontierStore on SQLite and on PostgreSQL (where the bounds' room is taken before the page's transaction, and
+ * `greatest`/`least` stand for SQLite's `max`/`min`): URLs admitted within the crawl's bounds, claims (budget,
+ * order, leases, hand-back, requeueing), politeness (request starts `delay` apart, pauses), and an analysed
+ * page stored with its links and the URLs it adds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
+import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
+import { type CrawlStores, openCrawlStores } from "../../src/crawls/crawl-stores.js";
+import { timestamp } from "../../src/timestamps.js";
+import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
+import { crawlOwner, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
+
+const later = () => timestamp(new Date(Date.now() + 30_000));
+const url = (path: string) => new URL(path, siteUrl).href;
+
+describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
+  let database: TestDatabase;
+  let stores: CrawlStores;
+  let userId: number;
+
+  beforeAll(async () => {
+    database = await freshDatabase(kind);
+    stores = openCrawlStores(database.store);
+    userId = await crawlOwner(database.store);
+  });
+  afterAll(async () => database.drop());
+
+  const rows = async (crawlId: number) =>
+    database.store.db
+      .selectFrom("crawl_pages")
+      .selectAll()
+      .where("crawl_id", "=", crawlId)
+      .orderBy("id")
+      .execute();
+  const crawlRow = async (crawl: CrawlRow) => (await stores.crawls.find(userId, crawl.id)) as CrawlRow;
+  const claimed = (claim: unknown) => claim as CrawlPageRow;
+
+  describe("claims", () => {
+    it("takes the shallowest queued page first, then in the order found, each once", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      const bounds = crawlBounds(crawl.max_pages);
+      await stores.frontier.discover(
+        crawl.id,
+        [
+          { url: url("/deep"), depth: 2 },
+          { url: url("/a"), depth: 1 },
+          { url: siteUrl, depth: 0 },
+          { url: url("/b"), depth: 1 },
+        ],
+        bounds,
+      );
+      const order: string[] = [];
+      for (;;) {
+        const claim = await stores.frontier.claim(crawl.id, 0, later(), true);
+        if (claim === undefined) break;
+        order.push(claimed(claim).url);
+        expect(claimed(claim).state).toBe("fetching");
+        expect(claimed(claim).attempts).toBe(1);
+      }
+      expect(order).toEqual([siteUrl, url("/a"), url("/b"), url("/deep")]);
+      expect((await crawlRow(crawl)).reserved).toBe(4);
+      expect(await stores.frontier.unfinishedCount(crawl.id)).toBe(4);
+    });
+
+    it("gives a page known only from a sitemap only when asked, and not while a page with a depth is fetched", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      await stores.frontier.discover(
+        crawl.id,
+        [
+          { url: siteUrl, depth: 0 },
+          { url: url("/listed"), depth: null, inSitemap: true },
+        ],
+        crawlBounds(crawl.max_pages),
+      );
+      const start = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+      expect(start.url).toBe(siteUrl);
+      // The start page is being fetched: its links may give the listed page a depth.
+      expect(await stores.frontier.claim(crawl.id, 1, later(), true)).toBeUndefined();
+      await stores.frontier.settlePage(start.id, { state: "done", status_code: 200 });
+      expect(await stores.frontier.claim(crawl.id, 1, later(), false)).toBeUndefined();
+      const listed = claimed(await stores.frontier.claim(crawl.id, 1, later(), true));
+      expect(listed).toMatchObject({ url: url("/listed"), depth: null, in_sitemap: 1, claimed_by: 1 });
+      // A claim that finds nothing gives its fetch back to the budget.
+      expect((await crawlRow(crawl)).reserved).toBe(2);
+    });
+
+    it("answers spent once max_pages fetches are taken, cancelled when asked to stop, stopped once ended", async () => {
+      const crawl = await runningCrawl(stores, userId, { max_pages: 2 });
+      await stores.frontier.discover(
+        crawl.id,
+        ["/1", "/2", "/3"].map((path) => ({ url: url(path), depth: 1 })),
+        crawlBounds(crawl.max_pages),
+      );
+      claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+      const second = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+      expect(await stores.frontier.claim(crawl.id, 0, later(), true)).toBe("spent");
+      // A page not fetched after all gives its fetch back.
+      await stores.frontier.settlePage(second.id, { state: "excluded", excluded: "robots" }, crawl.id);
+      expect(claimed(await stores.frontier.claim(crawl.id, 0, later(), true)).url).toBe(url("/3"));
+      await stores.crawls.requestCancel(userId, crawl.id, timestamp());
+      expect(await stores.frontier.claim(crawl.id, 0, later(), true)).toBe("cancelled");
+      await stores.crawls.endRunning(crawl.id, { status: "cancelled" });
+      expect(await stores.frontier.claim(crawl.id, 0, later(), true)).toBe("stopped");
+    });
+
+    it("puts back a part's own claims and any whose lease ran out, with their fetches", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      await stores.frontier.discover(
+        crawl.id,
+        ["/mine", "/expired", "/other"].map((path) => ({ url: url(path), depth: 1 })),
+        crawlBounds(crawl.max_pages),
+      );
+      const past = timestamp(new Date(Date.now() - 1_000));
+      const mine = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+      const expired = claimed(await stores.frontier.claim(crawl.id, 1, past, true));
+      const other = claimed(await stores.frontier.claim(crawl.id, 2, later(), true));
+      await stores.frontier.requeueStale(crawl.id, 0, timestamp());
+      const states = new Map((await rows(crawl.id)).map((row) => [row.id, row]));
+      expect(states.get(mine.id)).toMatchObject({ state: "queued", claimed_by: null, lease_until: null });
+      expect(states.get(expired.id)).toMatchObject({ state: "queued", claimed_by: null });
+      expect(states.get(other.id)).toMatchObject({ state: "fetching", claimed_by: 2 });
+      expect((await crawlRow(crawl)).reserved).toBe(1);
+    });
+
+    it("renews only the claiming part's lease, and a hand-back returns the try and the fetch", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));
+      const page = claimed(await stores.frontier.claim(crawl.id, 3, later(), true));
+      const until = timestamp(new Date(Date.now() + 90_000));
+      await stores.frontier.renewClaim(page.id, 4, until);
+      expect((await rows(crawl.id))[0]?.lease_until).toBe(page.lease_until);
+      await stores.frontier.renewClaim(page.id, 3, until);
+      expect((await rows(crawl.id))[0]?.lease_until).toBe(until);
+      await stores.frontier.handBack(page.id, crawl.id);
+      expect((await rows(crawl.id))[0]).toMatchObject({ state: "queued", attempts: 0 });
+      expect((await crawlRow(crawl)).reserved).toBe(0);
+      // A second hand-back of the same page changes nothing.
+      await stores.frontier.handBack(page.id, crawl.id);
+      expect((await crawlRow(crawl)).reserved).toBe(0);
+    });
+  });
+
+  describe("admitting URLs", () => {
+    it("keeps a URL's smallest depth and its sitemap mark, and stores each URL once", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      const bounds = crawlBounds(crawl.max_pages);
+      await stores.frontier.discover(crawl.id, [{ url: url("/x"), depth: null, inSitemap: true }], bounds);
+      await stores.frontier.discover(
+        crawl.id,
+        [
+          { url: url("/x"), depth: 3 },
+          { url: url("/x"), depth: 2 },
+        ],
+        bounds,
+      );
+      await stores.frontier.discover(crawl.id, [{ url: url("/x"), depth: 4 }], bounds);
+      const [row, ...others] = await rows(crawl.id);
+      expect(others).toEqual([]);
+      expect(row).toMatchObject({ url: url("/x"), depth: 2, in_sitemap: 1, state: "queued" });
+    });
+
+    it("lists a URL beyond the depth limit as excluded, and queues it again when found within the limit", async () => {
+      const crawl = await runningCrawl(stores, userId, { max_depth: 1 });
+      const bounds = crawlBounds(crawl.max_pages);
+      await stores.frontier.discover(crawl.id, [{ url: url("/far"), depth: 2, beyondDepth: true }], bounds);
+      expect((await rows(crawl.id))[0]).toMatchObject({ state: "excluded", excluded: "limit", depth: 2 });
+      await stores.frontier.discover(crawl.id, [{ url: url("/far"), depth: 3, beyondDepth: true }], bounds);
+      expect((await rows(crawl.id))[0]).toMatchObject({ state: "excluded", depth: 2 });
+      await stores.frontier.discover(crawl.id, [{ url: url("/far"), depth: 1 }], bounds);
+      expect((await rows(crawl.id))[0]).toMatchObject({ state: "queued", excluded: null, depth: 1 });
+    });
+
+    it("stores no more new URLs than the bound and counts the rest, however they are offered", async () => {
+      const crawl = await runningCrawl(stores, userId, { max_pages: 1 });
+      const bounds = { urls: 5, linksPerPage: 3, links: 4 };
+      const batch = (from: number, count: number) =>
+        Array.from({ length: count }, (_, index) => ({ url: url(`/p${from + index}`), depth: 1 }));
+      await stores.frontier.discover(crawl.id, batch(0, 4), bounds, 2);
+      await stores.frontier.discover(crawl.id, batch(10, 4), bounds);
+      // Known URLs are always admitted: their row may only change.
+      await stores.frontier.discover(crawl.id, [...batch(0, 2), ...batch(20, 1)], bounds);
+      const stored = (await rows(crawl.id)).map((row) => row.url);
+      expect(stored).toEqual([url("/p0"), url("/p1"), url("/p10"), url("/p11"), url("/p12")]);
+      const row = await crawlRow(crawl);
+      expect(row.urls_offered).toBe(2 + 4 + 1);
+      expect(row.urls_dropped).toBe(2 + 1 + 1);
+    });
+  });
+
+  describe("politeness", () => {
+    it("starts requests delay apart across parts and never takes a start further off than asked", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      const now = 1_000_000;
+      expect(await stores.frontier.nextRequestAt(crawl.id, 500, now)).toBe(now);
+      expect(await stores.frontier.nextRequestAt(crawl.id, 500, now)).toBe(now + 500);
+      expect(await stores.frontier.nextRequestAt(crawl.id, 500, now + 100)).toBe(now + 1000);
+      // Further off than a part will wait: returned, not taken.
+      expect(await stores.frontier.nextRequestAt(crawl.id, 500, now, 100)).toBe(now + 1500);
+      expect(await stores.frontier.nextRequestAt(crawl.id, 500, now)).toBe(now + 1500);
+      expect((await crawlRow(crawl)).next_request_ms).toBe(now + 2000);
+    });
+
+    it("honours a pause, with a delay or none, and a pause only ever moves the next start later", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      const now = 2_000_000;
+      await stores.frontier.pauseRequests(crawl.id, now + 5_000);
+      await stores.frontier.pauseRequests(crawl.id, now + 1_000);
+      expect(await stores.frontier.nextRequestAt(crawl.id, 0, now)).toBe(now + 5_000);
+      expect(await stores.frontier.nextRequestAt(crawl.id, 0, now + 6_000)).toBe(now + 6_000);
+      expect(await stores.frontier.nextRequestAt(crawl.id, 250, now)).toBe(now + 5_000);
+      expect(await stores.frontier.nextRequestAt(crawl.id, 250, now)).toBe(now + 5_250);
+    });
+  });
+
+  describe("an analysed page", () => {
+    it("is stored with its facts, its links (replacing earlier ones) and the URLs it adds, within the bounds", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));
+      const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+      const bounds = { urls: 3, linksPerPage: 2, links: 10 };
+      const links = [url("/a"), url("/b"), url("/c")].map((to) => ({ to, nofollow: to.endsWith("/b") }));
+      const store = (reportId: number) =>
+        stores.frontier.completePage(
+          crawl.id,
+          page,
+          { status_code: 200, title: "Home", score: 91, result: "good", outlinks: links.length },
+          { links, discovered: links.map((link) => ({ url: link.to, depth: 1 })), bounds },
+          async () => ({ id: reportId }),
+        );
+      await store(41);
+      await store(42);
+      const [start, ...found] = await rows(crawl.id);
+      expect(start).toMatchObject({ state: "done", report_id: 42, title: "Home", score: 91, outlinks: 3 });
+      // The bound of three URLs holds the start page and two of the three links.
+      expect(found.map((row) => [row.url, row.depth, row.state])).toEqual([
+        [url("/a"), 1, "queued"],
+        [url("/b"), 1, "queued"],
+      ]);
+      const recorded = await database.store.db
+        .selectFrom("crawl_links")
+        .select(["from_url", "to_url", "nofollow"])
+        .where("crawl_id", "=", crawl.id)
+        .orderBy("to_url")
+        .execute();
+      expect(recorded).toEqual([
+        { from_url: siteUrl, to_url: url("/a"), nofollow: 0 },
+        { from_url: siteUrl, to_url: url("/b"), nofollow: 1 },
+      ]);
+      const row = await crawlRow(crawl);
+      expect(row.links_offered).toBe(4);
+      expect(row.links_dropped).toBe(2);
+    });
+
+    it("leaves nothing of a page whose report cannot be stored", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));
+      const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+      const written = stores.frontier.completePage(
+        crawl.id,
+        page,
+        { status_code: 200 },
+        {
+          links: [{ to: url("/a"), nofollow: false }],
+          discovered: [{ url: url("/a"), depth: 1 }],
+          bounds: crawlBounds(10),
+        },
+        async () => {
+          throw new Error("the report could not be stored");
+        },
+      );
+      await expect(written).rejects.toThrow("the report could not be stored");
+      const [start, ...others] = await rows(crawl.id);
+      expect(others).toEqual([]);
+      expect(start).toMatchObject({ state: "fetching", status_code: null, report_id: null });
+      const links = await database.store.db
+        .selectFrom("crawl_links")
+        .select("to_url")
+        .where("crawl_id", "=", crawl.id)
+        .execute();
+      expect(links).toEqual([]);
+    });
+
+    it("excludes what is left queued once the budget is spent", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      await stores.frontier.discover(
+        crawl.id,
+        ["/q1", "/q2"].map((path) => ({ url: url(path), depth: 1 })),
+        crawlBounds(crawl.max_pages),
+      );
+      const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+      await stores.frontier.excludeQueued(crawl.id);
+      const byUrl = new Map((await rows(crawl.id)).map((row) => [row.url, row]));
+      expect(byUrl.get(page.url)?.state).toBe("fetching");
+      expect(byUrl.get(url("/q2"))).toMatchObject({ state: "excluded", excluded: "limit" });
+    });
+  });
+});

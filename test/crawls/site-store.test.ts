@@ -1,0 +1,200 @@
+/**
+ * SiteStore on SQLite and on PostgreSQL: the facts the site checks read come back as the crawl stored them
+ * (pages through the frontier, links with their page), inlinks are counted from the recorded links, findings
+ * replace earlier ones with the crawl's counts by importance, and the mean score rounds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SiteIssue } from "../../src/analysis/site-checks/site-facts.js";
+import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
+import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
+import { type CrawlStores, openCrawlStores } from "../../src/crawls/crawl-stores.js";
+import type { PageFacts } from "../../src/crawls/frontier-store.js";
+import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
+import { crawlOwner, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
+
+const url = (path: string) => new URL(path, siteUrl).href;
+
+function issue(check: string, importance: SiteIssue["importance"], count: number): SiteIssue {
+  return {
+    check,
+    category: "seo",
+    importance,
+    title: `${check} found`,
+    message: `${count} found.`,
+    count,
+    items: [{ url: url(`/${check}`), sources: [siteUrl] }],
+    truncated: Math.max(0, count - 1),
+  };
+}
+
+describe.each(databaseKinds)("SiteStore on %s", (kind) => {
+  let database: TestDatabase;
+  let stores: CrawlStores;
+  let userId: number;
+
+  beforeAll(async () => {
+    database = await freshDatabase(kind);
+    stores = openCrawlStores(database.store);
+    userId = await crawlOwner(database.store);
+  });
+  afterAll(async () => database.drop());
+
+  /** Fetches every queued page of the crawl, storing what `pageOf` says of each. */
+  async function crawlPages(
+    crawl: CrawlRow,
+    pageOf: (url: string) => { facts: PageFacts; links: string[] },
+  ): Promise<void> {
+    for (;;) {
+      const claim = await stores.frontier.claim(crawl.id, 0, "9999-01-01T00:00:00.000Z", true);
+      if (claim === undefined) return;
+      const page = claim as CrawlPageRow;
+      const { facts, links } = pageOf(page.url);
+      await stores.frontier.completePage(
+        crawl.id,
+        page,
+        facts,
+        {
+          links: links.map((to) => ({ to, nofollow: false })),
+          discovered: links.map((to) => ({ url: to, depth: (page.depth ?? 0) + 1 })),
+          bounds: crawlBounds(crawl.max_pages),
+        },
+        async () => ({ id: page.id + 1000 }),
+      );
+    }
+  }
+
+  it("reads back every fact the site checks judge, links included, and counts inlinks", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    await stores.frontier.discover(
+      crawl.id,
+      [
+        { url: siteUrl, depth: 0 },
+        { url: url("/listed"), depth: null, inSitemap: true },
+      ],
+      crawlBounds(crawl.max_pages),
+    );
+    const text = { hash: "abc123", minhash: [1, 2, 3] };
+    await crawlPages(crawl, (at) => {
+      if (at === siteUrl) {
+        return {
+          facts: {
+            status_code: 200,
+            content_type: "text/html",
+            indexable: 1,
+            canonical: siteUrl,
+            title: "Home",
+            meta_description: "The home page",
+            text_hash: text.hash,
+            text_minhash: JSON.stringify(text.minhash),
+            hreflang: JSON.stringify([{ lang: "de", url: url("/de") }]),
+            score: 80,
+          },
+          links: [url("/a"), url("/listed")],
+        };
+      }
+      if (at === url("/a")) {
+        return {
+          facts: { status_code: 200, noindex: 1, score: 61 },
+          links: [siteUrl, url("/a"), url("/listed")],
+        };
+      }
+      return { facts: { status_code: 301, redirect_to: url("/a") }, links: [] };
+    });
+    await stores.site.countInlinks(crawl.id);
+    const facts = await stores.site.siteFacts(crawl);
+    expect(facts.startUrl).toBe(siteUrl);
+    expect(facts.linksLeftOut).toBe(0);
+    expect(facts.pages.map((page) => page.url)).toEqual([siteUrl, url("/listed"), url("/a")]);
+    const home = facts.pages[0];
+    expect(home).toEqual({
+      url: siteUrl,
+      depth: 0,
+      statusCode: 200,
+      error: null,
+      redirectTo: null,
+      contentType: "text/html",
+      inSitemap: false,
+      disallowed: false,
+      excluded: null,
+      indexable: true,
+      noindex: false,
+      canonical: siteUrl,
+      title: "Home",
+      metaDescription: "The home page",
+      text,
+      hreflang: [{ lang: "de", url: url("/de") }],
+    });
+    expect(facts.pages[1]).toMatchObject({
+      depth: 1,
+      inSitemap: true,
+      statusCode: 301,
+      redirectTo: url("/a"),
+    });
+    expect(facts.pages[2]).toMatchObject({
+      depth: 1,
+      noindex: true,
+      indexable: false,
+      text: null,
+      hreflang: [],
+    });
+    expect(facts.links.map((link) => `${link.from} -> ${link.to}`).sort()).toEqual(
+      [
+        `${siteUrl} -> ${url("/a")}`,
+        `${siteUrl} -> ${url("/listed")}`,
+        `${url("/a")} -> ${siteUrl}`,
+        `${url("/a")} -> ${url("/a")}`,
+        `${url("/a")} -> ${url("/listed")}`,
+      ].sort(),
+    );
+    // One URL, one string: a URL's facts and links share it.
+    expect(facts.links.find((link) => link.to === siteUrl)?.to).toBe(facts.pages[0]?.url);
+    const inlinks = await database.store.db
+      .selectFrom("crawl_pages")
+      .select(["url", "inlinks"])
+      .where("crawl_id", "=", crawl.id)
+      .orderBy("id")
+      .execute();
+    // A page's link to itself is no inlink.
+    expect(inlinks).toEqual([
+      { url: siteUrl, inlinks: 1 },
+      { url: url("/listed"), inlinks: 2 },
+      { url: url("/a"), inlinks: 1 },
+    ]);
+    expect(await stores.site.meanScore(crawl.id)).toBe(71); // (80 + 61) / 2 = 70.5
+  });
+
+  it("says how many links the bounds left out", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    await stores.crawls.update(crawl.id, { links_dropped: 7 });
+    expect((await stores.site.siteFacts(crawl)).linksLeftOut).toBe(7);
+  });
+
+  it("has no mean score before a page is analysed", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    expect(await stores.site.meanScore(crawl.id)).toBeNull();
+  });
+
+  it("stores findings in order, replacing earlier ones, and the crawl's counts by importance", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    await stores.site.saveIssues(crawl.id, [issue("old-finding", "high", 9)]);
+    const findings = [
+      issue("broken-links", "high", 3),
+      issue("orphan-pages", "low", 2),
+      issue("titles", "high", 1),
+    ];
+    await stores.site.saveIssues(crawl.id, findings);
+    const stored = await stores.listings.issues(crawl.id);
+    expect(stored.map((row) => [row.position, row.check_id, row.count, row.truncated])).toEqual([
+      [0, "broken-links", 3, 2],
+      [1, "orphan-pages", 2, 1],
+      [2, "titles", 1, 0],
+    ]);
+    expect(JSON.parse(stored[0]?.items ?? "null")).toEqual(findings[0]?.items);
+    const row = (await stores.crawls.find(userId, crawl.id)) as CrawlRow;
+    expect([row.issues_high, row.issues_medium, row.issues_low]).toEqual([4, 0, 2]);
+    await stores.site.saveIssues(crawl.id, []);
+    expect(await stores.listings.issues(crawl.id)).toEqual([]);
+    const cleared = (await stores.crawls.find(userId, crawl.id)) as CrawlRow;
+    expect([cleared.issues_high, cleared.issues_medium, cleared.issues_low]).toEqual([0, 0, 0]);
+  });
+});
