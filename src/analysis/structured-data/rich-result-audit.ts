@@ -189,7 +189,7 @@ const kindName: Record<ValueKind, string> = {
 };
 
 const kindExample: Record<ValueKind, string> = {
-  number: " such as 19.99, without a currency sign",
+  number: " such as 19.99 (digits only, no currency sign or unit)",
   integer: " such as 3",
   date: " such as 2024-05-17 or 2024-05-17T09:30:00+02:00",
   url: " such as https://example.com/page",
@@ -201,5 +201,6 @@ const kindExample: Record<ValueKind, string> = {
 function shown(value: StructuredValue): string {
   if (typeof value === "object") return `an item (${value.types[0] ?? "untyped"})`;
   if (typeof value !== "string") return String(value);
+  if (value.trim() === "") return "an empty value";
   return JSON.stringify(value.length > 60 ? `${value.slice(0, 59)}…` : value);
 }

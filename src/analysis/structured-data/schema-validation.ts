@@ -145,7 +145,7 @@ export function validateAgainstSchema(items: readonly StructuredItem[]): SchemaP
             kind: "wrong-value-kind",
             type,
             path: propertyPath,
-            problem: `${shown(value)} is not ${expected}.`,
+            problem: `${capitalised(shown(value))} is not ${expected}.`,
             fix: `Give "${property.name}" ${expected}${example(expected)}.`,
             where: item.where,
           });
@@ -165,6 +165,7 @@ function label(item: StructuredItem): string {
 
 function shown(value: string | number | boolean): string {
   if (typeof value !== "string") return String(value);
+  if (value.trim() === "") return "an empty value";
   return JSON.stringify(value.length > 60 ? `${value.slice(0, 59)}…` : value);
 }
 
@@ -232,4 +233,8 @@ function example(expected: string): string {
   if (expected === "a number") return " (digits only, e.g. 19.99)";
   if (expected === "a URL") return " (https://…)";
   return "";
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
