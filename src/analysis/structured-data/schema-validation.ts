@@ -105,7 +105,10 @@ export function validateAgainstSchema(items: readonly StructuredItem[]): SchemaP
         if (!term) {
           const candidates =
             knownTypes.length > 0 ? applicable(vocabulary, knownTypes) : vocabulary.propertyNames();
-          const suggestion = closest(property.name, knownTypes.join(","), () => candidates);
+          // The closest property of the type, else of the whole vocabulary (a misspelt property of another type).
+          const suggestion =
+            closest(property.name, knownTypes.join(","), () => candidates) ??
+            closest(property.name, "", () => vocabulary.propertyNames());
           report({
             kind: "unknown-property",
             type,
