@@ -13,6 +13,9 @@ import type {
   ScriptElement,
 } from "./snapshot.js";
 import { parseSrcset } from "./srcset.js";
+import { readJsonLd } from "./structured-data/json-ld-items.js";
+import { MarkupItems } from "./structured-data/markup-items.js";
+import { ReadBudget } from "./structured-data/structured-items.js";
 
 type Node = DefaultTreeAdapterTypes.Node;
 type Element = DefaultTreeAdapterTypes.Element;
@@ -132,6 +135,7 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     deprecatedElements: [],
     microdata: false,
     rdfa: false,
+    structuredData: { items: [], jsonLdErrors: [], foreignBlocks: 0, limitReached: null },
     elementCount: 0,
     text: "",
     htmlLength: html.length,
@@ -153,6 +157,8 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
    * nothing inside them is seen, so images and links there are left out of what the reader meets.
    */
   const concealedElements: Element[] = [];
+  const structuredBudget = new ReadBudget();
+  const markup = new MarkupItems(structuredBudget, (element) => startTag(element as Element));
 
   const enter = (element: Element): void => {
     facts.elementCount++;
@@ -166,6 +172,7 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     // One pass over the attributes for the facts every element may carry.
     let hidden = (flags & hidesText) !== 0;
     let concealed = false;
+    let markupItem = false;
     for (const attribute of element.attrs) {
       switch (attribute.name) {
         case "style":
@@ -181,13 +188,20 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
         case "itemscope":
         case "itemtype":
           facts.microdata = true;
+          markupItem = true;
           break;
         case "typeof":
         case "vocab":
           facts.rdfa = true;
+          markupItem = true;
+          break;
+        case "itemprop":
+        case "property":
+          markupItem = true;
           break;
       }
     }
+    if (markupItem) markup.enter(element);
     if (hidden || concealed) hiddenElements.push(element);
     if (concealed) concealedElements.push(element);
     if ((flags & deprecated) !== 0) facts.deprecatedElements.push({ tag, html: startTag(element) });
@@ -353,6 +367,7 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
       foreignDepth--;
       return;
     }
+    if (markup.open) markup.leave(element);
     const tag = element.tagName;
     if (tag === "head") headDepth--;
     if (hiddenElements.at(-1) === element) hiddenElements.pop();
@@ -386,7 +401,9 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
     enter,
     leave,
     text: (value) => {
-      if (foreignDepth > 0 || isBlank(value)) return;
+      if (foreignDepth > 0) return;
+      if (markup.readingText) markup.text(value);
+      if (isBlank(value)) return;
       for (const sink of sinks) sink.parts.push(value);
       if (hiddenElements.length === 0) text.push(value);
     },
@@ -396,6 +413,13 @@ export function parseDocument(html: string, pageUrl: string): DocumentFacts {
   });
 
   facts.text = collapse(text.join(" "));
+  const jsonLd = readJsonLd(facts.jsonLd, structuredBudget);
+  facts.structuredData = {
+    items: [...jsonLd.items, ...markup.items],
+    jsonLdErrors: jsonLd.errors,
+    foreignBlocks: jsonLd.foreignBlocks,
+    limitReached: structuredBudget.limitReached,
+  };
   pending.resolve(resolveBase(baseHref, pageUrl));
   // A resource whose URL does not resolve is not loaded by the browser either.
   facts.resources = facts.resources.filter((resource) => resource.url !== "");

@@ -5,6 +5,7 @@
  */
 import type { ConsoleProblem, FailedRequest, RenderedMetrics } from "./render/rendered-page.js";
 import type { RobotsTxt } from "./robots/robots-txt.js";
+import type { StructuredData } from "./structured-data/structured-items.js";
 
 export interface PageSnapshot {
   /** The URL as submitted (normalised). */
@@ -174,6 +175,8 @@ export interface DocumentFacts {
   deprecatedElements: Array<ElementRef & { tag: string }>;
   microdata: boolean;
   rdfa: boolean;
+  /** JSON-LD, microdata and RDFa items read within structuredDataLimits, and the JSON-LD that did not parse. */
+  structuredData: StructuredData;
   elementCount: number;
   /** Visible text of the body, whitespace collapsed. */
   text: string;

@@ -13,14 +13,25 @@
  * | link-header.ts `<([^>]*)>`            | Link header (16 KiB)        | a run of "<"                                      | 0.14 s, quadratic |
  * | account-service.ts e-mail shape       | sign-up form and API (16 KiB body) | "a@", dots, "@"                            | 0.2 s, quadratic |
  * | plaintext-email.ts address pattern    | page text (5 MiB page)      | near-addresses: 64 letters, "@", "a." × 127, "1"  | 0.24 ms per one, seconds a page |
+ * | value-kinds.ts date, time, number, duration, URL | structured data values (1 MiB of JSON-LD) | a 1 MiB run of digits after the pattern's prefix, then a stray letter | new, linear |
+ * | structured-data and rich-results checks | JSON-LD (1 MiB) | 1 MiB of items with misspelt property names | new: suggestions capped |
  */
 import { describe, expect, it } from "vitest";
 import { isEmailAddress } from "../../src/accounts/account-service.js";
 import { plaintextEmail } from "../../src/analysis/checks/plaintext-email.js";
+import { richResults } from "../../src/analysis/checks/rich-results.js";
 import { serverSignature } from "../../src/analysis/checks/server-signature.js";
+import { structuredData } from "../../src/analysis/checks/structured-data.js";
 import { parseLinkHeader } from "../../src/analysis/link-header.js";
 import { isAllowed, parseRobotsTxt, robotsTxtMaxBytes } from "../../src/analysis/robots/robots-txt.js";
 import { parseSrcset } from "../../src/analysis/srcset.js";
+import {
+  isDateOrDateTime,
+  isDuration,
+  isNumber,
+  isTime,
+  isUrl,
+} from "../../src/analysis/structured-data/value-kinds.js";
 import { readSitemap } from "../../src/crawls/sitemap-xml.js";
 import { cpuTimed, cpuTimedAsync } from "../helpers/cpu-time.js";
 import { pageFrom, run } from "../helpers/page.js";
@@ -36,6 +47,14 @@ const maxRequestBody = 16 * 1024;
 const commaRun = `a${",".repeat(maxPageBytes - 10)}a, b 2x`;
 const commentLine = `User-agent: *\n${"#".repeat(robotsTxtMaxBytes - 20)}\u2028`;
 const digitRun = "1".repeat(maxHeaderBytes - 10);
+/** The most JSON-LD a page may make the reader parse (structuredDataLimits.jsonLdChars). */
+const maxJsonLd = 1024 * 1024;
+const jsonLdDigits = "1".repeat(maxJsonLd - 40);
+const misspeltItems = (() => {
+  const item = '{"@type":"Prodcut","nmae":"x","offerz":{"@type":"Ofer","prise":"$1"},"datePublised":"soon"},';
+  const body = item.repeat(Math.floor((maxJsonLd - 100) / item.length)).slice(0, -1);
+  return `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[${body}]}</script>`;
+})();
 
 const synchronous: Array<[string, () => unknown, (result: never) => void]> = [
   [
@@ -79,6 +98,17 @@ const synchronous: Array<[string, () => unknown, (result: never) => void]> = [
     () => isEmailAddress(`a@${".".repeat(maxRequestBody - 10)}@`),
     (valid: boolean) => expect(valid).toBe(false),
   ],
+  [
+    "structured data value kinds",
+    () => [
+      isDateOrDateTime(`2024-01-01T10:00:00.${jsonLdDigits}x`),
+      isTime(`10:00:00.${jsonLdDigits}x`),
+      isNumber(`${jsonLdDigits}.1e${jsonLdDigits}x`),
+      isDuration(`P${jsonLdDigits}Y${jsonLdDigits}x`),
+      isUrl(`https://example.com/${jsonLdDigits} x`),
+    ],
+    (kinds: boolean[]) => expect(kinds).toEqual([false, false, false, false, false]),
+  ],
 ];
 
 describe("regular expressions on hostile input of the largest accepted size", () => {
@@ -98,6 +128,15 @@ describe("regular expressions on hostile input of the largest accepted size", ()
     expect(result.status).toBe("pass");
     // A page's text is at most the page: 5 MiB of near-addresses is 16,000 windows; a few ms each was seconds.
     expect(ms).toBeLessThan(boundMs * 10);
+  });
+
+  it("structured-data and rich-results on 1 MiB of misspelt JSON-LD items", () => {
+    const page = pageFrom(misspeltItems);
+    const { result, ms } = cpuTimed(() => [run(structuredData, page), run(richResults, page)]);
+    expect(result[0]?.status).toBe("warn");
+    expect(result[1]?.status).toBe("na");
+    // The reading (JSON.parse of 1 MiB and 1,000 items) is the parse's; the judging is held to the bound.
+    expect(ms).toBeLessThan(boundMs * 2);
   });
 
   it("sitemap <loc> followed by 4,000 spaces and no closing tag", async () => {

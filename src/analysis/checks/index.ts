@@ -51,6 +51,7 @@ import { plaintextEmail } from "./plaintext-email.js";
 import { redirects } from "./redirects.js";
 import { renderBlockingScripts } from "./render-blocking-scripts.js";
 import { renderingChanges } from "./rendering-changes.js";
+import { richResults } from "./rich-results.js";
 import { robotsTxt } from "./robots-txt.js";
 import { serverResponseTime } from "./server-response-time.js";
 import { serverSignature } from "./server-signature.js";
@@ -84,6 +85,8 @@ export const checks: readonly CheckDefinition[] = [
   language,
   favicon,
   sitemap,
+  structuredData,
+  richResults,
   renderingChanges,
   // Performance
   textCompression,
@@ -116,7 +119,6 @@ export const checks: readonly CheckDefinition[] = [
   crossOriginLinks,
   plaintextEmail,
   // Miscellaneous
-  structuredData,
   socialPreview,
   viewport,
   charset,

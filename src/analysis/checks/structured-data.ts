@@ -1,53 +1,72 @@
-/** structured-data: the page describes itself in schema.org terms. */
-import { type CheckDefinition, outcome } from "./check.js";
+/**
+ * structured-data: the page's JSON-LD, microdata and RDFa parse and speak schema.org: known types, known
+ * properties of those types (the closest known name when one is misspelt), values of the kind a property
+ * expects. Absence is not a defect (info). The items come from the parse (src/analysis/structured-data/).
+ */
+import { validateAgainstSchema } from "../structured-data/schema-validation.js";
+import { structuredDataLimits } from "../structured-data/structured-items.js";
+import { type CheckDefinition, outcome, plural, verb } from "./check.js";
 
 export const structuredData: CheckDefinition = {
   id: "structured-data",
-  category: "miscellaneous",
+  category: "seo",
   importance: "medium",
   title: "Structured data",
   description:
-    "The page carries schema.org structured data (JSON-LD, microdata or RDFa) that makes it eligible for rich results.",
+    "The page's schema.org structured data (JSON-LD, microdata or RDFa) parses, uses types and properties that exist in the schema.org vocabulary, and gives each property a value of the kind it expects.",
   howToFix:
-    'Add a <script type="application/ld+json"> block describing the page with a schema.org @type (Article, Product, Organization, …) and check that it parses.',
+    "Fix each listed item: make the JSON-LD valid JSON, rename unknown types and properties to the schema.org name suggested, and give dates, URLs and numbers in their standard form (2024-05-17, https://…, 19.99).",
   run(page) {
-    const { jsonLd, microdata, rdfa } = page.document;
-    const broken: Array<{ block: number; error: string }> = [];
-    const types = new Set<string>();
-    jsonLd.forEach((text, index) => {
-      try {
-        collectTypes(JSON.parse(text), types);
-      } catch (error) {
-        broken.push({ block: index + 1, error: (error as Error).message.slice(0, 200) });
-      }
-    });
-    if (broken.length > 0) {
+    const { items, jsonLdErrors, limitReached } = page.document.structuredData;
+    const unread = limitReached ? ` (read up to the ${limitNames[limitReached]} limit)` : "";
+    if (jsonLdErrors.length > 0) {
+      const first = jsonLdErrors[0] as (typeof jsonLdErrors)[number];
+      const at = first.line !== null ? `, line ${first.line} column ${first.column}` : "";
       return outcome.fail(
-        `JSON-LD block ${broken[0]?.block} of ${jsonLd.length} does not parse.`,
-        null,
-        broken,
+        `${plural(jsonLdErrors.length, "JSON-LD block")} ${verb(jsonLdErrors.length, "does", "do")} not parse (block ${first.block}${at}).`,
+        jsonLdErrors.length,
+        jsonLdErrors.map((error) => ({
+          where: `JSON-LD block ${error.block}`,
+          line: error.line,
+          column: error.column,
+          problem: error.message,
+          fix: "Make the block valid JSON (a trailing comma, a missing quote or an unescaped line break are the usual causes).",
+        })),
       );
     }
-    if (types.size > 0)
-      return outcome.pass(`The page declares JSON-LD of type ${[...types].slice(0, 5).join(", ")}.`, [
-        ...types,
-      ]);
-    if (microdata) return outcome.pass("The page carries microdata.", "microdata");
-    if (rdfa) return outcome.pass("The page carries RDFa.", "rdfa");
-    if (jsonLd.length > 0) return outcome.fail("The page's JSON-LD names no @type.", null);
-    return outcome.fail("The page has no structured data.", null);
+    const judged = items.filter((item) => item.types.length > 0 || item.otherTypes.length === 0);
+    if (items.length === 0 || judged.length === 0)
+      return outcome.info(
+        items.length === 0
+          ? "The page has no structured data."
+          : "The page's structured data uses no schema.org type.",
+        0,
+      );
+    const problems = validateAgainstSchema(items);
+    const types = [...new Set(items.flatMap((item) => item.types))].slice(0, 5).join(", ");
+    if (problems.length > 0)
+      return outcome.warn(
+        `${plural(problems.length, "problem")} in the page's structured data against schema.org${unread}: ${problems[0]?.problem}`,
+        problems.length,
+        problems.map((problem) => ({
+          type: problem.type,
+          path: problem.path,
+          problem: problem.problem,
+          fix: problem.fix,
+          where: problem.where,
+        })),
+      );
+    return outcome.pass(
+      `${plural(items.length, "structured data item")} (${types || "untyped"}) ${verb(items.length, "matches", "match")} the schema.org vocabulary${unread}.`,
+      0,
+    );
   },
 };
 
-function collectTypes(node: unknown, types: Set<string>, depth = 0): void {
-  if (depth > 20 || node === null || typeof node !== "object") return;
-  if (Array.isArray(node)) {
-    for (const item of node) collectTypes(item, types, depth + 1);
-    return;
-  }
-  const record = node as Record<string, unknown>;
-  const type = record["@type"];
-  for (const name of Array.isArray(type) ? type : [type])
-    if (typeof name === "string" && name) types.add(name);
-  if (record["@graph"]) collectTypes(record["@graph"], types, depth + 1);
-}
+const limitNames: Record<keyof typeof structuredDataLimits, string> = {
+  jsonLdChars: `${structuredDataLimits.jsonLdChars / 1024 / 1024} MiB of JSON-LD`,
+  items: `${structuredDataLimits.items} items`,
+  depth: `${structuredDataLimits.depth} levels of nesting`,
+  values: `${structuredDataLimits.values} values`,
+  textChars: `${structuredDataLimits.textChars} characters per value`,
+};

@@ -12,10 +12,10 @@ export function landingBody(signedIn: boolean): SafeHtml {
 <section class="card">
   <h2>What it checks</h2>
   <ul>
-    <li><strong>SEO</strong>: title, description, headings, robots.txt, canonical, hreflang, links, sitemap…</li>
+    <li><strong>SEO</strong>: title, description, headings, robots.txt, canonical, hreflang, links, sitemap, structured data and rich results…</li>
     <li><strong>Performance</strong>: compression, response time, page size, images, render-blocking scripts, HTTP/2…</li>
     <li><strong>Security</strong>: HTTPS, HSTS, mixed content, CSP, server versions, insecure forms…</li>
-    <li><strong>Miscellaneous</strong>: structured data, social previews, viewport, charset, llms.txt…</li>
+    <li><strong>Miscellaneous</strong>: social previews, viewport, charset, llms.txt…</li>
   </ul>
 </section>`;
 }
