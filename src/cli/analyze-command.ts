@@ -8,8 +8,8 @@
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type AnalysisReport, Analyzer } from "../analysis/analyse.js";
-import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
-import { ChromiumUnavailable, RenderFailure } from "../analysis/render/render-errors.js";
+import { analysisFailureOf } from "../analysis/analysis-failure.js";
+import { ChromiumUnavailable } from "../analysis/render/render-errors.js";
 import { InvalidUrl } from "../analysis/submitted-url.js";
 import { ConfigError, loadAnalysisConfig } from "../config.js";
 import { diffAnalyses, isRegression } from "../reports/analysis-diff.js";
@@ -225,11 +225,8 @@ async function analyseFile(
                 url,
                 error: {
                   reason:
-                    error instanceof FetchFailure || error instanceof RenderFailure
-                      ? error.reason
-                      : error instanceof InvalidUrl
-                        ? "invalid-url"
-                        : "internal-error",
+                    analysisFailureOf(error)?.reason ??
+                    (error instanceof InvalidUrl ? "invalid-url" : "internal-error"),
                   message: reasonOf(error),
                 },
               });
@@ -249,14 +246,10 @@ async function analyseFile(
   return failed > 0 ? 1 : 0;
 }
 
+/** What a line says of a page that could not be analysed: the engine's failure message, or a generic one. */
 function reasonOf(error: unknown): string {
-  if (
-    error instanceof FetchFailure ||
-    error instanceof InvalidUrl ||
-    error instanceof RenderFailure ||
-    error instanceof ChromiumUnavailable
-  ) {
-    return error.message;
-  }
+  const failure = analysisFailureOf(error);
+  if (failure) return failure.message;
+  if (error instanceof InvalidUrl) return error.message;
   return "The page could not be analysed.";
 }
