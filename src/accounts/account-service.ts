@@ -3,7 +3,7 @@
  * Shared by the `pagegrade user|key` commands, the API's authentication and, later, the web pages.
  */
 import { randomBytes } from "node:crypto";
-import { CompiledQuery, type Transaction } from "kysely";
+import { CompiledQuery, sql, type Transaction } from "kysely";
 import type { Store } from "../store/database.js";
 import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
@@ -55,6 +55,14 @@ export class AccountService {
   private readonly keyOwners = new Map<string, { token: string; owner: KeyOwner }>();
 
   constructor(private readonly store: Store) {
+    // On PostgreSQL a version is the counter plus the user's rows in report_changes (migration 017), read in
+    // one statement so both come from one snapshot.
+    const reportsVersion =
+      store.dialect === "postgres"
+        ? sql<number>`users.reports_version + (select count(*) from report_changes where report_changes.user_id = users.id)`.as(
+            "reports_version",
+          )
+        : sql<number>`users.reports_version`.as("reports_version");
     this.keyOwnerSql = store.db
       .selectFrom("api_keys")
       .innerJoin("users", "users.id", "api_keys.user_id")
@@ -63,7 +71,7 @@ export class AccountService {
         "users.email",
         "users.created_at",
         "users.updated_at",
-        "users.reports_version",
+        reportsVersion,
         "api_keys.id as key_id",
       ])
       .where("api_keys.digest", "=", "")
@@ -122,7 +130,7 @@ export class AccountService {
 
   /**
    * The account a live API key belongs to (and the key's id), or null for a malformed, unknown or revoked key.
-   * `reportsVersion` changes whenever any of the account's reports does (migration 010), which is what the
+   * `reportsVersion` changes whenever any of the account's reports does (migrations 010 and 017), which is what the
    * API's response cache keys on. On SQLite a found key is remembered with the store's change token and answered
    * from memory while the database is unchanged (a revoked key or a changed report changes the token), never while
    * a transaction is open on the connection (the store then has no token).

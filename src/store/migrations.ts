@@ -14,6 +14,7 @@ import { screenshots } from "./migrations/013_screenshots.js";
 import { crawls } from "./migrations/014_crawls.js";
 import { crawlBounds } from "./migrations/015_crawl_bounds.js";
 import { jobFairness } from "./migrations/016_job_fairness.js";
+import { reportChanges } from "./migrations/017_report_changes.js";
 
 /** The list sort keys, each paired with the filters that can precede it in an index. */
 const sortColumns = ["id", "generated_at", "url", "score"] as const;
@@ -235,6 +236,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "014_crawls": crawls(dialect),
     "015_crawl_bounds": crawlBounds(),
     "016_job_fairness": jobFairness(),
+    "017_report_changes": reportChanges(dialect),
   };
 }
 
