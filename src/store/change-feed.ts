@@ -8,8 +8,8 @@
  * A notice travels asynchronously: a change committed just before a request may not have been delivered yet.
  * `fence()` closes that gap: an empty query on the listening connection, answered after every notice of a
  * transaction committed before it was sent (PostgreSQL 14 and later deliver pending notices before
- * ReadyForQuery). Concurrent callers share one round trip: one in flight, and the next one for those who came
- * after it was sent.
+ * ReadyForQuery). Concurrent callers share round trips: one in flight at most, and the next one, sent once it
+ * is answered and the event loop's turn is over, for everyone who came after the one in flight was sent.
  */
 import pg from "pg";
 import { changeChannel } from "./migrations/017_report_changes.js";
@@ -40,8 +40,10 @@ export class ChangeFeed {
   private generationCount = 0;
   private schemaName: string | undefined;
   private readonly subscribers = new Set<ChangeSubscriber>();
-  private sent: Promise<boolean> | undefined;
-  private waiting: Promise<boolean> | undefined;
+  /** A fence not sent yet, which callers join. */
+  private next: Promise<boolean> | undefined;
+  /** The fence sent and not answered yet. */
+  private inFlight: Promise<boolean> | undefined;
   private retry: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ChangeFeedOptions) {}
@@ -65,16 +67,22 @@ export class ChangeFeed {
    * been listening, in this generation, throughout; false otherwise.
    */
   fence(): Promise<boolean> {
-    if (this.sent === undefined) {
-      this.sent = this.roundTrip();
-      return this.sent;
-    }
-    this.waiting ??= this.sent.then(() => {
-      this.waiting = undefined;
-      this.sent = this.roundTrip();
-      return this.sent;
-    });
-    return this.waiting;
+    this.next ??= this.scheduleFence();
+    return this.next;
+  }
+
+  /**
+   * The next fence goes out once the one in flight has been answered and this turn of the event loop is over,
+   * so every request read in the same turn shares it; until it goes out anyone may still join it.
+   */
+  private async scheduleFence(): Promise<boolean> {
+    await Promise.all([this.inFlight, new Promise((resolve) => setImmediate(resolve))]);
+    this.next = undefined;
+    const trip = this.roundTrip();
+    this.inFlight = trip;
+    const ok = await trip;
+    if (this.inFlight === trip) this.inFlight = undefined;
+    return ok;
   }
 
   async close(): Promise<void> {
@@ -101,12 +109,10 @@ export class ChangeFeed {
       () => this.listeningGeneration === generation,
       () => false,
     );
-    const outcome: Promise<boolean> = Promise.race([answered, timedOut]).then((ok) => {
+    return Promise.race([answered, timedOut]).then((ok) => {
       clearTimeout(timer);
-      if (this.sent === outcome) this.sent = undefined;
       return ok && this.listeningGeneration === generation;
     });
-    return outcome;
   }
 
   private async connect(): Promise<void> {
