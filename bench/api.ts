@@ -8,7 +8,11 @@
  * for it, its headers and body (the floor for Node). The service counts every request against the per-key rate limit (set far above
  * what the load reaches, so it counts but never refuses). Also the median latency of search + sort over the
  * large user's reports, one request at a time.
- * BENCH_DATABASE_URL picks the database (default: a fresh SQLite file); BENCH_SECONDS the length of each run.
+ * BENCH_DATABASES lists the databases to measure in this run, comma-separated, one after the other over the same
+ * documents: `sqlite` (a fresh file, the default), `postgres` (a fresh schema in BENCH_POSTGRES_URL, default
+ * postgres://postgres@127.0.0.1:5432/test, dropped afterwards), or a full `sqlite:…`/`postgres://…` URL.
+ * `BENCH_DATABASES=sqlite,postgres` compares both under the same machine load. BENCH_SECONDS is the length of each
+ * run.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -31,8 +35,14 @@ import { loadCorpus, serveCorpus } from "../test/helpers/corpus.js";
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const tempDir = mkdtempSync(join(tmpdir(), "pagegrade-bench-"));
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? `sqlite:${join(tempDir, "bench.db")}`;
-const schema = databaseUrl.startsWith("postgres") ? `bench_${process.pid}` : undefined;
+const postgresUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const databaseUrls = (process.env.BENCH_DATABASES ?? "sqlite").split(",").map((name) => {
+  const trimmed = name.trim();
+  if (trimmed === "sqlite") return `sqlite:${join(tempDir, "bench.db")}`;
+  if (trimmed === "postgres") return postgresUrl;
+  if (trimmed.startsWith("sqlite:") || trimmed.startsWith("postgres")) return trimmed;
+  throw new Error(`BENCH_DATABASES: "${trimmed}" is not sqlite, postgres or a database URL`);
+});
 
 // Realistic analysis documents: real reports of corpus pages.
 const analyzer = new Analyzer(loadAnalysisConfig({ PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" }));
@@ -43,314 +53,323 @@ for (const page of corpus)
   documents.push((await analyzer.analyse(`${corpusServer.url}/${page.name}`)).report);
 await corpusServer.close();
 
-const store = await openStore(databaseUrl, schema ? { schema } : {});
-const accounts = new AccountService(store);
-const keys: string[] = [];
-const userIds: number[] = [];
-for (let user = 0; user <= 100; user++) {
-  const { account, key } = await accounts.createUser(`bench${user}@example.com`, null);
-  keys.push(key);
-  userIds.push(account.id);
-}
-const largeUser = userIds[100] as number;
-const largeKey = keys[100] as string;
-
-const words = ["pricing", "blog", "docs", "about", "shop", "careers", "news", "help", "product", "contact"];
-const hosts = Array.from({ length: 40 }, (_, index) => `site${index}.example.com`);
-let seeded = 0;
-const seedStarted = performance.now();
-async function seed(userId: number, count: number): Promise<void> {
-  const batchSize = 500;
-  for (let start = 0; start < count; start += batchSize) {
-    const rows = [];
-    for (let index = start; index < Math.min(count, start + batchSize); index++) {
-      const report = documents[(seeded + index) % documents.length];
-      if (!report) throw new Error("no documents");
-      const url = `https://${hosts[index % hosts.length]}/${words[index % words.length]}/${index}`;
-      const generated = timestamp(new Date(Date.UTC(2026, 0, 1) + index * 60_000));
-      const score = (index * 37) % 101;
-      rows.push({
-        user_id: userId,
-        url,
-        final_url: url,
-        project: hosts[index % hosts.length] as string,
-        result: score >= 80 ? "good" : score >= 50 ? "decent" : "bad",
-        score,
-        privacy: 1,
-        password_hash: null,
-        summary: JSON.stringify(report.summary),
-        categories: JSON.stringify(report.categories),
-        results: JSON.stringify(report.results),
-        generated_at: generated,
-        created_at: generated,
-        updated_at: generated,
-      });
-    }
-    await store.db.insertInto("reports").values(rows).execute();
+async function measure(databaseUrl: string): Promise<string[]> {
+  const schema = databaseUrl.startsWith("postgres") ? `bench_${process.pid}` : undefined;
+  const store = await openStore(databaseUrl, schema ? { schema } : {});
+  const accounts = new AccountService(store);
+  const keys: string[] = [];
+  const userIds: number[] = [];
+  for (let user = 0; user <= 100; user++) {
+    const { account, key } = await accounts.createUser(`bench${user}@example.com`, null);
+    keys.push(key);
+    userIds.push(account.id);
   }
-  seeded += count;
-}
-for (const userId of userIds.slice(0, 100)) await seed(userId, 1_000);
-await seed(largeUser, 100_000);
-// A database in service has had its statistics gathered (and, on PostgreSQL, autovacuum has set the
-// visibility map that index-only scans need); a freshly bulk-loaded one has not.
-if (schema) await sql`vacuum analyze reports`.execute(store.db);
-else await sql`analyze`.execute(store.db);
-const seedSeconds = (performance.now() - seedStarted) / 1000;
+  const largeUser = userIds[100] as number;
+  const largeKey = keys[100] as string;
 
-// One report with 30 analyses in its history, stored the way the service stores them.
-const historyStore = new ReportStore(store);
-// Stamped now rather than when the corpus page was analysed, so the seeded history reads in order.
-const columnsOf = (report: (typeof documents)[number]) => ({
-  ...analysisColumns(report),
-  generated_at: timestamp(),
-});
-const firstDocument = documents[0];
-if (!firstDocument) throw new Error("no documents");
-const historyRow = await historyStore.insert({
-  user_id: userIds[0] as number,
-  ...columnsOf(firstDocument),
-  privacy: 1,
-  password_hash: null,
-  created_at: timestamp(),
-  updated_at: timestamp(),
-});
-for (let index = 1; index < 30; index++)
-  await historyStore.reanalysed(
-    userIds[0] as number,
-    historyRow.id,
-    columnsOf(documents[index % documents.length] ?? firstDocument),
-    "rerun",
-  );
-const historyReport = historyRow.id;
-
-const app = await buildApp({
-  store,
-  analyzer,
-  config: loadServiceConfig({
-    DATABASE_URL: databaseUrl,
-    // Counting, as in service, but far above what the load reaches.
-    PAGEGRADE_RATE_LIMIT: "1000000000",
-    PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
-    LOG_LEVEL: "silent",
-  }),
-  logger: false,
-});
-await app.listen({ host: "127.0.0.1", port: 0 });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-// The same service without its response cache: what a request costs when the cache cannot answer it.
-const uncachedApp = await buildApp({
-  store,
-  analyzer,
-  config: loadServiceConfig({
-    DATABASE_URL: databaseUrl,
-    PAGEGRADE_RATE_LIMIT: "1000000000",
-    PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
-    PAGEGRADE_RESPONSE_CACHE_MB: "0",
-    LOG_LEVEL: "silent",
-  }),
-  logger: false,
-});
-await uncachedApp.listen({ host: "127.0.0.1", port: 0 });
-const uncachedBase = `http://127.0.0.1:${(uncachedApp.server.address() as AddressInfo).port}`;
-
-// The baselines: for each scenario, a bare node:http server in this process returning the very bytes the service
-// sent for it (as sent: compressed when the client asked for gzip), with the same headers: the client's work
-// depends on them too (autocannon parses every header, and it shares this machine's two cores). Each
-// scenario is measured right after its own baseline, so a ratio compares two runs of the same moment.
-interface Captured {
-  body: Buffer;
-  headers: Record<string, string>;
-}
-
-function capture(url: string, key: string, acceptEncoding: string): Promise<Captured> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      { headers: { authorization: `Bearer ${key}`, "accept-encoding": acceptEncoding } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          if (response.statusCode !== 200) reject(new Error(`${url} answered ${response.statusCode}`));
-          // Every header as sent, but those node:http writes itself (its date and connection headers, and the
-          // length, set from the body).
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (["date", "connection", "keep-alive", "content-length"].includes(name)) continue;
-            headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
-          }
-          resolve({ body: Buffer.concat(chunks), headers });
+  const words = ["pricing", "blog", "docs", "about", "shop", "careers", "news", "help", "product", "contact"];
+  const hosts = Array.from({ length: 40 }, (_, index) => `site${index}.example.com`);
+  let seeded = 0;
+  const seedStarted = performance.now();
+  async function seed(userId: number, count: number): Promise<void> {
+    const batchSize = 500;
+    for (let start = 0; start < count; start += batchSize) {
+      const rows = [];
+      for (let index = start; index < Math.min(count, start + batchSize); index++) {
+        const report = documents[(seeded + index) % documents.length];
+        if (!report) throw new Error("no documents");
+        const url = `https://${hosts[index % hosts.length]}/${words[index % words.length]}/${index}`;
+        const generated = timestamp(new Date(Date.UTC(2026, 0, 1) + index * 60_000));
+        const score = (index * 37) % 101;
+        rows.push({
+          user_id: userId,
+          url,
+          final_url: url,
+          project: hosts[index % hosts.length] as string,
+          result: score >= 80 ? "good" : score >= 50 ? "decent" : "bad",
+          score,
+          privacy: 1,
+          password_hash: null,
+          summary: JSON.stringify(report.summary),
+          categories: JSON.stringify(report.categories),
+          results: JSON.stringify(report.results),
+          generated_at: generated,
+          created_at: generated,
+          updated_at: generated,
         });
-      },
-    );
-    request.on("error", reject);
-    request.end();
-  });
-}
-
-async function serveBare({ body, headers }: Captured): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { ...headers, "content-length": body.length });
-    response.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-const someReport = (await (
-  await fetch(`${base}/api/v1/reports?per_page=10`, { headers: { authorization: `Bearer ${largeKey}` } })
-).json()) as {
-  data: Array<{ id: number }>;
-};
-
-interface Outcome {
-  rps: number;
-  p50: number;
-  p99: number;
-  bytes: number;
-  errors: number;
-  non2xx: number;
-}
-
-async function load(
-  url: string,
-  key: string | null,
-  connections: number,
-  acceptEncoding: string,
-): Promise<Outcome> {
-  const args = ["autocannon", "-c", String(connections), "-d", String(seconds), "-j"];
-  args.push("-H", `accept-encoding=${acceptEncoding}`);
-  if (key) args.push("-H", `authorization=Bearer ${key}`);
-  args.push(url);
-  const { stdout } = await run("npx", args, { maxBuffer: 64 * 1024 * 1024 });
-  const result = JSON.parse(stdout);
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    bytes: result.requests.average > 0 ? result.throughput.average / result.requests.average : 0,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
-}
-
-interface Scenario {
-  name: string;
-  url: string;
-  key: string;
-  connections: number;
-  /** What the client's Accept-Encoding says: gzip, as browsers and HTTP libraries send, or identity. */
-  acceptEncoding: "gzip" | "identity";
-  /** Whether the scenario has targets (list per_page=10 and show, at 50 connections). */
-  targeted: boolean;
-}
-
-const list10 = `${base}/api/v1/reports?per_page=10`;
-const show = `${base}/api/v1/reports/${someReport.data[0]?.id}`;
-const searchSort = `${base}/api/v1/reports?search=pricing&result=good&sort_by=url&sort=asc`;
-const scenarios: Scenario[] = [
-  {
-    name: "list per_page=10",
-    url: list10,
-    key: keys[7] as string,
-    connections: 50,
-    acceptEncoding: "gzip",
-    targeted: true,
-  },
-  {
-    name: "list per_page=10, uncompressed",
-    url: list10,
-    key: keys[7] as string,
-    connections: 50,
-    acceptEncoding: "identity",
-    targeted: false,
-  },
-  { name: "show", url: show, key: largeKey, connections: 50, acceptEncoding: "gzip", targeted: true },
-  {
-    name: "show, uncompressed",
-    url: show,
-    key: largeKey,
-    connections: 50,
-    acceptEncoding: "identity",
-    targeted: false,
-  },
-  {
-    name: "list per_page=10, no response cache",
-    url: `${uncachedBase}/api/v1/reports?per_page=10`,
-    key: keys[7] as string,
-    connections: 50,
-    acceptEncoding: "identity",
-    targeted: false,
-  },
-  {
-    name: "show, no response cache",
-    url: `${uncachedBase}/api/v1/reports/${someReport.data[0]?.id}`,
-    key: largeKey,
-    connections: 50,
-    acceptEncoding: "identity",
-    targeted: false,
-  },
-  {
-    name: "list per_page=100",
-    url: `${base}/api/v1/reports?per_page=100`,
-    key: keys[7] as string,
-    connections: 50,
-    acceptEncoding: "gzip",
-    targeted: false,
-  },
-  {
-    name: "list search+result+sort_by=url (100k user)",
-    url: searchSort,
-    key: largeKey,
-    connections: 50,
-    acceptEncoding: "gzip",
-    targeted: false,
-  },
-  {
-    name: "a report's analyses per_page=10",
-    url: `${base}/api/v1/reports/${historyReport}/analyses?per_page=10`,
-    key: keys[0] as string,
-    connections: 50,
-    acceptEncoding: "gzip",
-    targeted: false,
-  },
-];
-
-console.log(
-  `api benchmark: ${databaseUrl.split(":")[0]}, ${seeded} reports seeded in ${seedSeconds.toFixed(0)} s, ${seconds} s per run, ` +
-    "each scenario against a bare node:http server returning the same bytes",
-);
-const misses: string[] = [];
-for (const scenario of scenarios) {
-  const bare = await serveBare(await capture(scenario.url, scenario.key, scenario.acceptEncoding));
-  const floor = await load(bare.url, null, scenario.connections, scenario.acceptEncoding);
-  await bare.close();
-  const outcome = await load(scenario.url, scenario.key, scenario.connections, scenario.acceptEncoding);
-  const ratio = outcome.rps / floor.rps;
-  console.log(
-    `${scenario.name.padEnd(44)} ${outcome.rps.toFixed(0).padStart(6)} req/s  ${ratio.toFixed(2)}x bare (${floor.rps.toFixed(0)} req/s, p99 ${floor.p99} ms)   p50 ${outcome.p50} ms  p99 ${outcome.p99} ms  ${(outcome.bytes / 1024).toFixed(1)} KiB/response${outcome.errors || outcome.non2xx ? `  errors ${outcome.errors} non-2xx ${outcome.non2xx}` : ""}`,
-  );
-  if (scenario.targeted) {
-    if (ratio < 0.5) misses.push(`${scenario.name} at ${ratio.toFixed(2)}x bare`);
-    if (outcome.p99 >= 50) misses.push(`${scenario.name} p99 ${outcome.p99} ms`);
+      }
+      await store.db.insertInto("reports").values(rows).execute();
+    }
+    seeded += count;
   }
-}
-const single = await load(searchSort, largeKey, 1, "gzip");
-console.log(
-  `${"search+sort, one at a time (100k user)".padEnd(44)} ${single.rps.toFixed(0).padStart(6)} req/s  p50 ${single.p50} ms  p99 ${single.p99} ms`,
-);
-if (single.p50 >= 20) misses.push(`search+sort median ${single.p50} ms`);
-console.log(
-  `targets (list per_page=10 and show >= 0.5x bare, p99 < 50 ms at 50 connections; search+sort median < 20 ms): ${misses.length === 0 ? "ok" : `MISSED: ${misses.join("; ")}`}`,
-);
+  for (const userId of userIds.slice(0, 100)) await seed(userId, 1_000);
+  await seed(largeUser, 100_000);
+  // A database in service has had its statistics gathered (and, on PostgreSQL, autovacuum has set the
+  // visibility map that index-only scans need); a freshly bulk-loaded one has not.
+  if (schema) await sql`vacuum analyze reports`.execute(store.db);
+  else await sql`analyze`.execute(store.db);
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
 
-await app.close();
-await uncachedApp.close();
+  // One report with 30 analyses in its history, stored the way the service stores them.
+  const historyStore = new ReportStore(store);
+  // Stamped now rather than when the corpus page was analysed, so the seeded history reads in order.
+  const columnsOf = (report: (typeof documents)[number]) => ({
+    ...analysisColumns(report),
+    generated_at: timestamp(),
+  });
+  const firstDocument = documents[0];
+  if (!firstDocument) throw new Error("no documents");
+  const historyRow = await historyStore.insert({
+    user_id: userIds[0] as number,
+    ...columnsOf(firstDocument),
+    privacy: 1,
+    password_hash: null,
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  });
+  for (let index = 1; index < 30; index++)
+    await historyStore.reanalysed(
+      userIds[0] as number,
+      historyRow.id,
+      columnsOf(documents[index % documents.length] ?? firstDocument),
+      "rerun",
+    );
+  const historyReport = historyRow.id;
+
+  const app = await buildApp({
+    store,
+    analyzer,
+    config: loadServiceConfig({
+      DATABASE_URL: databaseUrl,
+      // Counting, as in service, but far above what the load reaches.
+      PAGEGRADE_RATE_LIMIT: "1000000000",
+      PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+      LOG_LEVEL: "silent",
+    }),
+    logger: false,
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // The same service without its response cache: what a request costs when the cache cannot answer it.
+  const uncachedApp = await buildApp({
+    store,
+    analyzer,
+    config: loadServiceConfig({
+      DATABASE_URL: databaseUrl,
+      PAGEGRADE_RATE_LIMIT: "1000000000",
+      PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+      PAGEGRADE_RESPONSE_CACHE_MB: "0",
+      LOG_LEVEL: "silent",
+    }),
+    logger: false,
+  });
+  await uncachedApp.listen({ host: "127.0.0.1", port: 0 });
+  const uncachedBase = `http://127.0.0.1:${(uncachedApp.server.address() as AddressInfo).port}`;
+
+  // The baselines: for each scenario, a bare node:http server in this process returning the very bytes the service
+  // sent for it (as sent: compressed when the client asked for gzip), with the same headers: the client's work
+  // depends on them too (autocannon parses every header, and it shares this machine's two cores). Each
+  // scenario is measured right after its own baseline, so a ratio compares two runs of the same moment.
+  interface Captured {
+    body: Buffer;
+    headers: Record<string, string>;
+  }
+
+  function capture(url: string, key: string, acceptEncoding: string): Promise<Captured> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        { headers: { authorization: `Bearer ${key}`, "accept-encoding": acceptEncoding } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => {
+            if (response.statusCode !== 200) reject(new Error(`${url} answered ${response.statusCode}`));
+            // Every header as sent, but those node:http writes itself (its date and connection headers, and the
+            // length, set from the body).
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(response.headers)) {
+              if (["date", "connection", "keep-alive", "content-length"].includes(name)) continue;
+              headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+            }
+            resolve({ body: Buffer.concat(chunks), headers });
+          });
+        },
+      );
+      request.on("error", reject);
+      request.end();
+    });
+  }
+
+  async function serveBare({ body, headers }: Captured): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { ...headers, "content-length": body.length });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  const someReport = (await (
+    await fetch(`${base}/api/v1/reports?per_page=10`, { headers: { authorization: `Bearer ${largeKey}` } })
+  ).json()) as {
+    data: Array<{ id: number }>;
+  };
+
+  interface Outcome {
+    rps: number;
+    p50: number;
+    p99: number;
+    bytes: number;
+    errors: number;
+    non2xx: number;
+  }
+
+  async function load(
+    url: string,
+    key: string | null,
+    connections: number,
+    acceptEncoding: string,
+  ): Promise<Outcome> {
+    const args = ["autocannon", "-c", String(connections), "-d", String(seconds), "-j"];
+    args.push("-H", `accept-encoding=${acceptEncoding}`);
+    if (key) args.push("-H", `authorization=Bearer ${key}`);
+    args.push(url);
+    const { stdout } = await run("npx", args, { maxBuffer: 64 * 1024 * 1024 });
+    const result = JSON.parse(stdout);
+    return {
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      bytes: result.requests.average > 0 ? result.throughput.average / result.requests.average : 0,
+      errors: result.errors,
+      non2xx: result.non2xx,
+    };
+  }
+
+  interface Scenario {
+    name: string;
+    url: string;
+    key: string;
+    connections: number;
+    /** What the client's Accept-Encoding says: gzip, as browsers and HTTP libraries send, or identity. */
+    acceptEncoding: "gzip" | "identity";
+    /** Whether the scenario has targets (list per_page=10 and show, at 50 connections). */
+    targeted: boolean;
+  }
+
+  const list10 = `${base}/api/v1/reports?per_page=10`;
+  const show = `${base}/api/v1/reports/${someReport.data[0]?.id}`;
+  const searchSort = `${base}/api/v1/reports?search=pricing&result=good&sort_by=url&sort=asc`;
+  const scenarios: Scenario[] = [
+    {
+      name: "list per_page=10",
+      url: list10,
+      key: keys[7] as string,
+      connections: 50,
+      acceptEncoding: "gzip",
+      targeted: true,
+    },
+    {
+      name: "list per_page=10, uncompressed",
+      url: list10,
+      key: keys[7] as string,
+      connections: 50,
+      acceptEncoding: "identity",
+      targeted: false,
+    },
+    { name: "show", url: show, key: largeKey, connections: 50, acceptEncoding: "gzip", targeted: true },
+    {
+      name: "show, uncompressed",
+      url: show,
+      key: largeKey,
+      connections: 50,
+      acceptEncoding: "identity",
+      targeted: false,
+    },
+    {
+      name: "list per_page=10, no response cache",
+      url: `${uncachedBase}/api/v1/reports?per_page=10`,
+      key: keys[7] as string,
+      connections: 50,
+      acceptEncoding: "identity",
+      targeted: false,
+    },
+    {
+      name: "show, no response cache",
+      url: `${uncachedBase}/api/v1/reports/${someReport.data[0]?.id}`,
+      key: largeKey,
+      connections: 50,
+      acceptEncoding: "identity",
+      targeted: false,
+    },
+    {
+      name: "list per_page=100",
+      url: `${base}/api/v1/reports?per_page=100`,
+      key: keys[7] as string,
+      connections: 50,
+      acceptEncoding: "gzip",
+      targeted: false,
+    },
+    {
+      name: "list search+result+sort_by=url (100k user)",
+      url: searchSort,
+      key: largeKey,
+      connections: 50,
+      acceptEncoding: "gzip",
+      targeted: false,
+    },
+    {
+      name: "a report's analyses per_page=10",
+      url: `${base}/api/v1/reports/${historyReport}/analyses?per_page=10`,
+      key: keys[0] as string,
+      connections: 50,
+      acceptEncoding: "gzip",
+      targeted: false,
+    },
+  ];
+
+  console.log(
+    `api benchmark: ${databaseUrl.split(":")[0]}, ${seeded} reports seeded in ${seedSeconds.toFixed(0)} s, ${seconds} s per run, ` +
+      "each scenario against a bare node:http server returning the same bytes",
+  );
+  const misses: string[] = [];
+  for (const scenario of scenarios) {
+    const bare = await serveBare(await capture(scenario.url, scenario.key, scenario.acceptEncoding));
+    const floor = await load(bare.url, null, scenario.connections, scenario.acceptEncoding);
+    await bare.close();
+    const outcome = await load(scenario.url, scenario.key, scenario.connections, scenario.acceptEncoding);
+    const ratio = outcome.rps / floor.rps;
+    console.log(
+      `${scenario.name.padEnd(44)} ${outcome.rps.toFixed(0).padStart(6)} req/s  ${ratio.toFixed(2)}x bare (${floor.rps.toFixed(0)} req/s, p99 ${floor.p99} ms)   p50 ${outcome.p50} ms  p99 ${outcome.p99} ms  ${(outcome.bytes / 1024).toFixed(1)} KiB/response${outcome.errors || outcome.non2xx ? `  errors ${outcome.errors} non-2xx ${outcome.non2xx}` : ""}`,
+    );
+    if (scenario.targeted) {
+      if (ratio < 0.5) misses.push(`${scenario.name} at ${ratio.toFixed(2)}x bare`);
+      if (outcome.p99 >= 50) misses.push(`${scenario.name} p99 ${outcome.p99} ms`);
+    }
+  }
+  const single = await load(searchSort, largeKey, 1, "gzip");
+  console.log(
+    `${"search+sort, one at a time (100k user)".padEnd(44)} ${single.rps.toFixed(0).padStart(6)} req/s  p50 ${single.p50} ms  p99 ${single.p99} ms`,
+  );
+  if (single.p50 >= 20) misses.push(`search+sort median ${single.p50} ms`);
+  console.log(
+    `targets (list per_page=10 and show >= 0.5x bare, p99 < 50 ms at 50 connections; search+sort median < 20 ms): ${misses.length === 0 ? "ok" : `MISSED: ${misses.join("; ")}`}`,
+  );
+  await app.close();
+  await uncachedApp.close();
+  if (schema) await store.db.schema.dropSchema(schema).cascade().execute();
+  await store.close();
+  return misses;
+}
+
+const missed: string[] = [];
+for (const databaseUrl of databaseUrls)
+  for (const miss of await measure(databaseUrl)) missed.push(`${databaseUrl.split(":")[0]}: ${miss}`);
 await analyzer.close();
-if (schema) await store.db.schema.dropSchema(schema).cascade().execute();
-await store.close();
 rmSync(tempDir, { recursive: true, force: true });
+if (databaseUrls.length > 1)
+  console.log(`targets over every database: ${missed.length === 0 ? "ok" : `MISSED: ${missed.join("; ")}`}`);

@@ -1,7 +1,16 @@
 #!/usr/bin/env node
 // The `pagegrade` command. It runs the TypeScript sources through tsx's loader, so a checkout works right
-// after `npm install`, with no build step to remember.
-import { register } from "tsx/esm/api";
+// after `npm install`, with no build step to remember. `pagegrade worker`, a long-running process, first makes
+// sure it runs with the memory settings `npm start` applies (see memory-settings.js).
+import { fileURLToPath } from "node:url";
+import { followParent, hasMemorySettings, relaunchWithMemorySettings } from "./memory-settings.js";
 
-register();
-await import("../src/cli/main.ts");
+const args = process.argv.slice(2);
+if (args[0] === "worker" && !hasMemorySettings()) {
+  relaunchWithMemorySettings(fileURLToPath(import.meta.url), args);
+} else {
+  followParent();
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import("../src/cli/main.ts");
+}

@@ -3,19 +3,17 @@
  * Shared by the `pagegrade user|key` commands, the API's authentication and, later, the web pages.
  */
 import { randomBytes } from "node:crypto";
-import { CompiledQuery, type Transaction } from "kysely";
+import { CompiledQuery, sql, type Transaction } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
+import type { Account, KeyOwner } from "./account.js";
 import { digestOf, generateApiKey, looksLikeApiKey, maskedKey } from "./api-keys.js";
-import { hashPassword, verifyPassword } from "./passwords.js";
+import { type KeyOwnerMemory, keyOwnerMemoryFor } from "./key-owner-memory.js";
 
-export interface Account {
-  id: number;
-  email: string;
-  created_at: string;
-  updated_at: string;
-}
+export type { Account, KeyOwner };
+
+import { hashPassword, verifyPassword } from "./passwords.js";
 
 export class AccountError extends Error {
   override readonly name = "AccountError";
@@ -36,25 +34,24 @@ interface KeyOwnerRow extends Account {
   key_id: number;
 }
 
-export interface KeyOwner {
-  account: Account;
-  keyId: number;
-  reportsVersion: number;
-}
-
-/** Keys remembered at most (SQLite); past that the memory starts afresh. */
-const rememberedKeyOwners = 10_000;
-
 export class AccountService {
   /**
    * The key lookup runs on every API request; its SQL is built once (Kysely's builder costs several times
    * what the indexed lookup itself does) and run with each request's digest.
    */
   private readonly keyOwnerSql: string;
-  /** Key owners by key digest, with the store's change token they were read under (SQLite only). */
-  private readonly keyOwners = new Map<string, { token: string; owner: KeyOwner }>();
+  private readonly keyOwners: KeyOwnerMemory | null;
 
   constructor(private readonly store: Store) {
+    this.keyOwners = keyOwnerMemoryFor(store);
+    // On PostgreSQL a version is the counter plus the user's rows in report_changes (migration 017), read in
+    // one statement so both come from one snapshot.
+    const reportsVersion =
+      store.dialect === "postgres"
+        ? sql<number>`users.reports_version + (select count(*) from report_changes where report_changes.user_id = users.id)`.as(
+            "reports_version",
+          )
+        : sql<number>`users.reports_version`.as("reports_version");
     this.keyOwnerSql = store.db
       .selectFrom("api_keys")
       .innerJoin("users", "users.id", "api_keys.user_id")
@@ -63,7 +60,7 @@ export class AccountService {
         "users.email",
         "users.created_at",
         "users.updated_at",
-        "users.reports_version",
+        reportsVersion,
         "api_keys.id as key_id",
       ])
       .where("api_keys.digest", "=", "")
@@ -122,32 +119,30 @@ export class AccountService {
 
   /**
    * The account a live API key belongs to (and the key's id), or null for a malformed, unknown or revoked key.
-   * `reportsVersion` changes whenever any of the account's reports does (migration 010), which is what the
-   * API's response cache keys on. On SQLite a found key is remembered with the store's change token and answered
-   * from memory while the database is unchanged (a revoked key or a changed report changes the token), never while
-   * a transaction is open on the connection (the store then has no token).
+   * `reportsVersion` changes whenever any of the account's reports does (migrations 010 and 017), which is what
+   * the API's response cache keys on. A found key is remembered and answered from memory while it is certainly
+   * current (key-owner-memory.ts).
    */
   async authenticate(key: string): Promise<KeyOwner | null> {
     if (!looksLikeApiKey(key)) return null;
     const digest = digestOf(key);
-    // Read before the query: a change landing meanwhile leaves the entry under an older token (a miss later).
-    const token = this.store.changeToken?.();
-    if (token !== undefined) {
-      const remembered = this.keyOwners.get(digest);
-      if (remembered?.token === token) return remembered.owner;
+    const recalled = this.keyOwners?.recall(digest);
+    const remembered = recalled instanceof Promise ? await recalled : recalled;
+    if (remembered) return remembered;
+    const lookup = this.keyOwners?.lookup();
+    try {
+      const { rows } = await this.store.db.executeQuery<KeyOwnerRow>(
+        CompiledQuery.raw(this.keyOwnerSql, [digest]),
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const { key_id, reports_version, ...account } = row;
+      const owner = { account, keyId: key_id, reportsVersion: Number(reports_version) };
+      lookup?.remember(digest, owner);
+      return owner;
+    } finally {
+      lookup?.end();
     }
-    const { rows } = await this.store.db.executeQuery<KeyOwnerRow>(
-      CompiledQuery.raw(this.keyOwnerSql, [digest]),
-    );
-    const row = rows[0];
-    if (!row) return null;
-    const { key_id, reports_version, ...account } = row;
-    const owner = { account, keyId: key_id, reportsVersion: Number(reports_version) };
-    if (token !== undefined) {
-      if (this.keyOwners.size >= rememberedKeyOwners) this.keyOwners.clear();
-      this.keyOwners.set(digest, { token, owner });
-    }
-    return owner;
   }
 
   /** The account for an e-mail and password, or null. Unknown e-mails cost as much time as wrong passwords. */

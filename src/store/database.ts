@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
 import pg from "pg";
+import { ChangeFeed } from "./change-feed.js";
 import { migrate } from "./migrations.js";
 import type { Database } from "./schema.js";
 import { sqliteDatabaseClass } from "./sqlite-driver.js";
@@ -105,5 +106,10 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Store> {
     await pool.query(`create schema if not exists ${schema}`);
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: () => db.destroy() };
+  const changeFeed = new ChangeFeed({ connectionString: url, ...(schema ? { schema } : {}) });
+  const close = async () => {
+    await changeFeed.close();
+    await db.destroy();
+  };
+  return { db, dialect: "postgres", changeFeed, close };
 }

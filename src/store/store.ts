@@ -4,6 +4,7 @@
  * queries only need these types.
  */
 import type { Kysely } from "kysely";
+import type { ChangeFeed } from "./change-feed.js";
 import type { Database } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -21,5 +22,10 @@ export interface Store {
    * Absent on PostgreSQL, where other instances change the data without this process knowing.
    */
   changeToken?: () => string | undefined;
+  /**
+   * PostgreSQL only: the notices of changed users (reports, keys, accounts) on a dedicated listening connection,
+   * opened on first use (see change-feed.ts).
+   */
+  changeFeed?: ChangeFeed;
   close(): Promise<void>;
 }

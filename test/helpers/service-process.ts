@@ -79,10 +79,15 @@ export async function startServiceProcess(
   }
 }
 
-/** Starts `pagegrade worker` with these settings over the test's environment; stderr shows in the test's. */
+/**
+ * Starts `pagegrade worker` with these settings over the test's environment; stderr shows in the test's. It starts
+ * with the memory settings in place, so it runs in this one process (not relaunched as a child of its own), which
+ * is what the fault tests SIGKILL.
+ */
 export function startWorkerProcess(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [new URL("../../bin/pagegrade.js", import.meta.url).pathname, "worker"], {
-    env: { ...process.env, ...env },
+  const script = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
+  return spawn(process.execPath, ["--max-semi-space-size=16", script, "worker"], {
+    env: { ...process.env, MALLOC_ARENA_MAX: "2", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
 }
