@@ -5,13 +5,19 @@
  * never shown (API, web page), never stored in the clear, never logged, and a scheduled re-run sends them again.
  * Refusals: more than 5, hop-by-hop names and Host, names outside Cookie/Authorization/X-…, no encryption key.
  */
+import { execFile } from "node:child_process";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
+import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startApi, type TestApi } from "../helpers/api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { type LocalServer, startServer } from "../helpers/local-server.js";
+import { WebClient } from "../helpers/web-client.js";
+
+const run = promisify(execFile);
+const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
 
 const secretCookie = "session=cookie-value-7f3a9c";
 const secretToken = "token-value-51be0d";
@@ -274,6 +280,99 @@ describe("a crawl behind a login", () => {
     });
     expect(response.statusCode).toBe(202);
     expect(response.json().data.header_names).toEqual(["Authorization", "X-Tenant"]);
+  });
+});
+
+describe("headers from the web form and the command line", () => {
+  let api: TestApi;
+  let site: LocalServer;
+  const received: Received[] = [];
+
+  beforeAll(async () => {
+    site = await startServer(
+      {},
+      {
+        fallback: recording(received, {
+          "/": htmlOf(page("Members area", '<a href="/a">A</a>')),
+          "/a": htmlOf(page("Page A", '<a href="/">Home</a>')),
+        }),
+      },
+    );
+    api = await startApi("sqlite", {
+      PAGEGRADE_CRAWL_DELAY_MS: "0",
+      PAGEGRADE_ENCRYPTION_KEY: encryptionKey,
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await site?.close();
+  });
+
+  it("takes them from the form, one per line, and shows only their names", async () => {
+    const owner = new WebClient(api.app);
+    await owner.post("/register", { email: "login@example.com", password: "correct horse battery" });
+    const refused = await owner.post("/crawls", {
+      url: `${site.url}/`,
+      headers: `Cookie: ${secretCookie}\nHost: example.com`,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain("The Host header cannot be set");
+    expect(refused.body).not.toContain("cookie-value");
+    const started = await owner.post("/crawls", {
+      url: `${site.url}/`,
+      max_pages: "5",
+      headers: `Cookie: ${secretCookie}\r\nX-Test-Token: ${secretToken}\r\n`,
+    });
+    expect(started.statusCode).toBe(303);
+    const path = started.headers.location as string;
+    await eventually(
+      async () => !(await owner.get(path)).body.includes('http-equiv="refresh"'),
+      "the crawl",
+      20_000,
+    );
+    const shown = await owner.get(path);
+    expect(shown.body).toContain("sends Cookie, X-Test-Token");
+    expect(shown.body).not.toContain("cookie-value");
+    expect(shown.body).not.toContain(secretToken);
+    expect((await owner.get("/crawls")).body).not.toContain(secretToken);
+    const home = received.filter((request) => request.path === "/");
+    expect(home.length).toBeGreaterThan(0);
+    for (const request of home) expect(request.headers["x-test-token"]).toBe(secretToken);
+  });
+
+  it("takes them from pagegrade crawl --header, repeatable", async () => {
+    received.length = 0;
+    const { stdout } = await run(
+      process.execPath,
+      [
+        bin,
+        "crawl",
+        `${site.url}/`,
+        "--header",
+        `Cookie: ${secretCookie}`,
+        "--header",
+        `X-Test-Token: ${secretToken}`,
+        "--no-sitemaps",
+      ],
+      { env: { ...process.env, PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1", PAGEGRADE_CRAWL_DELAY_MS: "0" } },
+    );
+    expect(stdout).not.toContain(secretToken);
+    expect(received.map((request) => request.path)).toEqual(
+      expect.arrayContaining(["/", "/a", "/robots.txt"]),
+    );
+    for (const request of received) {
+      expect(request.headers.cookie, request.path).toBe(secretCookie);
+      expect(request.headers["x-test-token"], request.path).toBe(secretToken);
+    }
+    const refused = await run(
+      process.execPath,
+      [bin, "crawl", `${site.url}/`, "--header", "Host: example.com"],
+      {
+        env: { ...process.env, PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" },
+      },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect((refused as { code: number }).code).toBe(2);
+    expect((refused as { stderr: string }).stderr).toContain("The Host header cannot be set");
   });
 });
 
