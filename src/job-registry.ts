@@ -66,6 +66,7 @@ export function registerJobs(services: Services): void {
       settings: config.crawls,
       scheduleIntervals: config.scheduleIntervals,
       outbound: services.analyzer.outbound(),
+      secrets: services.secrets,
     }),
     // Within the shared workers; a part waiting out a Crawl-delay is a delayed job, holding none.
     { concurrency: config.crawlWorkers },

@@ -78,7 +78,14 @@ export function createServices(dependencies: ServiceDependencies): Services {
     secrets,
     webhooks: new WebhookService(webhookStore, jobs, secrets, analyzer.outbound().guard),
     crawlStores,
-    crawls: new CrawlService(crawlStores.crawls, crawlStores.listings, jobs, analyzer, config.crawls),
+    crawls: new CrawlService(
+      crawlStores.crawls,
+      crawlStores.listings,
+      jobs,
+      analyzer,
+      config.crawls,
+      secrets,
+    ),
     reports: new ReportService({
       reports: reportStore,
       analyzer,

@@ -12,6 +12,7 @@ import type { Category } from "./checks/check.js";
 import { PageCollector, type SessionFor } from "./collect.js";
 import type { CrawledPage } from "./crawled-page.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";
+import type { SiteRequests } from "./fetch/site-requests.js";
 import type { CheckResults } from "./judge.js";
 import type { BrowserPool } from "./render/browser-pool.js";
 import { type ChromiumStatus, chromiumStatus } from "./render/chromium-status.js";
@@ -89,6 +90,8 @@ export class Analyzer {
       crawlProject?: string;
       /** Parse on the calling thread and return the judged document (`document`), for tools that inspect it. */
       keepDocument?: boolean;
+      /** A crawl's say over every request of the analysis: politeness and its headers (see site-requests.ts). */
+      site?: SiteRequests;
     } = {},
   ): Promise<{
     report: AnalysisReport;
@@ -108,10 +111,11 @@ export class Analyzer {
     const started = performance.now();
     const collected =
       mode === "rendered"
-        ? await this.collector.collectRendered(url, await this.browserPool(), sessionFor)
+        ? await this.collector.collectRendered(url, await this.browserPool(), sessionFor, options.site)
         : {
             ...(await this.collector.collect(url, sessionFor, {
               followRedirects: options.followRedirects ?? true,
+              site: options.site,
             })),
             screenshot: null,
           };

@@ -13,6 +13,7 @@ import { GuardedAgent } from "./fetch/guarded-agent.js";
 import { type GetOptions, type GetResponse, guardedGet, redirectLocation } from "./fetch/guarded-get.js";
 import { dnsServerResolver, systemResolver } from "./fetch/host-resolver.js";
 import { ProbeCache } from "./fetch/probe-cache.js";
+import type { SiteRequests } from "./fetch/site-requests.js";
 import { mediaTypeOf } from "./media-type.js";
 import type { CollectedFacts } from "./page-work.js";
 import type { BrowserPool } from "./render/browser-pool.js";
@@ -51,10 +52,11 @@ export class PageCollector {
   async collect(
     url: URL,
     sessionFor: SessionFor,
-    options: { followRedirects?: boolean } = {},
+    options: { followRedirects?: boolean; site?: SiteRequests } = {},
   ): Promise<{ facts: CollectedFacts; session: PageSession; parseMs: number }> {
     const followRedirects = options.followRedirects ?? true;
-    const early = this.startProbes(url);
+    const site = options.site;
+    const early = this.startProbes(url, site);
     const agent = this.newAgent();
     let page: GetResponse;
     let protocol: string;
@@ -64,6 +66,7 @@ export class PageCollector {
         ...this.getOptions(documentAccept, this.config.fetchTimeoutMs, this.config.maxBodyBytes),
         maxRedirects: followRedirects ? this.config.maxRedirects : 0,
         overLimit: "fail",
+        site,
         inspect: (status, headers) => {
           const location = followRedirects ? null : redirectLocation(url, status, headers.location);
           if (location) throw failures.redirect(status, location);
@@ -83,7 +86,7 @@ export class PageCollector {
     const mediaType = mediaTypeOf(page.headers["content-type"]);
     if (!mediaType && !looksLikeHtml(page.body)) throw failures.notHtml("");
 
-    const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl);
+    const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl, site);
     // The session takes the body (moving it to an analysis thread empties it here): its size is kept first.
     const htmlBytes = page.body.length;
     const session = await sessionFor(htmlBytes);
@@ -96,7 +99,7 @@ export class PageCollector {
         finalUrl: finalUrl.href,
         renderedHtml: null,
       });
-      probes = await this.finishProbes(finalUrl, probesStarted, parsed.declaresIcon);
+      probes = await this.finishProbes(finalUrl, probesStarted, parsed.declaresIcon, site);
     } catch (error) {
       session.release();
       throw error;
@@ -129,17 +132,26 @@ export class PageCollector {
    * Renders the page in Chromium (through `pool`, whose every connection goes through this collector's guard)
    * and builds the same snapshot from the rendered document, with the main response's headers and the host
    * probes of a raw analysis, plus the rendered facts. Throws FetchFailure, ChromiumUnavailable or
-   * RenderFailure. The screenshot comes back beside the snapshot (checks do not judge pixels).
+   * RenderFailure. The screenshot comes back beside the snapshot (checks do not judge pixels). With `site` (a
+   * crawl), the page's load takes one turn of the crawl's requests, and the browser adds the crawl's headers
+   * to the requests `site` gives them to.
    */
   async collectRendered(
     url: URL,
     pool: BrowserPool,
     sessionFor: SessionFor,
+    site?: SiteRequests,
   ): Promise<{ facts: CollectedFacts; session: PageSession; parseMs: number; screenshot: Screenshot }> {
-    const early = this.startProbes(url);
-    const rendered = await pool.render(url);
+    const early = this.startProbes(url, site);
+    const turn = await site?.turn(url);
+    let rendered: Awaited<ReturnType<BrowserPool["render"]>>;
+    try {
+      rendered = await pool.render(url, site ? (request) => site.headersFor(request) : undefined);
+    } finally {
+      turn?.done();
+    }
     const finalUrl = new URL(rendered.finalUrl);
-    const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl);
+    const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl, site);
     const contentType = rendered.main.headers["content-type"];
     const session = await sessionFor(Math.max(rendered.main.body.length, rendered.html.length));
     let parsed: Awaited<ReturnType<PageSession["parse"]>>;
@@ -151,7 +163,7 @@ export class PageCollector {
         finalUrl: finalUrl.href,
         renderedHtml: rendered.html,
       });
-      probes = await this.finishProbes(finalUrl, probesStarted, parsed.declaresIcon);
+      probes = await this.finishProbes(finalUrl, probesStarted, parsed.declaresIcon, site);
     } catch (error) {
       session.release();
       throw error;
@@ -212,20 +224,23 @@ export class PageCollector {
     };
   }
 
-  /** The probes that depend only on the origin (and, for the http variant, the path). */
-  private startProbes(url: URL) {
+  /**
+   * The probes that depend only on the origin (and, for the http variant, the path). With `site` (a crawl),
+   * each takes its turn among the crawl's requests and carries the headers `site` gives it.
+   */
+  private startProbes(url: URL, site: SiteRequests | undefined) {
     const origin = url.origin;
-    const robotsTxt = this.probe(`robots ${origin}`, new URL("/robots.txt", url), {
+    const robotsTxt = this.probe(`robots ${origin}`, new URL("/robots.txt", url), site, {
       maxBodyBytes: 500 * 1024,
     });
     return {
       robotsTxt,
-      notFound: this.probe(`404 ${origin}`, new URL(missingPathFor(origin), url), { readBody: false }),
+      notFound: this.probe(`404 ${origin}`, new URL(missingPathFor(origin), url), site, { readBody: false }),
       httpVariant:
         url.protocol === "https:"
-          ? this.probe(`http ${origin}${url.pathname}`, httpVariantOf(url), { readBody: false })
+          ? this.probe(`http ${origin}${url.pathname}`, httpVariantOf(url), site, { readBody: false })
           : null,
-      llmsTxt: this.probe(`llms ${origin}`, new URL("/llms.txt", url), { maxBodyBytes: 100 * 1024 }),
+      llmsTxt: this.probe(`llms ${origin}`, new URL("/llms.txt", url), site, { maxBodyBytes: 100 * 1024 }),
     };
   }
 
@@ -233,10 +248,11 @@ export class PageCollector {
     url: URL,
     started: ReturnType<PageCollector["startProbes"]>,
     declaresIcon: boolean,
+    site: SiteRequests | undefined,
   ): Promise<HostProbes> {
     const favicon = declaresIcon
       ? null
-      : this.probe(`favicon ${url.origin}`, new URL("/favicon.ico", url), { readBody: false });
+      : this.probe(`favicon ${url.origin}`, new URL("/favicon.ico", url), site, { readBody: false });
     const robots = await started.robotsTxt;
     const robotsTxt: HostProbes["robotsTxt"] = robots.ok
       ? {
@@ -253,7 +269,7 @@ export class PageCollector {
       robotsTxt.ok && robotsTxt.value.status < 300 && robotsTxt.value.parsed.sitemaps.length > 0;
     const sitemap = declaresSitemap
       ? null
-      : this.probe(`sitemap ${url.origin}`, new URL("/sitemap.xml", url), { maxBodyBytes: 4 * 1024 });
+      : this.probe(`sitemap ${url.origin}`, new URL("/sitemap.xml", url), site, { maxBodyBytes: 4 * 1024 });
     return {
       robotsTxt,
       notFound: await started.notFound,
@@ -264,19 +280,26 @@ export class PageCollector {
     };
   }
 
+  /**
+   * A host probe, from the cache shared by every analysis; one fetched with a crawl's headers is cached under
+   * that crawl's scope, so no other analysis ever sees what the headers opened (nor it what they did not).
+   */
   private probe(
     cacheKey: string,
     url: URL,
+    site: SiteRequests | undefined,
     options: { readBody?: boolean; maxBodyBytes?: number },
   ): Promise<ProbeResult<ProbeResponse>> {
+    const scope = site?.cacheScope;
     return this.probeCache.get(
-      cacheKey,
+      scope ? `${scope} ${cacheKey}` : cacheKey,
       async () => {
         const getOptions: GetOptions = {
           ...this.getOptions("*/*", this.config.probeTimeoutMs, options.maxBodyBytes ?? 64 * 1024),
           readBody: options.readBody ?? true,
           maxRedirects: this.config.maxRedirects,
           overLimit: "truncate",
+          site,
         };
         try {
           const response = await guardedGet(this.probeAgent, url, getOptions);

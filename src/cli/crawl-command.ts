@@ -3,8 +3,11 @@
  * temporary SQLite database removed at the end. A progress line on a terminal, the site issues printed at the
  * end; `--json-lines` writes every page (as the API's crawl_page object), `--csv DIR` writes pages.csv and
  * issues.csv. Exit 0 when the crawl completed and analysed its start page, 1 when it did not, 2 on bad usage.
- * Ctrl-C stops the crawl and still prints what it found.
+ * Ctrl-C stops the crawl and still prints what it found. `--header "Name: value"` (repeatable) sends a request
+ * header to the site's own hosts (a crawl behind a login), sealed in the temporary database with
+ * PAGEGRADE_ENCRYPTION_KEY or, without it, a key made for this run.
  */
+import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +34,7 @@ import { openStore } from "../store/database.js";
 import { ReportStore } from "../store/report-store.js";
 import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
+import { SecretBox } from "../webhooks/secret-box.js";
 import { type Palette, paletteFor } from "./colour.js";
 import { safe } from "./render-report.js";
 import { UsageError } from "./usage.js";
@@ -49,7 +53,10 @@ export async function runCrawl(args: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError("crawl takes exactly one URL");
-  const settings = loadServiceConfig().crawls;
+  const config = loadServiceConfig();
+  const settings = config.crawls;
+  // The database lasts as long as the command: a key of its own serves when none is configured.
+  const secrets = new SecretBox(config.encryptionKey ?? randomBytes(32));
   const concurrency = wholeNumber(values.concurrency, "--concurrency", 1, 16) ?? settings.hostConcurrency;
   let fields: ReturnType<typeof crawlFields>;
   const analyzer = new Analyzer(loadAnalysisConfig());
@@ -62,8 +69,9 @@ export async function runCrawl(args: string[]): Promise<number> {
         include: values.include,
         exclude: values.exclude,
         ...(values["no-sitemaps"] ? { sitemaps: 0 } : {}),
+        headers: values.header,
       },
-      { maxPages: settings.maxPages, renderingAvailable: analyzer.renderingAvailable() },
+      { maxPages: settings.maxPages, renderingAvailable: analyzer.renderingAvailable(), secrets },
     );
   } catch (error) {
     await analyzer.close();
@@ -102,6 +110,7 @@ export async function runCrawl(args: string[]): Promise<number> {
         settings: { ...settings, hostConcurrency: concurrency },
         scheduleIntervals: defaultScheduleIntervals, // the command's crawl has no schedule
         outbound: analyzer.outbound(),
+        secrets,
         onProgress: (id) => void crawls.find(userId, id).then((row) => row && progress.draw(row)),
       },
       created,
@@ -133,6 +142,7 @@ function parse(args: string[]) {
       "no-sitemaps": { type: "boolean" },
       "json-lines": { type: "string" },
       csv: { type: "string" },
+      header: { type: "string", multiple: true },
     },
   });
 }

@@ -13,6 +13,8 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type AnalysisMode, analysisModes } from "../vocabulary.js";
+import type { SecretBox } from "../webhooks/secret-box.js";
+import { crawlHeadersOf, storedCrawlHeaders } from "./crawl-headers.js";
 import type { CrawlListings, CrawlPageQuery } from "./crawl-listing-store.js";
 import type { CrawlListQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
@@ -27,6 +29,8 @@ export interface CrawlInput {
   privacy?: number;
   mode?: string;
   schedule?: string;
+  /** Request headers for the crawl's own hosts: an object, or `Name: value` lines (see crawl-headers.ts). */
+  headers?: unknown;
 }
 
 /** The user has as many crawls queued or running as allowed (`limit`, PAGEGRADE_CRAWLS_PER_USER). */
@@ -52,6 +56,7 @@ export class CrawlService {
     private readonly jobs: JobQueue,
     private readonly analyzer: Analyzer,
     private readonly settings: CrawlSettings,
+    private readonly secrets: SecretBox,
   ) {}
 
   list(userId: number, query: CrawlListQuery) {
@@ -66,6 +71,7 @@ export class CrawlService {
     const fields = crawlFields(input, {
       maxPages: this.settings.maxPages,
       renderingAvailable: this.analyzer.renderingAvailable(),
+      secrets: this.secrets,
     });
     if ((await this.crawls.activeCount(userId)) >= this.settings.perUser) {
       throw new CrawlLimitReached(this.settings.perUser);
@@ -82,6 +88,9 @@ export class CrawlService {
     const { url, project, max_pages, max_depth, sitemaps, include, exclude, mode, privacy, schedule } =
       previous;
     const fields = {
+      // Sealed as they were: the next run sends the same headers.
+      headers: previous.headers,
+      header_names: previous.header_names,
       url,
       project,
       max_pages,
@@ -177,7 +186,10 @@ export class CrawlService {
 }
 
 /** The stored fields of a crawl from what was asked, each checked (a 422 naming the field otherwise). */
-export function crawlFields(input: CrawlInput, limits: { maxPages: number; renderingAvailable: boolean }) {
+export function crawlFields(
+  input: CrawlInput,
+  limits: { maxPages: number; renderingAvailable: boolean; secrets?: SecretBox | null },
+) {
   if (input.url === undefined) throw ValidationFailed.of("url", "The url field is required.");
   let url: URL;
   try {
@@ -220,7 +232,9 @@ export function crawlFields(input: CrawlInput, limits: { maxPages: number; rende
   }
   const include = patterns(input.include, "include");
   const exclude = patterns(input.exclude, "exclude");
+  const headers = storedCrawlHeaders(crawlHeadersOf(input.headers), limits.secrets ?? null);
   return {
+    ...headers,
     url: url.href,
     project: projectOf(url),
     max_pages: maxPages,

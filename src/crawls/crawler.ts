@@ -12,7 +12,10 @@ import { nextRunAt } from "../reports/schedules.js";
 import { packResultsOffThread } from "../store/analysis-document.js";
 import type { ReportStore } from "../store/report-store.js";
 import { timestamp } from "../timestamps.js";
+import type { SecretBox } from "../webhooks/secret-box.js";
 import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
+import { openCrawlHeaders } from "./crawl-headers.js";
+import { CrawlRequests } from "./crawl-requests.js";
 import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
 import type { CrawlStores } from "./crawl-stores.js";
 import type { FrontierEntry } from "./frontier-store.js";
@@ -41,6 +44,8 @@ export interface CrawlerDependencies {
   /** When a scheduled crawl runs again, counted from its end. */
   scheduleIntervals: ScheduleIntervals;
   outbound: Outbound;
+  /** Opens the crawl's sealed request headers; needed only by crawls that have some. */
+  secrets?: SecretBox;
   /** Progress listeners in this process (the event stream); told after each page. */
   onProgress?: (crawlId: number) => void;
 }
@@ -159,6 +164,8 @@ class CrawlRun {
   private readonly patterns: PathPatterns;
   private readonly bounds: CrawlBounds;
   private readonly pageReports: CrawlPageReports;
+  /** Every request this part makes to the site: one at a time, politely, with the crawl's headers where due. */
+  private readonly requests: CrawlRequests;
 
   constructor(
     private crawl: CrawlRow,
@@ -169,6 +176,13 @@ class CrawlRun {
     this.patterns = pathPatterns(JSON.parse(crawl.include), JSON.parse(crawl.exclude));
     this.bounds = crawlBounds(crawl.max_pages, dependencies.settings.bounds);
     this.pageReports = new CrawlPageReports(dependencies.reports, crawl);
+    this.delayMs = dependencies.settings.delayMs;
+    this.requests = new CrawlRequests(
+      crawl,
+      dependencies.stores.frontier,
+      () => this.delayMs,
+      openCrawlHeaders(crawl.headers, dependencies.secrets),
+    );
   }
 
   async execute(): Promise<void> {
@@ -179,10 +193,7 @@ class CrawlRun {
     await frontier.requeueStale(this.crawl.id, this.part, timestamp());
     if (!(await this.seeded())) return;
     this.robots = parseRobotsTxt(this.crawl.robots_txt ?? "");
-    this.delayMs = Math.max(
-      this.dependencies.settings.delayMs,
-      crawlDelayFor(this.robots, robotsAgent) * 1000,
-    );
+    this.delayMs = this.delayAfter(this.robots);
     await this.progress(true);
     try {
       await this.work();
@@ -194,14 +205,23 @@ class CrawlRun {
     await this.finish(this.cancelled ? "cancelled" : "complete");
   }
 
-  /** robots.txt, the start URL and the sitemaps' URLs, once per crawl. */
+  /** The least time between request starts: the setting, or robots.txt's Crawl-delay when longer. */
+  private delayAfter(robots: RobotsTxt): number {
+    return Math.max(this.dependencies.settings.delayMs, crawlDelayFor(robots, robotsAgent) * 1000);
+  }
+
+  /**
+   * robots.txt, the start URL and the sitemaps' URLs, once per crawl; the sitemaps are read at robots.txt's
+   * Crawl-delay already.
+   */
   private async seed(): Promise<void> {
     const { crawls, frontier } = this.dependencies.stores;
     const { settings } = this.dependencies;
-    const reader = new SiteReader(this.dependencies.outbound);
+    const reader = new SiteReader(this.dependencies.outbound, this.requests);
     try {
       const origin = new URL(this.crawl.url).origin;
       const robotsTxt = await reader.robotsTxt(origin);
+      this.delayMs = this.delayAfter(parseRobotsTxt(robotsTxt ?? ""));
       const entries: FrontierEntry[] = [{ url: this.crawl.url, depth: 0 }];
       if (this.crawl.sitemaps === 1) {
         const declared = parseRobotsTxt(robotsTxt ?? "").sitemaps;
@@ -354,6 +374,7 @@ class CrawlRun {
         followRedirects: false,
         owner: `user ${this.crawl.user_id}`,
         crawlProject: this.crawl.project,
+        site: this.requests,
       });
     } catch (error) {
       return this.failed(page, error, earlier.reportId);
@@ -466,18 +487,18 @@ class CrawlRun {
   }
 
   /**
-   * Waits until this crawl may start its next request to the site (shared by every part), in the slot when that
-   * is soon; otherwise gives the page back and throws `RunLater`, so the part's job waits in the queue instead.
+   * Goes on with the page when this crawl's next request to the site (shared by every part) may start soon: the
+   * analysis's requests then take their starts (see crawl-requests.ts), waiting in the slot. Otherwise gives the
+   * page back and throws `RunLater`, so the part's job waits in the queue instead.
    */
   private async politely(page: CrawlPageRow): Promise<void> {
     const { frontier } = this.dependencies.stores;
-    const startAt = await frontier.nextRequestAt(this.crawl.id, this.delayMs, Date.now(), waitInSlotMs);
-    const wait = startAt - Date.now();
+    // With no delay, a read of the next start (a pause's end): nothing is taken here.
+    const wait = (await frontier.nextRequestAt(this.crawl.id, 0, Date.now())) - Date.now();
     if (wait > waitInSlotMs) {
       await frontier.handBack(page.id, this.crawl.id);
       throw new RunLater(wait);
     }
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
   /**

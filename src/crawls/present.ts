@@ -16,6 +16,7 @@ export function crawlObject(row: CrawlRow) {
     mode: row.mode,
     privacy: row.privacy,
     schedule: row.schedule,
+    header_names: JSON.parse(row.header_names) as string[],
     pages: { discovered: row.discovered, analysed: row.analysed, failed: row.failed, excluded: row.excluded },
     dropped: { urls: row.urls_dropped, links: row.links_dropped },
     score: row.score,

@@ -2,12 +2,14 @@
  * What a crawl reads from a site besides its pages: robots.txt (once, at the start) and the sitemaps it names
  * (or /sitemap.xml): sitemap indexes followed, gzip unpacked, every file and the URLs taken capped, so a
  * sitemap bomb costs a bounded amount of memory and time; each file is read as XML by sitemap-xml.ts. robots.txt
- * is read up to its 500 KiB limit and parsed by robots-txt.ts. Every request goes through the address guard.
+ * is read up to its 500 KiB limit and parsed by robots-txt.ts. Every request goes through the address guard,
+ * and each hop takes its turn among the crawl's requests (politeness, the crawl's headers: site-requests.ts).
  */
 import type { ConnectionGuard } from "../analysis/fetch/connection-guard.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { GuardedAgent } from "../analysis/fetch/guarded-agent.js";
 import { guardedGet } from "../analysis/fetch/guarded-get.js";
+import type { SiteRequests } from "../analysis/fetch/site-requests.js";
 import { robotsTxtMaxBytes } from "../analysis/robots/robots-txt.js";
 import { readSitemap } from "./sitemap-xml.js";
 
@@ -25,7 +27,10 @@ const timeoutMs = 15_000;
 export class SiteReader {
   private readonly agent: GuardedAgent;
 
-  constructor(private readonly outbound: Outbound) {
+  constructor(
+    private readonly outbound: Outbound,
+    private readonly site?: SiteRequests,
+  ) {
     this.agent = new GuardedAgent(outbound.guard, {
       connectTimeoutMs: 5_000,
       headersTimeoutMs: timeoutMs,
@@ -79,6 +84,7 @@ export class SiteReader {
         maxRedirects: 5,
         readBody: true,
         overLimit,
+        site: this.site,
       });
       return response.status >= 200 && response.status < 300 ? response.body : null;
     } catch (error) {

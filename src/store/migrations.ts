@@ -18,6 +18,7 @@ import { crawls } from "./migrations/014_crawls.js";
 import { crawlBounds } from "./migrations/015_crawl_bounds.js";
 import { jobFairness } from "./migrations/016_job_fairness.js";
 import { reportChanges } from "./migrations/017_report_changes.js";
+import { crawlHeaders } from "./migrations/018_crawl_headers.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -35,6 +36,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "015_crawl_bounds": crawlBounds(),
     "016_job_fairness": jobFairness(),
     "017_report_changes": reportChanges(dialect),
+    "018_crawl_headers": crawlHeaders(),
   };
 }
 

@@ -257,6 +257,10 @@ export interface CrawlsTable {
   links_dropped: Generated<number>;
   /** Why a failed crawl failed: `{"reason", "message"}` as JSON; null otherwise. */
   error: Generated<string | null>;
+  /** The request headers sent to the crawl's own hosts, sealed (crawls/crawl-headers.ts); null for none. */
+  headers: Generated<string | null>;
+  /** Their names, as a JSON array: all that is ever shown of them. */
+  header_names: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -101,6 +101,8 @@ export async function crawlRoutes(
           include: lines(form.include),
           exclude: lines(form.exclude),
           mode: form.mode,
+          // Read from the body only: a form shown again never holds the values.
+          headers: lines([request.body.headers ?? ""].flat().join("\n")),
         });
         return seeOther(reply, `/crawls/${crawl.id}`);
       } catch (error) {

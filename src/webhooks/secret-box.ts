@@ -2,7 +2,8 @@
  * Webhook signing secrets: made here (`whsec_` and 32 random bytes in base64, the Standard Webhooks form), shown
  * once, and stored sealed with AES-256-GCM under PAGEGRADE_ENCRYPTION_KEY ("v1:" + base64 of nonce, tag and
  * ciphertext). Without a key they are stored as they are ("plain:"), which the README warns about; a secret
- * stored before a key was set still opens.
+ * stored before a key was set still opens. A crawl's request headers are sealed the same way (crawl-headers.ts),
+ * but only ever with a key.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 
@@ -18,6 +19,11 @@ export function secretHint(secret: string): string {
 export class SecretBox {
   constructor(private readonly key: Buffer | null) {}
 
+  /** Whether sealed secrets are encrypted (a key is set), not stored as they are. */
+  get encrypts(): boolean {
+    return this.key !== null;
+  }
+
   seal(secret: string): string {
     if (!this.key) return `plain:${secret}`;
     const nonce = randomBytes(12);
@@ -29,7 +35,7 @@ export class SecretBox {
   open(stored: string): string {
     if (stored.startsWith("plain:")) return stored.slice("plain:".length);
     if (!stored.startsWith("v1:")) throw new Error("unknown secret format");
-    if (!this.key) throw new Error("a webhook secret is encrypted but PAGEGRADE_ENCRYPTION_KEY is not set");
+    if (!this.key) throw new Error("a secret is encrypted but PAGEGRADE_ENCRYPTION_KEY is not set");
     const raw = Buffer.from(stored.slice(3), "base64");
     const decipher = createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));

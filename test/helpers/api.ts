@@ -70,7 +70,11 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function startApi(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApi> {
+export async function startApi(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApi> {
   const database = await freshDatabase(kind);
   const analyzer = new Analyzer(
     loadAnalysisConfig({
@@ -94,7 +98,13 @@ export async function startApi(kind: DatabaseKind, env: Record<string, string> =
     PAGEGRADE_CHROMIUM_SANDBOX: "0",
     ...env,
   });
-  const app = await buildApp({ store: database.store, analyzer, config, logger: false });
+  const app = await buildApp({
+    store: database.store,
+    analyzer,
+    config,
+    logger: options.logStream !== undefined,
+    logStream: options.logStream,
+  });
   await app.ready();
   const accounts = new AccountService(database.store);
   let users = 0;

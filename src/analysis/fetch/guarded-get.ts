@@ -7,6 +7,7 @@ import { BodyBuffer } from "./body-buffer.js";
 import { decodeContent, parseContentEncoding } from "./content-decoding.js";
 import { FetchFailure, failures } from "./fetch-failure.js";
 import type { GuardedAgent } from "./guarded-agent.js";
+import type { SiteRequests } from "./site-requests.js";
 
 export interface GetOptions {
   accept: string;
@@ -24,6 +25,11 @@ export interface GetOptions {
   overLimit: "fail" | "truncate";
   /** Called with the final response's status and headers before its body is read; may throw to refuse it. */
   inspect?: (status: number, headers: Record<string, string>) => void;
+  /**
+   * A crawl's say over each hop: its turn (the wait does not count against `timeoutMs`) and the headers it
+   * carries, decided per hop, so a redirect to another host gets none.
+   */
+  site?: SiteRequests;
 }
 
 export interface RedirectHop {
@@ -53,74 +59,111 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 export async function guardedGet(agent: GuardedAgent, url: URL, options: GetOptions): Promise<GetResponse> {
   const started = performance.now();
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const deadline = new PausableDeadline(options.timeoutMs);
   const redirects: RedirectHop[] = [];
   let current = url;
   try {
     for (;;) {
-      const hopStarted = performance.now();
-      const response = await request(current, {
-        dispatcher: agent.dispatcher,
-        method: "GET",
-        signal: deadline.signal,
-        headers: {
-          accept: options.accept,
-          "accept-encoding": options.acceptEncoding,
-          "user-agent": options.userAgent,
-        },
-      });
-      const headers = flattenHeaders(response.headers);
-      const location = headers.location;
-      if (redirectStatuses.has(response.statusCode) && location !== undefined && options.maxRedirects > 0) {
-        await response.body.dump();
-        const next = redirectTarget(current, location);
-        if (!next) throw failures.httpStatus(response.statusCode);
-        redirects.push({ url: current.href, status: response.statusCode, location: next.href });
-        if (redirects.length > options.maxRedirects) throw failures.tooManyRedirects(options.maxRedirects);
-        current = next;
-        continue;
-      }
-      const ttfbMs = performance.now() - hopStarted;
-      if (options.inspect) {
-        try {
-          options.inspect(response.statusCode, headers);
-        } catch (error) {
-          discard(response.body);
-          throw error;
+      const turn = options.site ? await deadline.pausedFor(options.site.turn(current)) : undefined;
+      try {
+        const hopStarted = performance.now();
+        const response = await request(current, {
+          dispatcher: agent.dispatcher,
+          method: "GET",
+          signal: deadline.signal,
+          headers: {
+            ...turn?.headers,
+            accept: options.accept,
+            "accept-encoding": options.acceptEncoding,
+            "user-agent": options.userAgent,
+          },
+        });
+        const headers = flattenHeaders(response.headers);
+        const location = headers.location;
+        if (redirectStatuses.has(response.statusCode) && location !== undefined && options.maxRedirects > 0) {
+          await response.body.dump();
+          const next = redirectTarget(current, location);
+          if (!next) throw failures.httpStatus(response.statusCode);
+          redirects.push({ url: current.href, status: response.statusCode, location: next.href });
+          if (redirects.length > options.maxRedirects) throw failures.tooManyRedirects(options.maxRedirects);
+          current = next;
+          continue;
         }
+        const ttfbMs = performance.now() - hopStarted;
+        if (options.inspect) {
+          try {
+            options.inspect(response.statusCode, headers);
+          } catch (error) {
+            discard(response.body);
+            throw error;
+          }
+        }
+        let raw: Buffer = Buffer.alloc(0);
+        if (options.readBody) {
+          raw = await readCapped(
+            response.body,
+            announcedLength(headers["content-length"]),
+            options.maxBodyBytes,
+            options.overLimit,
+          );
+        } else {
+          await response.body.dump();
+        }
+        const codings = parseContentEncoding(headers["content-encoding"]);
+        const body =
+          options.overLimit === "truncate"
+            ? await decodeContent(raw, codings, options.maxBodyBytes).catch(() => Buffer.alloc(0))
+            : await decodeContent(raw, codings, options.maxBodyBytes);
+        return {
+          url: current.href,
+          status: response.statusCode,
+          headers,
+          redirects,
+          ttfbMs,
+          totalMs: performance.now() - started,
+          transferBytes: raw.length,
+          body,
+        };
+      } finally {
+        turn?.done();
       }
-      let raw: Buffer = Buffer.alloc(0);
-      if (options.readBody) {
-        raw = await readCapped(
-          response.body,
-          announcedLength(headers["content-length"]),
-          options.maxBodyBytes,
-          options.overLimit,
-        );
-      } else {
-        await response.body.dump();
-      }
-      const codings = parseContentEncoding(headers["content-encoding"]);
-      const body =
-        options.overLimit === "truncate"
-          ? await decodeContent(raw, codings, options.maxBodyBytes).catch(() => Buffer.alloc(0))
-          : await decodeContent(raw, codings, options.maxBodyBytes);
-      return {
-        url: current.href,
-        status: response.statusCode,
-        headers,
-        redirects,
-        ttfbMs,
-        totalMs: performance.now() - started,
-        transferBytes: raw.length,
-        body,
-      };
     }
   } catch (error) {
     throw toFetchFailure(error, deadline.signal.aborted);
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
+  }
+}
+
+/** A deadline over a whole chain of hops that stands still while a hop waits for its turn. */
+class PausableDeadline {
+  private readonly controller = new AbortController();
+  private remainingMs: number;
+  private startedAt = performance.now();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(timeoutMs: number) {
+    this.remainingMs = timeoutMs;
+    this.timer = setTimeout(() => this.controller.abort(), timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  async pausedFor<T>(wait: Promise<T>): Promise<T> {
+    clearTimeout(this.timer);
+    this.remainingMs -= performance.now() - this.startedAt;
+    try {
+      return await wait;
+    } finally {
+      this.startedAt = performance.now();
+      this.timer = setTimeout(() => this.controller.abort(), Math.max(0, this.remainingMs));
+    }
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
   }
 }
 

@@ -18,6 +18,7 @@ import { type ChromiumStatus, chromiumStatus } from "./chromium-status.js";
 import { GuardProxy, type Vetter } from "./guard-proxy.js";
 import { renderPage } from "./render-page.js";
 import type { RenderedPage } from "./rendered-page.js";
+import type { HeadersFor } from "./site-headers.js";
 
 export interface BrowserPoolOptions {
   /** PAGEGRADE_CHROMIUM_PATH. */
@@ -97,11 +98,11 @@ export class BrowserPool {
    * Renders a page. Throws ChromiumUnavailable when Chromium is missing or does not start, FetchFailure when the page cannot be loaded
    * (refused by the guard, unreachable, non-2xx, not HTML, past its deadline), RenderFailure when it crashes.
    */
-  async render(url: URL): Promise<RenderedPage> {
+  async render(url: URL, headersFor?: HeadersFor): Promise<RenderedPage> {
     this.chromium.check();
     const slot = await this.acquire();
     try {
-      return await this.renderIn(slot, url);
+      return await this.renderIn(slot, url, headersFor);
     } finally {
       this.release(slot);
     }
@@ -114,7 +115,7 @@ export class BrowserPool {
     this.fallbackProxy = null;
   }
 
-  private async renderIn(slot: Slot, url: URL): Promise<RenderedPage> {
+  private async renderIn(slot: Slot, url: URL, headersFor: HeadersFor | undefined): Promise<RenderedPage> {
     const deadlineAt = performance.now() + this.options.deadlineMs;
     const browser = await this.browserOf(slot);
     slot.pagesRendered++;
@@ -133,7 +134,11 @@ export class BrowserPool {
         locale: "en-US",
         ...(this.options.userAgent ? { userAgent: this.options.userAgent } : {}),
       });
-      const rendering = renderPage(context, url, proxy, { deadlineAt, settleMs: this.options.settleMs });
+      const rendering = renderPage(context, url, proxy, {
+        deadlineAt,
+        settleMs: this.options.settleMs,
+        headersFor,
+      });
       return await beforeDeadline(rendering, deadlineAt, () => failures.timeout());
     } finally {
       const closedInTime = await closesInTime(context);

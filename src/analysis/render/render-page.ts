@@ -23,6 +23,7 @@ import type {
   RenderedPage,
   Screenshot,
 } from "./rendered-page.js";
+import { addSiteHeaders, type HeadersFor } from "./site-headers.js";
 import { metricsFromTrace, type TraceEvent } from "./trace-metrics.js";
 import { startTrace } from "./trace-recorder.js";
 
@@ -33,6 +34,8 @@ export interface RenderPageOptions {
   deadlineAt: number;
   /** Longest wait after load for the page to be fully loaded (fully-loaded.ts), within the deadline. */
   settleMs: number;
+  /** A crawl's headers for each request's URL (site-headers.ts); none without it. */
+  headersFor?: HeadersFor;
 }
 
 /** Left of the deadline after the wait, for the trace, the document and the screenshot (slow on a busy machine). */
@@ -61,6 +64,7 @@ export async function renderPage(
   const cdp = await context.newCDPSession(page);
   const protocols = await watchProtocols(cdp);
   const trace = await startTrace(cdp);
+  if (options.headersFor) await addSiteHeaders(context, page, url, options.headersFor);
   const work = async (): Promise<RenderedPage> => {
     const response = await navigate(page, url, proxy, options.deadlineAt);
     const loadedAt = performance.now();

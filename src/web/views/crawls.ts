@@ -59,6 +59,9 @@ ${view.flash ? notice(view.flash) : ""}
       <div><label for="include">Only paths matching (one per line)</label><textarea id="include" name="include" rows="2" placeholder="/blog/*">${form.include}</textarea></div>
       <div><label for="exclude">Never paths matching (one per line)</label><textarea id="exclude" name="exclude" rows="2" placeholder="/cart$">${form.exclude}</textarea></div>
     </div>
+    <label for="headers">Request headers for a site behind a login (one per line, <code>Name: value</code>; Cookie, Authorization or X-…; at most 5)</label>
+    <textarea id="headers" name="headers" rows="2" autocomplete="off" spellcheck="false" placeholder="Cookie: session=…"></textarea>
+    <p class="muted">Sent only to the site's own hosts, stored encrypted and never shown again (only their names are).${form.error ? " Enter them again after a correction." : ""}</p>
     <p><button type="submit">Start the crawl</button></p>
   </form>
 </section>
@@ -116,7 +119,7 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   const active = crawl.status === "queued" || crawl.status === "running";
   return html`<article class="crawl">
   <h1>Crawl of <span class="key">${crawl.url}</span></h1>
-  <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}</p>
+  <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}${headerNamesNote(crawl)}</p>
   ${view.flash ? notice(view.flash) : ""}
   ${active ? progressCard(csrf, crawl, view.now) : summaryCard(crawl)}
   ${active ? "" : issuesCard(crawl, view.issues)}
@@ -151,6 +154,12 @@ function progressCard(csrf: string, crawl: CrawlRow, now: number): SafeHtml {
   <p class="muted">This page reloads itself every ${reloadSeconds} seconds.</p>
   ${crawl.cancel_requested === 1 ? "" : html`<form method="post" action="/crawls/${crawl.id}/cancel">${csrfField(csrf)}<button type="submit">Cancel the crawl</button></form>`}
 </section>`;
+}
+
+/** The names of the headers the crawl sends (never their values). */
+function headerNamesNote(crawl: CrawlRow): SafeHtml | string {
+  const names = JSON.parse(crawl.header_names) as string[];
+  return names.length === 0 ? "" : html` · sends ${names.join(", ")}`;
 }
 
 function duration(seconds: number): string {

@@ -31,6 +31,10 @@ export const Crawl = Type.Object(
     mode: stringEnum(analysisModes),
     privacy: integerEnum([0, 1]),
     schedule: stringEnum(reportSchedules),
+    header_names: Type.Array(Type.String(), {
+      description:
+        "The names of the request headers the crawl sends to its own hosts (their values are never shown)",
+    }),
     pages: Type.Object({
       discovered: Type.Integer(),
       analysed: Type.Integer(),
@@ -129,6 +133,19 @@ export const createCrawl = {
     privacy: Type.Optional(integerEnum([0, 1], "Of the reports it creates (default 1)")),
     mode: Type.Optional(stringEnum(analysisModes)),
     schedule: Type.Optional(stringEnum(reportSchedules)),
+    headers: Type.Optional(
+      Type.Union(
+        [
+          Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 4096 })),
+          Type.Array(Type.String({ maxLength: 4200 }), { maxItems: 20 }),
+          Type.String({ maxLength: 21000 }),
+        ],
+        {
+          description:
+            "Up to 5 request headers sent to the crawl's own hosts only (Cookie, Authorization or X-…): an object of name → value, or repeated `Name: value` fields; stored encrypted, never shown",
+        },
+      ),
+    ),
   }),
   response: { 202: CrawlEnvelope(202), ...errorResponses(400, 413, 415, 422) },
 };

@@ -1,0 +1,66 @@
+/**
+ * Every request one part of a crawl makes to the site, whoever sends it (the page fetch and its redirect hops,
+ * the host probes, robots.txt and the sitemaps, the rendered page's load), goes through here (SiteRequests):
+ * the part sends one request at a time, so a crawl never has more requests open than it has parts
+ * (PAGEGRADE_CRAWL_HOST_CONCURRENCY); each start on the crawl's hosts is taken from the crawl's shared
+ * politeness (`FrontierStore.nextRequestAt`: starts the delay apart across parts, none before a pause ends);
+ * and the crawl's headers go on requests to its own hosts only (its project's hosts on the start URL's port, or
+ * on the default ports when that is the start URL's; never over http when the crawl started on https), decided
+ * for each request, so a redirect to another host carries none.
+ */
+import { inScope } from "../analysis/crawl-url.js";
+import type { RequestTurn, SiteRequests } from "../analysis/fetch/site-requests.js";
+import type { FrontierStore } from "./frontier-store.js";
+
+export class CrawlRequests implements SiteRequests {
+  readonly cacheScope: string | null;
+  /** Settles when the part's request before the last one asked for is done. */
+  private last: Promise<void> = Promise.resolve();
+  private readonly start: URL;
+
+  constructor(
+    private readonly crawl: { id: number; url: string; project: string },
+    private readonly frontier: FrontierStore,
+    /** The least time between request starts now (the setting, or robots.txt's Crawl-delay once read). */
+    private readonly delayMs: () => number,
+    private readonly headers: Record<string, string>,
+  ) {
+    this.cacheScope = Object.keys(headers).length > 0 ? `crawl ${crawl.id}` : null;
+    this.start = new URL(crawl.url);
+  }
+
+  async turn(url: URL): Promise<RequestTurn> {
+    const before = this.last;
+    let release = () => {};
+    this.last = new Promise((resolve) => {
+      release = resolve;
+    });
+    await before;
+    try {
+      if (this.isSite(url)) await this.startPolitely();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return { headers: this.headersFor(url), done: release };
+  }
+
+  headersFor(url: URL): Record<string, string> {
+    if (!this.isSite(url)) return {};
+    if (this.start.protocol === "https:" && url.protocol !== "https:") return {};
+    // URL leaves `port` empty for the scheme's default port: empty matches empty (80 and 443 alike).
+    if (url.port !== this.start.port) return {};
+    return { ...this.headers };
+  }
+
+  private isSite(url: URL): boolean {
+    return (url.protocol === "https:" || url.protocol === "http:") && inScope(url.href, this.crawl.project);
+  }
+
+  /** Waits until the crawl's next request to the site may start, and takes that start. */
+  private async startPolitely(): Promise<void> {
+    const startAt = await this.frontier.nextRequestAt(this.crawl.id, this.delayMs(), Date.now());
+    const wait = startAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
