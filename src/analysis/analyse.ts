@@ -11,6 +11,7 @@ import type { AnalyzerOptions } from "./analyzer-options.js";
 import type { Category } from "./checks/check.js";
 import { PageCollector, type SessionFor } from "./collect.js";
 import type { CrawledPage } from "./crawled-page.js";
+import type { ExtractionRule } from "./extract/extraction-rules.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";
 import type { CheckResults } from "./judge.js";
 import type { BrowserPool } from "./render/browser-pool.js";
@@ -87,6 +88,8 @@ export class Analyzer {
       owner?: string;
       /** A crawl's project: the result then carries what the crawl keeps of the page (`crawled`). */
       crawlProject?: string;
+      /** With `crawlProject`: the crawl's extraction rules, run where the page is parsed (`crawled.extracted`). */
+      extract?: ExtractionRule[];
       /** Parse on the calling thread and return the judged document (`document`), for tools that inspect it. */
       keepDocument?: boolean;
     } = {},
@@ -120,7 +123,11 @@ export class Analyzer {
     let judged: Awaited<ReturnType<typeof session.judge>>;
     const document = kept?.document ?? null;
     try {
-      judged = await session.judge(facts, options.crawlProject ?? null);
+      const crawl =
+        options.crawlProject === undefined
+          ? null
+          : { project: options.crawlProject, extract: options.extract ?? [] };
+      judged = await session.judge(facts, crawl);
     } finally {
       session.release();
     }

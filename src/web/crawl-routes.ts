@@ -8,10 +8,10 @@ import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
 import { type CrawlPageQuery, crawlPageSorts, crawlPageStates } from "../crawls/crawl-listing-store.js";
 import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
-import type { CrawlRow } from "../crawls/crawl-store.js";
+import type { CrawlPageRow, CrawlRow } from "../crawls/crawl-store.js";
 import {
-  crawlPageColumns,
-  crawlPageObject,
+  crawlPagesCsv,
+  extractionNames,
   siteIssueColumns,
   siteIssueObject,
   toCsv,
@@ -146,16 +146,16 @@ export async function crawlRoutes(
   app.get<{ Params: { id: string } }>("/crawls/:id/pages.csv", async (request, reply) => {
     const found = await owned(request, reply);
     if (!found) return reply;
-    const rows: Array<Record<string, unknown>> = [];
+    const rows: CrawlPageRow[] = [];
     for (let offset = 0; ; offset += 1000) {
       const batch = await crawls.pages(found.crawl.id, { limit: 1000, offset });
-      rows.push(...batch.map(crawlPageObject));
+      rows.push(...batch);
       if (batch.length < 1000) break;
     }
     return sendCsv(
       reply.header("cache-control", "no-store"),
       `crawl-${found.crawl.id}-pages.csv`,
-      toCsv(rows, crawlPageColumns),
+      crawlPagesCsv(rows, extractionNames(found.crawl)),
     );
   });
 
