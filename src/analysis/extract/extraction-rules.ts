@@ -26,6 +26,11 @@ export class InvalidRule extends Error {
 /** Quantified repetitions a regex may hold (safe-regex2's own default). */
 const maxRepetitions = 25;
 
+/** A regex compiled by re2js: matched in time linear in the input, whatever the pattern. Throws when invalid. */
+export function linearPattern(regex: string): RE2JS {
+  return RE2JS.compile(regex);
+}
+
 export function compileRule(rule: ExtractionRule): CompiledRule {
   if ("selector" in rule) {
     let matches: (element: Parse5Node) => boolean;
@@ -46,7 +51,7 @@ export function compileRule(rule: ExtractionRule): CompiledRule {
   }
   let pattern: RE2JS;
   try {
-    pattern = RE2JS.compile(rule.regex);
+    pattern = linearPattern(rule.regex);
   } catch {
     throw new InvalidRule(
       `The regex of rule "${rule.name}" is not a valid regular expression (RE2 syntax: no backreferences or lookaround).`,

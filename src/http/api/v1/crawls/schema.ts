@@ -91,7 +91,8 @@ export const CrawlPage = Type.Object(
     excluded: Type.Union([stringEnum(["robots", "pattern", "limit", "not-html"]), Type.Null()]),
     error: nullableString,
     extracted: Type.Record(Type.String(), Type.Array(Type.String()), {
-      description: "Each extraction rule's values on the page (at most 10 of at most 500 characters), by name",
+      description:
+        "Each extraction rule's values on the page (at most 10 of at most 500 characters), by name",
     }),
   },
   { $id: "CrawlPage", title: "CrawlPage" },
