@@ -3,6 +3,7 @@
  * over time and fills the form with its home page), one crawl (live while it runs, then its report), its pages
  * and issues as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
  */
+import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
@@ -31,7 +32,9 @@ export interface CrawlRouteOptions {
   quotas: Quotas;
 }
 
-type Form = Record<string, string | string[] | undefined>;
+type Form = Record<string, string | string[] | Buffer | undefined>;
+/** The most a pasted or uploaded list of URLs may hold: what the API takes in a body. */
+const maxListBytes = 1024 * 1024;
 const listPageSize = 25;
 
 export async function crawlRoutes(
@@ -87,34 +90,47 @@ export async function crawlRoutes(
     showList(request, reply),
   );
 
-  app.post<{ Body: Form; Querystring: Record<string, string | undefined> }>(
-    "/crawls",
-    async (request, reply) => {
-      const session = signedInSession(request);
-      const form = formOf(request.body);
-      await quotas.charge("crawl-starts", { userId: session.account.id });
-      try {
-        const crawl = await crawls.create(session.account.id, {
-          url: form.url,
-          ...(form.max_pages ? { max_pages: wholeOrNaN(form.max_pages) } : {}),
-          ...(form.max_depth ? { max_depth: wholeOrNaN(form.max_depth) } : {}),
-          include: lines(form.include),
-          exclude: lines(form.exclude),
-          mode: form.mode,
-        });
-        return seeOther(reply, `/crawls/${crawl.id}`);
-      } catch (error) {
-        if (error instanceof CrawlLimitReached) {
-          // The same refusal as the API's and as every quota's page: the limit, its number and when to retry.
-          throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
+  // The start form is multipart (a list of URLs may come as a file): parsed in this route's scope only, into
+  // plain fields (the file's bytes as a Buffer), so the CSRF check reads its token as from any form.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      attachFieldsToBody: "keyValues",
+      limits: { fileSize: maxListBytes, files: 1, fields: 20, fieldSize: maxListBytes, parts: 21 },
+    });
+    scope.post<{ Body: Form; Querystring: Record<string, string | undefined> }>(
+      "/crawls",
+      { bodyLimit: 2 * maxListBytes },
+      async (request, reply) => {
+        const session = signedInSession(request);
+        const form = formOf(request.body);
+        await quotas.charge("crawl-starts", { userId: session.account.id });
+        try {
+          const list = [form.urls, form.urlsFile].filter(Boolean).join("\n");
+          const crawl = await crawls.create(session.account.id, {
+            ...(form.url || !list ? { url: form.url } : {}),
+            ...(list ? { urls: list } : {}),
+            ...(form.extract ? { extract: form.extract } : {}),
+            ...(form.max_pages ? { max_pages: wholeOrNaN(form.max_pages) } : {}),
+            ...(form.max_depth ? { max_depth: wholeOrNaN(form.max_depth) } : {}),
+            include: lines(form.include),
+            exclude: lines(form.exclude),
+            mode: form.mode,
+          });
+          return seeOther(reply, `/crawls/${crawl.id}`);
+        } catch (error) {
+          if (error instanceof CrawlLimitReached) {
+            // The same refusal as the API's and as every quota's page: the limit, its number and when to retry.
+            throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
+          }
+          if (error instanceof ValidationFailed) {
+            const { urlsFile: _file, ...shown } = form;
+            return showList(request, reply, { ...shown, error: error.message }, 422);
+          }
+          throw error;
         }
-        if (error instanceof ValidationFailed) {
-          return showList(request, reply, { ...form, error: error.message }, 422);
-        }
-        throw error;
-      }
-    },
-  );
+      },
+    );
+  });
 
   app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
     "/crawls/:id",
@@ -193,15 +209,30 @@ export async function crawlRoutes(
 }
 
 function emptyForm(url: string): CrawlForm {
-  return { url, max_pages: "500", max_depth: "10", include: "", exclude: "", mode: "raw", error: null };
+  return {
+    url,
+    max_pages: "500",
+    max_depth: "10",
+    include: "",
+    exclude: "",
+    mode: "raw",
+    urls: "",
+    extract: "",
+    error: null,
+  };
 }
 
-function formOf(body: Form): CrawlForm {
+/** The form's fields; an uploaded list of URLs (`urls_file`) read as UTF-8 text. */
+function formOf(body: Form): CrawlForm & { urlsFile: string } {
   const text = (name: string) => {
     const value = body[name];
     return typeof value === "string" ? value.trim() : "";
   };
+  const file = body.urls_file;
   return {
+    urls: text("urls"),
+    urlsFile: Buffer.isBuffer(file) ? file.toString("utf8").trim() : "",
+    extract: text("extract"),
     url: text("url"),
     max_pages: text("max_pages"),
     max_depth: text("max_depth"),
