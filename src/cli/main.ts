@@ -14,6 +14,7 @@ const usage = `Usage:
   pagegrade analyze --file <urls.txt> [--mode raw|rendered] [--concurrency N] [--json-lines <out.jsonl|->]
   pagegrade crawl <url> [--max-pages N] [--max-depth N] [--include P]... [--exclude P]... [--no-sitemaps]
                   [--concurrency N] [--json-lines <out.jsonl|->] [--csv <dir>]
+  pagegrade crawl --file <urls.txt> [--extract <rules.json text>] [options of crawl <url>]
   pagegrade user create --email <e> [--password <p>]
   pagegrade key create --email <e> [--keep-old]
   pagegrade worker          (runs jobs only; needs PAGEGRADE_QUEUE_URL and a PostgreSQL DATABASE_URL)
