@@ -63,6 +63,17 @@ describe("extractValues", () => {
     ]);
   });
 
+  it("stops a selector whose cost grows with elements × depth at its step budget", () => {
+    // Every div walks all its ancestors looking for a section: 5 billion steps without the budget.
+    const page = source(`${"<div>".repeat(100_000)}<p>bottom</p>`);
+    // The budget is per rule: the next rule still runs in full.
+    const rules = [
+      { name: "none", selector: "section div" },
+      { name: "p", selector: "p" },
+    ];
+    expect(extractValues(rules, page)).toEqual([[], ["bottom"]]);
+  });
+
   it("refuses nested quantifiers, yet runs such a pattern over a 5 MiB page in linear time", () => {
     expect(() => compileRule({ name: "bad", regex: "(a+)+$" })).toThrow(InvalidRule);
     // The engine itself, past the check: RE2 has no backtracking, so the classic runaway input is harmless.

@@ -4,45 +4,64 @@
  * rule gives at most `maxValuesPerRule` values of at most `maxValueLength` characters, in document order:
  * a selector the text of each matching element (whitespace collapsed) or the value of its attribute, a regex
  * its first capture group (else the whole match) for each match, over at most `maxRegexInput` characters of
- * the HTML. The result lists the values per rule, in the rules' order.
+ * the HTML. A selector may take at most `maxSelectorSteps` steps through the tree on a page (on a page nested
+ * 100,000 deep, `section div` would otherwise cost minutes); past them it keeps the values found so far. The
+ * result lists the values per rule, in the rules' order.
  */
-
 import { type CompiledRule, compileRule, type ExtractionRule } from "./extraction-rules.js";
-import { elementsOf, type Parse5Node, textOf } from "./parse5-adapter.js";
+import { elementsOf, type Parse5Node, StepBudgetSpent, textOf, withStepBudget } from "./parse5-adapter.js";
 
 export const maxValuesPerRule = 10;
 export const maxValueLength = 500;
 /** The HTML a regex reads: the fetcher's body cap, so a rendered DOM grown past it is read up to the cap. */
 export const maxRegexInput = 5 * 1024 * 1024;
+/** Steps through the tree one selector may take on one page (a second or so of work at most). */
+export const maxSelectorSteps = 5_000_000;
 
 /** Values per rule, in the rules' order. */
 export type ExtractedValues = string[][];
+
+type SelectorRule = Extract<CompiledRule, { kind: "selector" }>;
+type RegexRule = Extract<CompiledRule, { kind: "regex" }>;
 
 export function extractValues(
   rules: ExtractionRule[],
   document: { root: Parse5Node; html: string },
 ): ExtractedValues {
-  return rules.map((rule) => valuesOf(compileRule(rule), document));
+  return rules.map((rule) => {
+    const compiled = compileRule(rule);
+    return compiled.kind === "selector"
+      ? selectedValues(compiled, document.root)
+      : matchedValues(compiled, document.html);
+  });
 }
 
-function valuesOf(rule: CompiledRule, document: { root: Parse5Node; html: string }): string[] {
+function selectedValues(rule: SelectorRule, root: Parse5Node): string[] {
   const values: string[] = [];
-  if (rule.kind === "selector") {
-    for (const element of elementsOf(document.root)) {
-      if (!rule.matches(element)) continue;
-      const value =
-        rule.attribute === null
-          ? textOf(element, maxValueLength * 4)
-              .replace(/\s+/g, " ")
-              .trim()
-          : element.attrs.find((attribute) => attribute.name === rule.attribute)?.value;
-      if (value === undefined) continue;
-      values.push(value.slice(0, maxValueLength));
-      if (values.length === maxValuesPerRule) break;
-    }
-    return values;
+  try {
+    withStepBudget(maxSelectorSteps, () => {
+      for (const element of elementsOf(root)) {
+        if (!rule.matches(element)) continue;
+        const value =
+          rule.attribute === null
+            ? textOf(element, maxValueLength * 4)
+                .replace(/\s+/g, " ")
+                .trim()
+            : element.attrs.find((attribute) => attribute.name === rule.attribute)?.value;
+        if (value === undefined) continue;
+        values.push(value.slice(0, maxValueLength));
+        if (values.length === maxValuesPerRule) return;
+      }
+    });
+  } catch (error) {
+    if (!(error instanceof StepBudgetSpent)) throw error;
   }
-  const html = document.html.length > maxRegexInput ? document.html.slice(0, maxRegexInput) : document.html;
+  return values;
+}
+
+function matchedValues(rule: RegexRule, fullHtml: string): string[] {
+  const values: string[] = [];
+  const html = fullHtml.length > maxRegexInput ? fullHtml.slice(0, maxRegexInput) : fullHtml;
   const matcher = rule.pattern.matcher(html);
   const hasGroup = rule.pattern.groupCount() > 0;
   while (values.length < maxValuesPerRule && matcher.find()) {
