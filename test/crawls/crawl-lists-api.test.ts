@@ -3,7 +3,7 @@
  * databases: only the listed URLs are analysed (no links, sitemaps or redirect targets followed), the site checks
  * run over them, each page carries its extracted values (JSON and CSV), a form body takes the list as repeated
  * fields or one per line, every bad input is a 422 naming its field, another user's crawl is a 404, and a
- * scheduled list crawl runs the same list again.
+ * scheduled list crawl runs the same list with the same rules again (the crawl store's new columns on both).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
@@ -237,14 +237,14 @@ describe.each(databaseKinds)("list mode and extraction on %s", (kind) => {
   });
 });
 
-describe("a scheduled list crawl", () => {
+describe.each(databaseKinds)("a scheduled list crawl on %s", (kind) => {
   let api: TestApi;
   let server: LocalServer;
   let key: string;
 
   beforeAll(async () => {
     server = await startServer(site());
-    api = await startApi("sqlite", {
+    api = await startApi(kind, {
       PAGEGRADE_CRAWL_DELAY_MS: "0",
       PAGEGRADE_SCHEDULE_INTERVALS: "daily=1,weekly=3600",
     });
