@@ -107,7 +107,8 @@ export class Analyzer {
     const url = normaliseSubmittedUrl(rawUrl);
     const mode = options.mode ?? "raw";
     const kept = options.keepDocument ? new InThreadSession(this.scoring) : null;
-    const sessionFor: SessionFor = kept ? async () => kept : this.sessionFor(options.owner ?? "");
+    const extracting = options.crawlProject !== undefined && (options.extract ?? []).length > 0;
+    const sessionFor: SessionFor = kept ? async () => kept : this.sessionFor(options.owner ?? "", extracting);
     const started = performance.now();
     const collected =
       mode === "rendered"
@@ -152,10 +153,13 @@ export class Analyzer {
     };
   }
 
-  /** Where a page of that many bytes is parsed and judged: the analysis pool if it is large enough. */
-  private sessionFor(owner: string): SessionFor {
+  /**
+   * Where a page of that many bytes is parsed and judged: the analysis pool if it is large enough, or whatever
+   * its size when a crawl's extraction rules run over it (their cost does not follow the page's size alone).
+   */
+  private sessionFor(owner: string, onPool = false): SessionFor {
     return async (bytes) =>
-      this.threads && bytes >= this.config.analysisThreadMinBytes
+      this.threads && (onPool || bytes >= this.config.analysisThreadMinBytes)
         ? this.threads.session(owner)
         : new InThreadSession(this.scoring);
   }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import {
   extractValues,
+  maxRegexInput,
   maxValueLength,
   maxValuesPerRule,
 } from "../../src/analysis/extract/extract-values.js";
@@ -61,6 +62,13 @@ describe("extractValues", () => {
     expect(extractValues([{ name: "deep", selector: "div > span.deep" }], source(html))).toEqual([
       ["bottom"],
     ]);
+  });
+
+  it("reads at most the first 2 MiB of the HTML with a regex", () => {
+    const html = `<p>early-1</p>${" ".repeat(maxRegexInput)}<p>late-2</p>`;
+    expect(
+      extractValues([{ name: "n", regex: "(?:early|late)-\\d" }], { html, root: source("").root }),
+    ).toEqual([["early-1"]]);
   });
 
   it("stops a selector whose cost grows with elements × depth at its step budget", () => {
