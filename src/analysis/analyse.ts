@@ -11,6 +11,7 @@ import type { AnalyzerOptions } from "./analyzer-options.js";
 import type { Category } from "./checks/check.js";
 import { PageCollector, type SessionFor } from "./collect.js";
 import type { CrawledPage } from "./crawled-page.js";
+import type { ExtractionRule } from "./extract/extraction-rules.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";
 import type { SiteRequests } from "./fetch/site-requests.js";
 import type { CheckResults } from "./judge.js";
@@ -88,6 +89,8 @@ export class Analyzer {
       owner?: string;
       /** A crawl's project: the result then carries what the crawl keeps of the page (`crawled`). */
       crawlProject?: string;
+      /** With `crawlProject`: the crawl's extraction rules, run where the page is parsed (`crawled.extracted`). */
+      extract?: ExtractionRule[];
       /** Parse on the calling thread and return the judged document (`document`), for tools that inspect it. */
       keepDocument?: boolean;
       /** A crawl's say over every request of the analysis: politeness and its headers (see site-requests.ts). */
@@ -107,7 +110,8 @@ export class Analyzer {
     const url = normaliseSubmittedUrl(rawUrl);
     const mode = options.mode ?? "raw";
     const kept = options.keepDocument ? new InThreadSession(this.scoring) : null;
-    const sessionFor: SessionFor = kept ? async () => kept : this.sessionFor(options.owner ?? "");
+    const extracting = options.crawlProject !== undefined && (options.extract ?? []).length > 0;
+    const sessionFor: SessionFor = kept ? async () => kept : this.sessionFor(options.owner ?? "", extracting);
     const started = performance.now();
     const collected =
       mode === "rendered"
@@ -124,7 +128,11 @@ export class Analyzer {
     let judged: Awaited<ReturnType<typeof session.judge>>;
     const document = kept?.document ?? null;
     try {
-      judged = await session.judge(facts, options.crawlProject ?? null);
+      const crawl =
+        options.crawlProject === undefined
+          ? null
+          : { project: options.crawlProject, extract: options.extract ?? [] };
+      judged = await session.judge(facts, crawl);
     } finally {
       session.release();
     }
@@ -149,10 +157,13 @@ export class Analyzer {
     };
   }
 
-  /** Where a page of that many bytes is parsed and judged: the analysis pool if it is large enough. */
-  private sessionFor(owner: string): SessionFor {
+  /**
+   * Where a page of that many bytes is parsed and judged: the analysis pool if it is large enough, or whatever
+   * its size when a crawl's extraction rules run over it (their cost does not follow the page's size alone).
+   */
+  private sessionFor(owner: string, onPool = false): SessionFor {
     return async (bytes) =>
-      this.threads && bytes >= this.config.analysisThreadMinBytes
+      this.threads && (onPool || bytes >= this.config.analysisThreadMinBytes)
         ? this.threads.session(owner)
         : new InThreadSession(this.scoring);
   }

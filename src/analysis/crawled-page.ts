@@ -1,22 +1,37 @@
 /**
  * What a crawl keeps of an analysed page, read from its snapshot where the snapshot lives (on the analysis
  * pool's thread for a large page): the facts the site checks need (title, canonical, noindex and indexability,
- * hreflang, the text's fingerprint) and the page's links within the crawl's project. The crawl stores them as
- * they are; it never reads the page again.
+ * hreflang, the text's fingerprint), the page's links within the crawl's project and the values of the crawl's
+ * extraction rules (run over the judged document by `page-work.ts`). The crawl stores them as they are; it never reads the page again.
  */
 
 import { crawlUrl, inScope } from "./crawl-url.js";
+import type { ExtractedValues } from "./extract/extract-values.js";
+import type { ExtractionRule } from "./extract/extraction-rules.js";
 import { noindexSources } from "./page-facts.js";
 import { textFingerprint } from "./site-checks/text-fingerprint.js";
 import type { PageSnapshot } from "./snapshot.js";
 
+/** What a crawl asks of each page it analyses: its project (for the links) and its extraction rules. */
+export interface CrawlAsk {
+  project: string;
+  extract: ExtractionRule[];
+}
+
 export interface CrawledPage {
   facts: ReturnType<typeof pageFacts>;
   links: Array<{ to: string; nofollow: boolean }>;
+  /** The extraction rules' values, in the rules' order (empty without rules). */
+  extracted: ExtractedValues;
 }
 
-export function crawledPageOf(snapshot: PageSnapshot, project: string): CrawledPage {
-  return { facts: pageFacts(snapshot), links: internalLinks(snapshot, project) };
+/** The page's crawl facts; `extracted` are the values of the crawl's rules (`extractValues`, run beside this). */
+export function crawledPageOf(
+  snapshot: PageSnapshot,
+  project: string,
+  extracted: ExtractedValues = [],
+): CrawledPage {
+  return { facts: pageFacts(snapshot), links: internalLinks(snapshot, project), extracted };
 }
 
 /** What the site checks need from one analysed page. */

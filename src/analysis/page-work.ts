@@ -1,17 +1,19 @@
 /**
  * The CPU part of an analysis, the same code wherever it runs (on the event loop's thread for a small page, on
  * a thread of the analysis pool for a large one): decode and parse the served bytes (and, in rendered mode,
- * the rendered DOM), then judge the snapshot, score it and, for a crawl, read the page's crawl facts from it.
+ * the rendered DOM), then judge the snapshot, score it and, for a crawl, read the page's crawl facts
+ * from it and run its extraction rules over the judged document.
  * Everything going in and out is plain data, so it crosses a thread boundary as it is.
  */
 
 import { decodeDocument } from "./charset.js";
 import { checks } from "./checks/index.js";
-import type { CrawledPage } from "./crawled-page.js";
-import { crawledPageOf } from "./crawled-page.js";
+import { type CrawlAsk, type CrawledPage, crawledPageOf } from "./crawled-page.js";
+import { extractValues } from "./extract/extract-values.js";
+import type { Parse5Node } from "./extract/parse5-adapter.js";
 import { type CheckResults, judge } from "./judge.js";
 import { isNotIndexable } from "./page-facts.js";
-import { parseDocument } from "./parse.js";
+import { parseDocumentTree } from "./parse.js";
 import { type Scored, score } from "./score.js";
 import type { Scoring } from "./scoring-config.js";
 import type { CharsetFacts, DocumentFacts, PageSnapshot, RenderedFactsSnapshot } from "./snapshot.js";
@@ -31,6 +33,8 @@ export interface ParsedPage {
   document: DocumentFacts;
   /** Rendered mode: the document as served; null in raw mode. */
   rawDocument: DocumentFacts | null;
+  /** The judged document's HTML and parse tree, for a crawl's extraction rules; never leaves the thread. */
+  source: { html: string; root: Parse5Node };
 }
 
 /** The snapshot's facts that come from I/O (the main thread's part): everything but the parse. */
@@ -51,15 +55,24 @@ export function parsePage(input: ParseInput): { parsed: ParsedPage; parseMs: num
   const started = performance.now();
   const body = Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength);
   const served = decodeDocument(body, input.contentType);
-  const servedDocument = parseDocument(served.html, input.finalUrl);
-  const parsed: ParsedPage =
-    input.renderedHtml === null
-      ? { charset: served.charset, document: servedDocument, rawDocument: null }
-      : {
-          charset: served.charset,
-          document: parseDocument(input.renderedHtml, input.finalUrl),
-          rawDocument: servedDocument,
-        };
+  const servedDocument = parseDocumentTree(served.html, input.finalUrl);
+  let parsed: ParsedPage;
+  if (input.renderedHtml === null) {
+    parsed = {
+      charset: served.charset,
+      document: servedDocument.facts,
+      rawDocument: null,
+      source: { html: served.html, root: servedDocument.root },
+    };
+  } else {
+    const rendered = parseDocumentTree(input.renderedHtml, input.finalUrl);
+    parsed = {
+      charset: served.charset,
+      document: rendered.facts,
+      rawDocument: servedDocument.facts,
+      source: { html: input.renderedHtml, root: rendered.root },
+    };
+  }
   return { parsed, parseMs: performance.now() - started };
 }
 
@@ -79,12 +92,15 @@ export function judgePage(
   parsed: ParsedPage,
   facts: CollectedFacts,
   scoring: Scoring,
-  crawlProject: string | null,
+  crawl: CrawlAsk | null,
 ): Judged {
   const started = performance.now();
   const snapshot = snapshotOf(parsed, facts);
   const results = judge(snapshot, checks, scoring.thresholds);
   const scored = score(results, scoring, isNotIndexable(snapshot));
-  const crawled = crawlProject === null ? null : crawledPageOf(snapshot, crawlProject);
+  const crawled =
+    crawl === null
+      ? null
+      : crawledPageOf(snapshot, crawl.project, extractValues(crawl.extract, parsed.source));
   return { results, scored, crawled, judgeMs: performance.now() - started };
 }

@@ -114,7 +114,16 @@ class ScriptRecord extends ElementRecord implements ScriptElement {
 }
 
 export function parseDocument(html: string, pageUrl: string): DocumentFacts {
-  const document = parse(html);
+  return factsOf(parse(html), html, pageUrl);
+}
+
+/** The document's facts and its parse5 tree (which a crawl's extraction rules read). */
+export function parseDocumentTree(html: string, pageUrl: string): { facts: DocumentFacts; root: ParentNode } {
+  const root = parse(html);
+  return { facts: factsOf(root, html, pageUrl), root };
+}
+
+function factsOf(document: DefaultTreeAdapterTypes.Document, html: string, pageUrl: string): DocumentFacts {
   const facts: DocumentFacts = {
     mode: document.mode,
     doctype: null,

@@ -1,6 +1,7 @@
 /**
  * `pagegrade crawl <url>`: a whole site crawled without the service, by the same crawler the service runs, into a
- * temporary SQLite database removed at the end. A progress line on a terminal, the site issues printed at the
+ * temporary SQLite database removed at the end (`--file urls.txt` instead of a URL: list mode, those URLs only;
+ * `--extract JSON`: extraction rules, their values in the pages' output). A progress line on a terminal, the site issues printed at the
  * end; `--json-lines` writes every page (as the API's crawl_page object), `--csv DIR` writes pages.csv and
  * issues.csv. Exit 0 when the crawl completed and analysed its start page, 1 when it did not, 2 on bad usage.
  * Ctrl-C stops the crawl and still prints what it found. `--header "Name: value"` (repeatable) sends a request
@@ -8,7 +9,15 @@
  * PAGEGRADE_ENCRYPTION_KEY or, without it, a key made for this run.
  */
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,13 +26,15 @@ import { Analyzer } from "../analysis/analyse.js";
 import { defaultScheduleIntervals, loadAnalysisConfig, loadServiceConfig } from "../config.js";
 import { CrawlListings } from "../crawls/crawl-listing-store.js";
 import { crawlFields } from "../crawls/crawl-service.js";
-import type { CrawlRow } from "../crawls/crawl-store.js";
+import type { CrawlPageRow, CrawlRow } from "../crawls/crawl-store.js";
 import { openCrawlStores } from "../crawls/crawl-stores.js";
 import { crawlHere } from "../crawls/crawler.js";
 import {
   crawlError,
   crawlPageColumns,
   crawlPageObject,
+  crawlPagesCsv,
+  extractionNames,
   siteIssueColumns,
   siteIssueObject,
   toCsv,
@@ -52,7 +63,11 @@ export async function runCrawl(args: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError("crawl takes exactly one URL");
+  const list = values.file === undefined ? undefined : readUrlFile(values.file);
+  if (list === undefined && positionals.length !== 1) throw new UsageError("crawl takes exactly one URL");
+  if (list !== undefined && positionals.length !== 0) {
+    throw new UsageError("crawl takes a URL or --file, not both");
+  }
   const config = loadServiceConfig();
   const settings = config.crawls;
   // The database lasts as long as the command: a key of its own serves when none is configured.
@@ -63,7 +78,8 @@ export async function runCrawl(args: string[]): Promise<number> {
   try {
     fields = crawlFields(
       {
-        url: positionals[0] as string,
+        ...(list === undefined ? { url: positionals[0] as string } : { urls: list }),
+        ...(values.extract === undefined ? {} : { extract: values.extract }),
         max_pages: wholeNumber(values["max-pages"], "--max-pages", 1, settings.maxPages),
         max_depth: wholeNumber(values["max-depth"], "--max-depth", 0, 50),
         include: values.include,
@@ -140,6 +156,8 @@ function parse(args: string[]) {
       exclude: { type: "string", multiple: true },
       concurrency: { type: "string" },
       "no-sitemaps": { type: "boolean" },
+      file: { type: "string" },
+      extract: { type: "string" },
       "json-lines": { type: "string" },
       csv: { type: "string" },
       header: { type: "string", multiple: true },
@@ -155,11 +173,27 @@ function wholeNumber(raw: string | undefined, name: string, min: number, max: nu
   return Number(raw);
 }
 
+/** The largest URL list file read: what the API takes in a body. */
+const maxUrlFileBytes = 1024 * 1024;
+
+/** A list of URLs, one per line, from a file. */
+function readUrlFile(path: string): string {
+  try {
+    if (statSync(path).size > maxUrlFileBytes) {
+      throw new UsageError(`--file "${path}" is larger than ${maxUrlFileBytes} bytes`);
+    }
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read --file "${path}": ${(error as Error).message}`);
+  }
+}
+
 /** Every page of the crawl, in the order found, a page of rows at a time. */
-async function* allPages(listings: CrawlListings, crawlId: number) {
+async function* allRows(listings: CrawlListings, crawlId: number) {
   for (let offset = 0; ; offset += 500) {
     const rows = await listings.pages(crawlId, { limit: 500, offset });
-    for (const row of rows) yield crawlPageObject(row);
+    yield* rows;
     if (rows.length < 500) return;
   }
 }
@@ -173,19 +207,23 @@ async function writeOutputs(
   const listings = new CrawlListings(store);
   if (jsonLines !== undefined) {
     const out = jsonLines === "-" ? process.stdout : createWriteStream(jsonLines);
-    for await (const page of allPages(listings, crawl.id)) {
-      const { report_id: _reportId, ...line } = page; // the temporary database's ids mean nothing afterwards
+    const names = extractionNames(crawl);
+    for await (const row of allRows(listings, crawl.id)) {
+      const { report_id: _reportId, ...line } = crawlPageObject(row, names); // the temporary database's ids mean nothing afterwards
       out.write(`${JSON.stringify(line)}\n`);
     }
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(() => resolve()));
   }
   if (csvDirectory !== undefined) {
-    const pages: Array<Record<string, unknown>> = [];
-    for await (const page of allPages(listings, crawl.id)) pages.push(page);
+    const pages: CrawlPageRow[] = [];
+    for await (const row of allRows(listings, crawl.id)) pages.push(row);
     const issues = (await listings.issues(crawl.id)).map(siteIssueObject);
     try {
       mkdirSync(csvDirectory, { recursive: true });
-      writeFileSync(join(csvDirectory, "pages.csv"), toCsv(pages, pageColumns));
+      writeFileSync(
+        join(csvDirectory, "pages.csv"),
+        crawlPagesCsv(pages, extractionNames(crawl), pageColumns),
+      );
       writeFileSync(join(csvDirectory, "issues.csv"), toCsv(issues, siteIssueColumns));
     } catch (error) {
       throw new UsageError(`cannot write the CSV files in "${csvDirectory}": ${(error as Error).message}`);

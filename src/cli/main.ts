@@ -15,6 +15,7 @@ const usage = `Usage:
   pagegrade crawl <url> [--max-pages N] [--max-depth N] [--include P]... [--exclude P]... [--no-sitemaps]
                   [--concurrency N] [--json-lines <out.jsonl|->] [--csv <dir>]
                   [--header "Name: value"]...
+  pagegrade crawl --file <urls.txt> [--extract <rules.json text>] [options of crawl <url>]
   pagegrade user create --email <e> [--password <p>]
   pagegrade key create --email <e> [--keep-old]
   pagegrade worker          (runs jobs only; needs PAGEGRADE_QUEUE_URL and a PostgreSQL DATABASE_URL)

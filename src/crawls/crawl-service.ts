@@ -1,6 +1,6 @@
 /**
  * The rules of crawls, shared by the API and the pages: the fields a crawl takes and their limits (a 422 naming
- * the field for anything else), at most PAGEGRADE_CRAWLS_PER_USER queued or running per user (CrawlLimitReached,
+ * the field for anything else; a list of URLs in `url-list.ts`, extraction rules in `extraction-fields.ts`), at most PAGEGRADE_CRAWLS_PER_USER queued or running per user (CrawlLimitReached,
  * a 429), starting one (the `crawl` job, keyed by the crawl), cancelling (409 when it has finished: CrawlFinished),
  * deleting (cancels first; the reports stay).
  */
@@ -18,9 +18,15 @@ import { crawlHeadersOf, storedCrawlHeaders } from "./crawl-headers.js";
 import type { CrawlListings, CrawlPageQuery } from "./crawl-listing-store.js";
 import type { CrawlListQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
+import { extractionRules } from "./extraction-fields.js";
+import { urlList } from "./url-list.js";
 
 export interface CrawlInput {
   url?: string;
+  /** List mode: the only URLs analysed (instead of `url`). */
+  urls?: string | string[];
+  /** Extraction rules: a JSON array, or its text. */
+  extract?: unknown;
   max_pages?: number;
   max_depth?: number;
   sitemaps?: number;
@@ -85,13 +91,15 @@ export class CrawlService {
    */
   async runAgain(previous: CrawlRow): Promise<CrawlRow | undefined> {
     if ((await this.crawls.activeCount(previous.user_id)) >= this.settings.perUser) return undefined;
-    const { url, project, max_pages, max_depth, sitemaps, include, exclude, mode, privacy, schedule } =
-      previous;
+    const { url, urls, extract, project, max_pages, max_depth, sitemaps, include, exclude } = previous;
+    const { mode, privacy, schedule } = previous;
     const fields = {
       // Sealed as they were: the next run sends the same headers.
       headers: previous.headers,
       header_names: previous.header_names,
       url,
+      urls,
+      extract,
       project,
       max_pages,
       max_depth,
@@ -190,18 +198,28 @@ export function crawlFields(
   input: CrawlInput,
   limits: { maxPages: number; renderingAvailable: boolean; secrets?: SecretBox | null },
 ) {
-  if (input.url === undefined) throw ValidationFailed.of("url", "The url field is required.");
-  let url: URL;
-  try {
-    url = normaliseSubmittedUrl(input.url);
-  } catch (error) {
-    if (error instanceof InvalidUrl)
-      throw ValidationFailed.of("url", error.message.replace(/^The url /, "The url field "));
-    throw error;
+  if (input.url !== undefined && input.urls !== undefined) {
+    throw ValidationFailed.of("urls", "Give either url (a start page) or urls (a list), not both.");
+  }
+  if (input.url === undefined && input.urls === undefined) {
+    throw ValidationFailed.of("url", "The url field is required (or urls, a list of URLs).");
   }
   const maxPages = input.max_pages ?? Math.min(500, limits.maxPages);
   if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > limits.maxPages) {
     throw ValidationFailed.of("max_pages", `The max pages field must be between 1 and ${limits.maxPages}.`);
+  }
+  // A list without max_pages may be as long as the server allows.
+  const list =
+    input.urls === undefined
+      ? null
+      : urlList(input.urls, input.max_pages === undefined ? limits.maxPages : maxPages);
+  let url: URL;
+  try {
+    url = normaliseSubmittedUrl(list ? (list.urls[0] as string) : (input.url as string));
+  } catch (error) {
+    if (error instanceof InvalidUrl)
+      throw ValidationFailed.of("url", error.message.replace(/^The url /, "The url field "));
+    throw error;
   }
   const maxDepth = input.max_depth ?? 10;
   if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 50) {
@@ -233,13 +251,18 @@ export function crawlFields(
   const include = patterns(input.include, "include");
   const exclude = patterns(input.exclude, "exclude");
   const headers = storedCrawlHeaders(crawlHeadersOf(input.headers), limits.secrets ?? null);
+  const extract = extractionRules(input.extract);
   return {
     ...headers,
     url: url.href,
+    urls: list ? JSON.stringify(list.urls) : null,
+    extract: JSON.stringify(extract),
     project: projectOf(url),
-    max_pages: maxPages,
+    // A list's crawl fetches its URLs and nothing else: its budget is the list.
+    max_pages: list && input.max_pages === undefined ? list.urls.length : maxPages,
     max_depth: maxDepth,
-    sitemaps,
+    // No sitemaps in list mode: only the listed URLs are analysed.
+    sitemaps: list ? 0 : sitemaps,
     include: JSON.stringify(include),
     exclude: JSON.stringify(exclude),
     mode,

@@ -36,7 +36,7 @@ export type NewCrawl = Pick<
   | "schedule"
   | "created_at"
   | "updated_at"
-> & { parts: number; headers?: string | null; header_names?: string };
+> & { parts: number; headers?: string | null; header_names?: string; urls?: string | null; extract?: string };
 
 export interface CrawlListQuery {
   project?: string;

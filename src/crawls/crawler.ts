@@ -1,6 +1,7 @@
 import type { Analyzer } from "../analysis/analyse.js";
 import { type AnalysisFailure, analysisFailureOf } from "../analysis/analysis-failure.js";
 import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "../analysis/crawl-url.js";
+import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { crawlDelayFor, isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { resultOf } from "../analysis/score.js";
@@ -166,6 +167,9 @@ class CrawlRun {
   private readonly pageReports: CrawlPageReports;
   /** Every request this part makes to the site: one at a time, politely, with the crawl's headers where due. */
   private readonly requests: CrawlRequests;
+  /** List mode: only the listed URLs are analysed (no links followed, no sitemaps, no redirect targets). */
+  private readonly listed: boolean;
+  private readonly extract: ExtractionRule[];
 
   constructor(
     private crawl: CrawlRow,
@@ -183,6 +187,8 @@ class CrawlRun {
       () => this.delayMs,
       openCrawlHeaders(crawl.headers, dependencies.secrets),
     );
+    this.listed = crawl.urls !== null;
+    this.extract = JSON.parse(crawl.extract) as ExtractionRule[];
   }
 
   async execute(): Promise<void> {
@@ -211,7 +217,7 @@ class CrawlRun {
   }
 
   /**
-   * robots.txt, the start URL and the sitemaps' URLs, once per crawl; the sitemaps are read at robots.txt's
+   * robots.txt, the start URL and the sitemaps' URLs (or, in list mode, the list), once per crawl; the sitemaps are read at robots.txt's
    * Crawl-delay already.
    */
   private async seed(): Promise<void> {
@@ -222,8 +228,13 @@ class CrawlRun {
       const origin = new URL(this.crawl.url).origin;
       const robotsTxt = await reader.robotsTxt(origin);
       this.delayMs = this.delayAfter(parseRobotsTxt(robotsTxt ?? ""));
-      const entries: FrontierEntry[] = [{ url: this.crawl.url, depth: 0 }];
-      if (this.crawl.sitemaps === 1) {
+      if (this.listed) {
+        // List mode: the listed URLs, each a start of its own (depth 0), and nothing else.
+        const listed = (JSON.parse(this.crawl.urls as string) as string[]).map((url) => ({ url, depth: 0 }));
+        await frontier.discover(this.crawl.id, listed, this.bounds);
+      }
+      const entries: FrontierEntry[] = this.listed ? [] : [{ url: this.crawl.url, depth: 0 }];
+      if (this.crawl.sitemaps === 1 && !this.listed) {
         const declared = parseRobotsTxt(robotsTxt ?? "").sitemaps;
         const locations = declared.length > 0 ? declared : [new URL("/sitemap.xml", origin).href];
         const listed = await reader.sitemapUrls(locations, Math.min(50_000, settings.maxPages * 5));
@@ -337,7 +348,8 @@ class CrawlRun {
   private async crawlPage(page: CrawlPageRow): Promise<void> {
     const { frontier } = this.dependencies.stores;
     const url = new URL(page.url);
-    const isStart = page.url === this.crawl.url;
+    // A listed URL was asked for by name: the path patterns do not apply to it, as to a start page.
+    const isStart = page.url === this.crawl.url || this.listed;
     if (page.depth !== null && page.depth > this.crawl.max_depth) {
       return frontier.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.crawl.id);
     }
@@ -375,6 +387,7 @@ class CrawlRun {
         owner: `user ${this.crawl.user_id}`,
         crawlProject: this.crawl.project,
         site: this.requests,
+        extract: this.extract,
       });
     } catch (error) {
       return this.failed(page, error, earlier.reportId);
@@ -435,7 +448,8 @@ class CrawlRun {
    * its depth) fails, the crawl stops and ends `failed` with the page's reason.
    */
   private async failIfStart(page: CrawlPageRow, failure: AnalysisFailure): Promise<void> {
-    if (page.depth !== 0) return;
+    // In list mode every URL is a start of its own: one that fails is a failed page, not a failed crawl.
+    if (page.depth !== 0 || this.listed) return;
     const error = {
       reason: failure.reason,
       message: `The start page ${page.url} failed: ${failure.message}`,
@@ -448,7 +462,7 @@ class CrawlRun {
     const { frontier } = this.dependencies.stores;
     const target = crawlUrl(location, page.url);
     await frontier.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
-    if (target && inScope(target, this.crawl.project)) {
+    if (target && inScope(target, this.crawl.project) && !this.listed) {
       await frontier.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
     }
   }

@@ -1,4 +1,5 @@
 /** A crawl, one of its pages and one of its site issues as the API shows them, and as CSV rows. */
+import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "./crawl-store.js";
 
 export function crawlObject(row: CrawlRow) {
@@ -6,6 +7,7 @@ export function crawlObject(row: CrawlRow) {
     id: row.id,
     object: "crawl" as const,
     url: row.url,
+    urls: row.urls === null ? null : (JSON.parse(row.urls) as string[]),
     project: row.project,
     status: row.status,
     max_pages: row.max_pages,
@@ -17,6 +19,7 @@ export function crawlObject(row: CrawlRow) {
     privacy: row.privacy,
     schedule: row.schedule,
     header_names: JSON.parse(row.header_names) as string[],
+    extract: extractionRulesOf(row),
     pages: { discovered: row.discovered, analysed: row.analysed, failed: row.failed, excluded: row.excluded },
     dropped: { urls: row.urls_dropped, links: row.links_dropped },
     score: row.score,
@@ -35,7 +38,23 @@ export function crawlError(row: CrawlRow): { reason: string; message: string } |
   return row.error === null ? null : (JSON.parse(row.error) as { reason: string; message: string });
 }
 
-export function crawlPageObject(row: CrawlPageRow) {
+/** The crawl's extraction rules, as asked for. */
+export function extractionRulesOf(crawl: Pick<CrawlRow, "extract">): ExtractionRule[] {
+  return JSON.parse(crawl.extract) as ExtractionRule[];
+}
+
+/** The names of the crawl's extraction rules, in order: the keys of each page's `extracted`. */
+export function extractionNames(crawl: Pick<CrawlRow, "extract">): string[] {
+  return extractionRulesOf(crawl).map((rule) => rule.name);
+}
+
+/** A page's extracted values by rule name (stored as one array per rule, in the rules' order). */
+export function extractedOf(row: Pick<CrawlPageRow, "extracted">, names: string[]): Record<string, string[]> {
+  const stored = row.extracted === null ? [] : (JSON.parse(row.extracted) as string[][]);
+  return Object.fromEntries(names.map((name, index) => [name, stored[index] ?? []]));
+}
+
+export function crawlPageObject(row: CrawlPageRow, names: string[] = []) {
   return {
     object: "crawl_page" as const,
     url: row.url,
@@ -54,7 +73,25 @@ export function crawlPageObject(row: CrawlPageRow) {
     result: row.result,
     excluded: row.excluded,
     error: row.error,
+    extracted: extractedOf(row, names),
   };
+}
+
+/**
+ * The pages CSV of a crawl: the page's columns, then one per extraction rule (headed with the rule's name; its
+ * values joined by " | ").
+ */
+export function crawlPagesCsv(rows: CrawlPageRow[], names: string[], columns = crawlPageColumns): string {
+  const keys = names.map((_, index) => `extracted:${index}`);
+  const objects = rows.map((row) => {
+    const page: Record<string, unknown> = crawlPageObject(row, names);
+    const extracted = page.extracted as Record<string, string[]>;
+    names.forEach((name, index) => {
+      page[keys[index] as string] = (extracted[name] ?? []).join(" | ");
+    });
+    return page;
+  });
+  return toCsv(objects, [...columns, ...keys], [...columns, ...names]);
 }
 
 export function siteIssueObject(row: CrawlIssueRow) {
@@ -76,7 +113,7 @@ export function siteIssueObject(row: CrawlIssueRow) {
  * spreadsheet would read as a formula (it starts with =, +, -, @) gets a leading apostrophe: page titles are
  * strangers' text.
  */
-export function toCsv(rows: Array<Record<string, unknown>>, columns: string[]): string {
+export function toCsv(rows: Array<Record<string, unknown>>, columns: string[], header = columns): string {
   const field = (value: unknown) => {
     const text =
       value === null || value === undefined
@@ -88,7 +125,7 @@ export function toCsv(rows: Array<Record<string, unknown>>, columns: string[]): 
     return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
   };
   return `${[
-    columns.join(","),
+    header.map(field).join(","),
     ...rows.map((row) => columns.map((column) => field(row[column])).join(",")),
   ].join("\r\n")}\r\n`;
 }

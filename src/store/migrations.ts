@@ -19,6 +19,7 @@ import { crawlBounds } from "./migrations/015_crawl_bounds.js";
 import { jobFairness } from "./migrations/016_job_fairness.js";
 import { reportChanges } from "./migrations/017_report_changes.js";
 import { crawlHeaders } from "./migrations/018_crawl_headers.js";
+import { crawlLists } from "./migrations/019_crawl_lists.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -37,6 +38,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "016_job_fairness": jobFairness(),
     "017_report_changes": reportChanges(dialect),
     "018_crawl_headers": crawlHeaders(),
+    "019_crawl_lists": crawlLists(),
   };
 }
 

@@ -261,6 +261,10 @@ export interface CrawlsTable {
   headers: Generated<string | null>;
   /** Their names, as a JSON array: all that is ever shown of them. */
   header_names: Generated<string>;
+  /** List mode: the only URLs the crawl analyses (a JSON array); null when it follows links. */
+  urls: Generated<string | null>;
+  /** Extraction rules, a JSON array (`[]` for none). */
+  extract: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -291,6 +295,8 @@ export interface CrawlPagesTable {
   result: string | null;
   excluded: null | "robots" | "pattern" | "limit" | "not-html";
   error: string | null;
+  /** The extraction rules' values, one JSON array per rule in the crawl's order; null when none were read. */
+  extracted: Generated<string | null>;
   attempts: Generated<number>;
   /** The part fetching it (while `fetching`), and until when its claim holds. */
   claimed_by: Generated<number | null>;

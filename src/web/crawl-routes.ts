@@ -3,15 +3,16 @@
  * over time and fills the form with its home page), one crawl (live while it runs, then its report), its pages
  * and issues as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
  */
+import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
 import { type CrawlPageQuery, crawlPageSorts, crawlPageStates } from "../crawls/crawl-listing-store.js";
 import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
-import type { CrawlRow } from "../crawls/crawl-store.js";
+import type { CrawlPageRow, CrawlRow } from "../crawls/crawl-store.js";
 import {
-  crawlPageColumns,
-  crawlPageObject,
+  crawlPagesCsv,
+  extractionNames,
   siteIssueColumns,
   siteIssueObject,
   toCsv,
@@ -31,7 +32,9 @@ export interface CrawlRouteOptions {
   quotas: Quotas;
 }
 
-type Form = Record<string, string | string[] | undefined>;
+type Form = Record<string, string | string[] | Buffer | undefined>;
+/** The most a pasted or uploaded list of URLs may hold: what the API takes in a body. */
+const maxListBytes = 1024 * 1024;
 const listPageSize = 25;
 
 export async function crawlRoutes(
@@ -87,36 +90,49 @@ export async function crawlRoutes(
     showList(request, reply),
   );
 
-  app.post<{ Body: Form; Querystring: Record<string, string | undefined> }>(
-    "/crawls",
-    async (request, reply) => {
-      const session = signedInSession(request);
-      const form = formOf(request.body);
-      await quotas.charge("crawl-starts", { userId: session.account.id });
-      try {
-        const crawl = await crawls.create(session.account.id, {
-          url: form.url,
-          ...(form.max_pages ? { max_pages: wholeOrNaN(form.max_pages) } : {}),
-          ...(form.max_depth ? { max_depth: wholeOrNaN(form.max_depth) } : {}),
-          include: lines(form.include),
-          exclude: lines(form.exclude),
-          mode: form.mode,
-          // Read from the body only: a form shown again never holds the values.
-          headers: lines([request.body.headers ?? ""].flat().join("\n")),
-        });
-        return seeOther(reply, `/crawls/${crawl.id}`);
-      } catch (error) {
-        if (error instanceof CrawlLimitReached) {
-          // The same refusal as the API's and as every quota's page: the limit, its number and when to retry.
-          throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
+  // The start form is multipart (a list of URLs may come as a file): parsed in this route's scope only, into
+  // plain fields (the file's bytes as a Buffer), so the CSRF check reads its token as from any form.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      attachFieldsToBody: "keyValues",
+      limits: { fileSize: maxListBytes, files: 1, fields: 20, fieldSize: maxListBytes, parts: 21 },
+    });
+    scope.post<{ Body: Form; Querystring: Record<string, string | undefined> }>(
+      "/crawls",
+      { bodyLimit: 2 * maxListBytes },
+      async (request, reply) => {
+        const session = signedInSession(request);
+        const form = formOf(request.body);
+        await quotas.charge("crawl-starts", { userId: session.account.id });
+        try {
+          const list = [form.urls, form.urlsFile].filter(Boolean).join("\n");
+          const crawl = await crawls.create(session.account.id, {
+            ...(form.url || !list ? { url: form.url } : {}),
+            ...(list ? { urls: list } : {}),
+            ...(form.extract ? { extract: form.extract } : {}),
+            ...(form.max_pages ? { max_pages: wholeOrNaN(form.max_pages) } : {}),
+            ...(form.max_depth ? { max_depth: wholeOrNaN(form.max_depth) } : {}),
+            include: lines(form.include),
+            exclude: lines(form.exclude),
+            mode: form.mode,
+            // Read from the body only: a form shown again never holds the values.
+            headers: lines([request.body.headers ?? ""].flat().join("\n")),
+          });
+          return seeOther(reply, `/crawls/${crawl.id}`);
+        } catch (error) {
+          if (error instanceof CrawlLimitReached) {
+            // The same refusal as the API's and as every quota's page: the limit, its number and when to retry.
+            throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
+          }
+          if (error instanceof ValidationFailed) {
+            const { urlsFile: _file, ...shown } = form;
+            return showList(request, reply, { ...shown, error: error.message }, 422);
+          }
+          throw error;
         }
-        if (error instanceof ValidationFailed) {
-          return showList(request, reply, { ...form, error: error.message }, 422);
-        }
-        throw error;
-      }
-    },
-  );
+      },
+    );
+  });
 
   app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
     "/crawls/:id",
@@ -148,16 +164,16 @@ export async function crawlRoutes(
   app.get<{ Params: { id: string } }>("/crawls/:id/pages.csv", async (request, reply) => {
     const found = await owned(request, reply);
     if (!found) return reply;
-    const rows: Array<Record<string, unknown>> = [];
+    const rows: CrawlPageRow[] = [];
     for (let offset = 0; ; offset += 1000) {
       const batch = await crawls.pages(found.crawl.id, { limit: 1000, offset });
-      rows.push(...batch.map(crawlPageObject));
+      rows.push(...batch);
       if (batch.length < 1000) break;
     }
     return sendCsv(
       reply.header("cache-control", "no-store"),
       `crawl-${found.crawl.id}-pages.csv`,
-      toCsv(rows, crawlPageColumns),
+      crawlPagesCsv(rows, extractionNames(found.crawl)),
     );
   });
 
@@ -195,15 +211,30 @@ export async function crawlRoutes(
 }
 
 function emptyForm(url: string): CrawlForm {
-  return { url, max_pages: "500", max_depth: "10", include: "", exclude: "", mode: "raw", error: null };
+  return {
+    url,
+    max_pages: "500",
+    max_depth: "10",
+    include: "",
+    exclude: "",
+    mode: "raw",
+    urls: "",
+    extract: "",
+    error: null,
+  };
 }
 
-function formOf(body: Form): CrawlForm {
+/** The form's fields; an uploaded list of URLs (`urls_file`) read as UTF-8 text. */
+function formOf(body: Form): CrawlForm & { urlsFile: string } {
   const text = (name: string) => {
     const value = body[name];
     return typeof value === "string" ? value.trim() : "";
   };
+  const file = body.urls_file;
   return {
+    urls: text("urls"),
+    urlsFile: Buffer.isBuffer(file) ? file.toString("utf8").trim() : "",
+    extract: text("extract"),
     url: text("url"),
     max_pages: text("max_pages"),
     max_depth: text("max_depth"),

@@ -3,6 +3,7 @@ import { getPriority } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { PageCollector } from "../../src/analysis/collect.js";
+import type { CrawlAsk } from "../../src/analysis/crawled-page.js";
 import { BodyBuffer } from "../../src/analysis/fetch/body-buffer.js";
 import { FetchFailure } from "../../src/analysis/fetch/fetch-failure.js";
 import type { CollectedFacts, ParseInput } from "../../src/analysis/page-work.js";
@@ -45,9 +46,9 @@ class BothSessions implements PageSession {
     return here;
   }
 
-  async judge(facts: CollectedFacts, crawlProject: string | null) {
-    const here = await this.here.judge(facts, crawlProject);
-    const there = await this.there.judge(facts, crawlProject);
+  async judge(facts: CollectedFacts, crawl: CrawlAsk | null) {
+    const here = await this.here.judge(facts, crawl);
+    const there = await this.there.judge(facts, crawl);
     const { judgeMs: _hereMs, ...hereOutput } = here;
     const { judgeMs: _thereMs, ...thereOutput } = there;
     this.outputs.here.push(JSON.stringify(hereOutput));
@@ -97,7 +98,14 @@ describe.skipIf(corpusMissing !== undefined)("analysis threads and the calling t
         return both;
       });
       try {
-        await session.judge(facts, new URL(server.url).hostname);
+        await session.judge(facts, {
+          project: new URL(server.url).hostname,
+          extract: [
+            { name: "heading", selector: "h1, h2" },
+            { name: "links", selector: "a[href]", attribute: "href" },
+            { name: "scripts", regex: '<script[^>]*src="([^"]+)"' },
+          ],
+        });
       } finally {
         session.release();
       }

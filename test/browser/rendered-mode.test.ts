@@ -2,7 +2,7 @@
  * Rendered mode through the API with Debian's Chromium: a page whose scripts change its title, add links, log
  * an error and ask for a missing image is analysed as the browser sees it — the rendered-only checks judge it,
  * the analysis records its mode, and its screenshot is served to the owner only. A crawl in rendered mode
- * follows the links the scripts added.
+ * follows the links the scripts added, and its extraction rules read the rendered document.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startApi, type TestApi } from "../helpers/api.js";
@@ -131,5 +131,31 @@ describe("rendered mode through the API", () => {
     const linkedPage = pages.find((entry) => entry.url.endsWith("/a")) as { report_id: number };
     const report = (await call(api, "GET", `/api/v1/reports/${linkedPage.report_id}`, { key })).json().data;
     expect(report.mode).toBe("rendered");
+  });
+
+  it("extracts from the rendered document in a rendered list crawl", async () => {
+    const created = await call(api, "POST", "/api/v1/crawls", {
+      key,
+      json: {
+        urls: [`${site.url}/`],
+        mode: "rendered",
+        extract: [
+          { name: "title", selector: "title" },
+          { name: "added", regex: "More about (/[a-z])" },
+        ],
+      },
+    });
+    expect(created.statusCode).toBe(202);
+    const id = created.json().data.id;
+    let status = "queued";
+    for (let waited = 0; waited < 60_000 && ["queued", "running"].includes(status); waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data.status;
+    }
+    expect(status).toBe("complete");
+    const pages = (await call(api, "GET", `/api/v1/crawls/${id}/pages`, { key })).json().data;
+    // Only the listed page, and what its scripts wrote: the served HTML has neither value.
+    expect(pages).toHaveLength(1);
+    expect(pages[0].extracted).toEqual({ title: ["Title set by a script"], added: ["/a", "/b", "/c"] });
   });
 });

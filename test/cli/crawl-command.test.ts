@@ -4,7 +4,7 @@
  * 2 bad usage).
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -45,6 +45,63 @@ describe("pagegrade crawl", () => {
     });
   });
   afterAll(() => server.close());
+
+  it("crawls only the URLs of --file, with the values of --extract in JSON Lines and CSV", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "pagegrade-crawl-test-"));
+    const list = join(directory, "urls.txt");
+    writeFileSync(list, `# pages after the migration\n${server.url}/a\n\n${server.url}/b\n`);
+    const extract = JSON.stringify([
+      { name: "heading", selector: "h1" },
+      { name: "about", regex: "about ([a-z]+)" },
+    ]);
+    const { code, stdout } = await pagegrade([
+      "crawl",
+      "--file",
+      list,
+      "--extract",
+      extract,
+      "--json-lines",
+      join(directory, "pages.jsonl"),
+      "--csv",
+      directory,
+    ]);
+    expect(code, stdout).toBe(0);
+    expect(stdout).toContain("2 pages analysed, 0 failed, 0 not fetched, 2 found");
+    const lines = readFileSync(join(directory, "pages.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => [new URL(line.url).pathname, line.extracted])).toEqual([
+      ["/a", { heading: ["Same title"], about: ["wheels"] }],
+      ["/b", { heading: ["Same title"], about: ["brakes"] }],
+    ]);
+    const pagesCsv = readFileSync(join(directory, "pages.csv"), "utf8").split("\r\n");
+    expect(pagesCsv[0]?.endsWith(",excluded,error,heading,about")).toBe(true);
+    expect(pagesCsv[1]?.endsWith(",Same title,wheels")).toBe(true);
+  });
+
+  it("refuses --file with a URL, a list across projects and a runaway regex, with exit code 2", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "pagegrade-crawl-test-"));
+    const list = join(directory, "urls.txt");
+    writeFileSync(list, `${server.url}/a\nhttps://elsewhere.example/\n`);
+    const both = await pagegrade(["crawl", `${server.url}/`, "--file", list]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("a URL or --file, not both");
+    const mixed = await pagegrade(["crawl", "--file", list]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("must be in one project");
+    const missing = await pagegrade(["crawl", "--file", join(directory, "none.txt")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("cannot read --file");
+    const runaway = await pagegrade([
+      "crawl",
+      `${server.url}/`,
+      "--extract",
+      '[{"name":"x","regex":"(a+)+$"}]',
+    ]);
+    expect(runaway.code).toBe(2);
+    expect(runaway.stderr).toContain("could backtrack without bound");
+  });
 
   it("crawls the site, prints its issues, and writes every page as JSON Lines and CSV", async () => {
     const directory = mkdtempSync(join(tmpdir(), "pagegrade-crawl-test-"));

@@ -8,7 +8,7 @@ import type { CrawledPage } from "../../src/analysis/crawled-page.js";
 import type { ResponseFacts } from "../../src/analysis/snapshot.js";
 import { pageRecordOf } from "../../src/crawls/page-record.js";
 
-const crawl = { max_depth: 2, project: "site.example" };
+const crawl = { max_depth: 2, project: "site.example", urls: null, extract: "[]" };
 const response = {
   status: 200,
   mediaType: "text/html",
@@ -32,6 +32,7 @@ function crawledPage(facts: Partial<CrawledPage["facts"]> = {}): CrawledPage {
       { to: "https://site.example/a", nofollow: false },
       { to: "https://site.example/b", nofollow: true },
     ],
+    extracted: [],
   };
 }
 
@@ -54,8 +55,22 @@ describe("pageRecordOf", () => {
       outlinks: 2,
       score: 87,
       result: "good",
+      extracted: null,
     });
     expect(record.links).toEqual(crawledPage().links);
+  });
+
+  it("in list mode adds no URL to the frontier, and stores the rules' values as one array per rule", () => {
+    const listCrawl = {
+      ...crawl,
+      urls: JSON.stringify(["https://site.example/"]),
+      extract: JSON.stringify([{ name: "h", selector: "h1" }]),
+    };
+    const crawled = { ...crawledPage({ canonical: "https://site.example/c" }), extracted: [["Hello"]] };
+    const record = pageRecordOf({ depth: 0 }, listCrawl, { response, crawled, report });
+    expect(record.discovered).toEqual([]);
+    expect(record.links).toEqual(crawledPage().links);
+    expect(record.facts.extracted).toBe('[["Hello"]]');
   });
 
   it("takes indexability from the analysis, not from the status", () => {

@@ -73,7 +73,9 @@ export async function crawlSite(
     const issues = new Map(
       (await listings.issues(crawl.id)).map((row) => [row.check_id, siteIssueObject(row)]),
     );
-    const pages = (await listings.pages(crawl.id, { limit: 1_000, offset: 0 })).map(crawlPageObject);
+    const pages = (await listings.pages(crawl.id, { limit: 1_000, offset: 0 })).map((row) =>
+      crawlPageObject(row),
+    );
     const urlsOf = (check: string) =>
       (issues.get(check)?.items ?? [])
         .flatMap((item) =>

@@ -13,6 +13,7 @@
  * `idleMs`, giving its memory back.
  */
 import { Worker } from "node:worker_threads";
+import type { CrawlAsk } from "../crawled-page.js";
 import { movable } from "../fetch/body-buffer.js";
 import { failures } from "../fetch/fetch-failure.js";
 import type { CollectedFacts, Judged, ParseInput } from "../page-work.js";
@@ -220,8 +221,8 @@ class ThreadSession implements PageSession {
     return { declaresIcon: reply.declaresIcon, parseMs: reply.parseMs };
   }
 
-  async judge(facts: CollectedFacts, crawlProject: string | null): Promise<Judged> {
-    const reply = await this.timed({ kind: "judge", facts, crawlProject });
+  async judge(facts: CollectedFacts, crawl: CrawlAsk | null): Promise<Judged> {
+    const reply = await this.timed({ kind: "judge", facts, crawl });
     if (reply.kind !== "judged") throw this.unexpected(reply);
     return reply.judged;
   }

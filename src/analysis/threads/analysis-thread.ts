@@ -43,7 +43,7 @@ port.on("message", (request: ThreadRequest) => {
       if (!parsed) throw new Error("The page was not parsed.");
       const page = parsed;
       parsed = null;
-      reply({ kind: "judged", judged: judgePage(page, request.facts, scoring, request.crawlProject) });
+      reply({ kind: "judged", judged: judgePage(page, request.facts, scoring, request.crawl) });
     }
   } catch (error) {
     parsed = null;

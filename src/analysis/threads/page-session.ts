@@ -3,6 +3,7 @@
  * in-thread session does the work on the calling thread (small pages, or no analysis threads configured);
  * the analysis pool's sessions (analysis-pool.ts) do it on a worker thread.
  */
+import type { CrawlAsk } from "../crawled-page.js";
 import {
   type CollectedFacts,
   declaresIcon,
@@ -21,8 +22,8 @@ export interface PageSession {
    * on: a fetched body (body-buffer.ts) is moved to the thread that parses it, leaving it empty here.
    */
   parse(input: ParseInput): Promise<{ declaresIcon: boolean; parseMs: number }>;
-  /** Judges and scores the parsed page with the I/O facts (and reads its crawl facts for `crawlProject`). */
-  judge(facts: CollectedFacts, crawlProject: string | null): Promise<Judged>;
+  /** Judges and scores the parsed page with the I/O facts (and, for a crawl, reads its crawl facts and runs its extraction rules). */
+  judge(facts: CollectedFacts, crawl: CrawlAsk | null): Promise<Judged>;
   /** Ends the session, dropping its parse and freeing its thread; safe to call more than once. */
   release(): void;
 }
@@ -43,9 +44,9 @@ export class InThreadSession implements PageSession {
     return { declaresIcon: declaresIcon(parsed.document), parseMs };
   }
 
-  async judge(facts: CollectedFacts, crawlProject: string | null): Promise<Judged> {
+  async judge(facts: CollectedFacts, crawl: CrawlAsk | null): Promise<Judged> {
     if (!this.parsed) throw new Error("The page was not parsed.");
-    return judgePage(this.parsed, facts, this.scoring, crawlProject);
+    return judgePage(this.parsed, facts, this.scoring, crawl);
   }
 
   release(): void {

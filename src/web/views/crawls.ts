@@ -4,7 +4,7 @@
  * score, the site issues with their evidence and the pages table with its filters and CSV downloads.
  */
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "../../crawls/crawl-store.js";
-import { crawlError, siteIssueObject } from "../../crawls/present.js";
+import { crawlError, extractedOf, extractionNames, siteIssueObject } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { listPageLink } from "../list-query.js";
 import { alert, csrfField, notice, option } from "./forms.js";
@@ -17,6 +17,10 @@ export interface CrawlForm {
   include: string;
   exclude: string;
   mode: string;
+  /** List mode: the pasted URLs, one per line. */
+  urls: string;
+  /** Extraction rules as JSON text. */
+  extract: string;
   error: string | null;
 }
 
@@ -46,10 +50,17 @@ ${view.flash ? notice(view.flash) : ""}
   <h2>Crawl a site</h2>
   <p class="muted">Every page the crawl reaches becomes a report of the site's project; site checks then judge the pages together.</p>
   ${form.error ? alert(form.error) : ""}
-  <form method="post" action="/crawls" novalidate>
+  <form method="post" action="/crawls" enctype="multipart/form-data" novalidate>
     ${csrfField(csrf)}
     <label for="url">Start page</label>
-    <input id="url" name="url" type="url" value="${form.url}" required maxlength="2048" placeholder="https://example.com/">
+    <input id="url" name="url" type="url" value="${form.url}" maxlength="2048" placeholder="https://example.com/">
+    <details${form.urls ? html` open` : ""}>
+      <summary>Or analyse a list of URLs only (no links followed)</summary>
+      <div class="form-row">
+        <div><label for="urls">URLs of one site, one per line</label><textarea id="urls" name="urls" rows="4" placeholder="https://example.com/old-page">${form.urls}</textarea></div>
+        <div><label for="urls_file">Or a text file of URLs, one per line</label><input id="urls_file" name="urls_file" type="file" accept=".txt,.csv,text/plain"></div>
+      </div>
+    </details>
     <div class="form-row">
       <div><label for="max_pages">Most pages</label><input id="max_pages" name="max_pages" inputmode="numeric" value="${form.max_pages}" size="6"></div>
       <div><label for="max_depth">Most clicks from the start page</label><input id="max_depth" name="max_depth" inputmode="numeric" value="${form.max_depth}" size="3"></div>
@@ -62,6 +73,8 @@ ${view.flash ? notice(view.flash) : ""}
     <label for="headers">Request headers for a site behind a login (one per line, <code>Name: value</code>; Cookie, Authorization or X-…; at most 5)</label>
     <textarea id="headers" name="headers" rows="2" autocomplete="off" spellcheck="false" placeholder="Cookie: session=…"></textarea>
     <p class="muted">Sent only to the site's own hosts, stored encrypted and never shown again (only their names are).${form.error ? " Enter them again after a correction." : ""}</p>
+    <label for="extract">Extract from every page (up to 10 rules, as JSON)</label>
+    <textarea id="extract" name="extract" rows="3" placeholder='[{"name": "price", "selector": ".price"}, {"name": "image", "selector": "img.hero", "attribute": "src"}, {"name": "sku", "regex": "sku: (\\w+)"}]'>${form.extract}</textarea>
     <p><button type="submit">Start the crawl</button></p>
   </form>
 </section>
@@ -119,7 +132,7 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   const active = crawl.status === "queued" || crawl.status === "running";
   return html`<article class="crawl">
   <h1>Crawl of <span class="key">${crawl.url}</span></h1>
-  <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}${headerNamesNote(crawl)}</p>
+  <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}${headerNamesNote(crawl)}${crawl.urls === null ? "" : html` · a list of ${(JSON.parse(crawl.urls) as string[]).length} URLs`}</p>
   ${view.flash ? notice(view.flash) : ""}
   ${active ? progressCard(csrf, crawl, view.now) : summaryCard(crawl)}
   ${active ? "" : issuesCard(crawl, view.issues)}
@@ -232,6 +245,7 @@ function itemMarkup(item: Record<string, unknown>): HtmlValue {
 
 function pagesCard(view: CrawlView): SafeHtml {
   const { crawl, table, pages, pageTotal, issues } = view;
+  const names = extractionNames(crawl);
   const state = { status: table.status, issue: table.issue, sort: table.sort, direction: table.direction };
   return html`<section class="card" id="pages">
   <h2>Pages</h2>
@@ -247,7 +261,7 @@ function pagesCard(view: CrawlView): SafeHtml {
     pages.length === 0
       ? html`<p>No pages match.</p>`
       : html`<table>
-    <thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Depth</th><th scope="col">Links in</th><th scope="col">Title</th><th scope="col">Score</th></tr></thead>
+    <thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Depth</th><th scope="col">Links in</th><th scope="col">Title</th><th scope="col">Score</th>${names.map((name) => html`<th scope="col" class="extracted">${name}</th>`)}</tr></thead>
     <tbody>${pages.map(
       (page) => html`<tr>
       <td>${page.report_id === null ? html`<span class="key">${page.url}</span>` : html`<a href="/reports/${page.report_id}">${page.url}</a>`}${page.redirect_to ? html`<br><span class="muted">→ ${page.redirect_to}</span>` : ""}</td>
@@ -256,6 +270,7 @@ function pagesCard(view: CrawlView): SafeHtml {
       <td>${page.inlinks}</td>
       <td>${page.title ?? ""}</td>
       <td>${page.score === null ? "–" : html`<span class="result-${page.result ?? ""}">${page.score}</span>`}</td>
+      ${Object.values(extractedOf(page, names)).map((values) => html`<td class="extracted">${values.join(" | ")}</td>`)}
     </tr>`,
     )}</tbody>
   </table>`

@@ -7,8 +7,9 @@ import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../c
 import type { CrawlRow } from "../../../../crawls/crawl-store.js";
 import {
   crawlObject,
-  crawlPageColumns,
   crawlPageObject,
+  crawlPagesCsv,
+  extractionNames,
   siteIssueColumns,
   siteIssueObject,
   toCsv,
@@ -38,6 +39,8 @@ interface PageQuery {
 /** How often the event stream looks at the crawl, and how often it sends a keep-alive comment. */
 const pollMs = 400;
 const keepAliveMs = 15_000;
+/** A crawl's body may carry a list of URLs (up to max_pages of them): 1 MiB, where other bodies get 16 KiB. */
+export const crawlBodyLimit = 1024 * 1024;
 
 export async function crawlRoutes(
   app: FastifyInstance,
@@ -51,18 +54,22 @@ export async function crawlRoutes(
   const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
 
   const createOptions = { schema: createCrawl, preHandler: limits.charge("crawl-starts") };
-  app.post<{ Body: CrawlInput }>("/crawls", createOptions, async (request, reply) => {
-    try {
-      const crawl = await crawls.create(request.account.id, request.body);
-      return reply
-        .code(202)
-        .header("location", `/api/v1/crawls/${crawl.id}`)
-        .send({ data: crawlObject(crawl), status: 202 });
-    } catch (error) {
-      if (!(error instanceof CrawlLimitReached)) throw error;
-      throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
-    }
-  });
+  app.post<{ Body: CrawlInput }>(
+    "/crawls",
+    { ...createOptions, bodyLimit: crawlBodyLimit },
+    async (request, reply) => {
+      try {
+        const crawl = await crawls.create(request.account.id, request.body);
+        return reply
+          .code(202)
+          .header("location", `/api/v1/crawls/${crawl.id}`)
+          .send({ data: crawlObject(crawl), status: 202 });
+      } catch (error) {
+        if (!(error instanceof CrawlLimitReached)) throw error;
+        throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
+      }
+    },
+  );
 
   app.get<{ Querystring: PageQuery & { project?: string; status?: CrawlStatus; sort?: "asc" | "desc" } }>(
     "/crawls",
@@ -123,11 +130,7 @@ export async function crawlRoutes(
       if (!crawl) return reply;
       if (wantsCsv(request)) {
         const rows = await crawls.pages(crawl.id, { limit: 1_000_000, offset: 0 });
-        return sendCsv(
-          reply,
-          `crawl-${crawl.id}-pages.csv`,
-          toCsv(rows.map(crawlPageObject), crawlPageColumns),
-        );
+        return sendCsv(reply, `crawl-${crawl.id}-pages.csv`, crawlPagesCsv(rows, extractionNames(crawl)));
       }
       const page = request.query.page ?? 1;
       const perPage = request.query.per_page ?? 10;
@@ -135,7 +138,8 @@ export async function crawlRoutes(
         crawls.pages(crawl.id, { limit: perPage, offset: (page - 1) * perPage }),
         crawls.pageCount(crawl.id),
       ]);
-      const items = rows.map((row) => JSON.stringify(crawlPageObject(row)));
+      const names = extractionNames(crawl);
+      const items = rows.map((row) => JSON.stringify(crawlPageObject(row, names)));
       return sendPage(
         request,
         reply,

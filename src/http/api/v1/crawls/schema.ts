@@ -21,6 +21,9 @@ export const Crawl = Type.Object(
     id: Type.Integer(),
     object: Type.Literal("crawl"),
     url: Type.String(),
+    urls: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: "List mode: the only URLs the crawl analyses; null when it follows links from url",
+    }),
     project: Type.String(),
     status: stringEnum(crawlStatuses),
     max_pages: Type.Integer(),
@@ -34,6 +37,9 @@ export const Crawl = Type.Object(
     header_names: Type.Array(Type.String(), {
       description:
         "The names of the request headers the crawl sends to its own hosts (their values are never shown)",
+    }),
+    extract: Type.Array(Type.Record(Type.String(), Type.String()), {
+      description: "Extraction rules: {name, selector[, attribute]} or {name, regex}",
     }),
     pages: Type.Object({
       discovered: Type.Integer(),
@@ -88,6 +94,10 @@ export const CrawlPage = Type.Object(
     result: nullableString,
     excluded: Type.Union([stringEnum(["robots", "pattern", "limit", "not-html"]), Type.Null()]),
     error: nullableString,
+    extracted: Type.Record(Type.String(), Type.Array(Type.String()), {
+      description:
+        "Each extraction rule's values on the page (at most 10 of at most 500 characters), by name",
+    }),
   },
   { $id: "CrawlPage", title: "CrawlPage" },
 );
@@ -124,7 +134,19 @@ export const createCrawl = {
   summary: "Crawl a site into its project",
   tags: ["crawls"],
   body: Type.Object({
-    url: Type.String({ maxLength: 2048, description: "The start page" }),
+    url: Type.Optional(Type.String({ maxLength: 2048, description: "The start page (or urls)" })),
+    urls: Type.Optional(
+      Type.Union([Type.Array(Type.String()), Type.String()], {
+        description:
+          "List mode, instead of url: up to max_pages absolute URLs of one project (repeated field, JSON array, or one per line); only these are analysed",
+      }),
+    ),
+    extract: Type.Optional(
+      Type.Union([Type.Array(Type.Unknown()), Type.String()], {
+        description:
+          'Up to 10 extraction rules {"name", "selector"[, "attribute"]} or {"name", "regex"} (a JSON array, or its text in a form body)',
+      }),
+    ),
     max_pages: Type.Optional(Type.Integer({ description: "Page URLs fetched at most (default 500)" })),
     max_depth: Type.Optional(Type.Integer({ description: "Clicks from the start page (default 10, 0–50)" })),
     sitemaps: Type.Optional(integerEnum([0, 1], "Also start from the sitemaps (default 1)")),
@@ -148,6 +170,7 @@ export const createCrawl = {
     ),
   }),
   response: { 202: CrawlEnvelope(202), ...errorResponses(400, 413, 415, 422) },
+  description: "A body may be up to 1 MiB (a list of URLs); other bodies up to 16 KiB.",
 };
 
 export const listCrawls = {
