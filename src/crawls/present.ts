@@ -1,5 +1,7 @@
 /** A crawl, one of its pages and one of its site issues as the API shows them, and as CSV rows. */
+
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "./crawl-store.js";
+import { csvLine } from "./csv.js";
 
 export function crawlObject(row: CrawlRow) {
   return {
@@ -26,6 +28,17 @@ export function crawlObject(row: CrawlRow) {
     finished_at: row.finished_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+}
+
+/** A complete crawl as a point of its project's trend. */
+export function projectTrendPoint(row: CrawlRow) {
+  return {
+    crawl_id: row.id,
+    finished_at: row.finished_at,
+    score: row.score,
+    issues: { high: row.issues_high, medium: row.issues_medium, low: row.issues_low },
+    pages: { analysed: row.analysed },
   };
 }
 
@@ -70,26 +83,9 @@ export function siteIssueObject(row: CrawlIssueRow) {
   };
 }
 
-/**
- * RFC 4180 CSV: a header line, then one line per row; fields quoted when they need it. A field that a
- * spreadsheet would read as a formula (it starts with =, +, -, @) gets a leading apostrophe: page titles are
- * strangers' text.
- */
+/** Rows as CSV text (see csv.ts): a header line, then one line per row. */
 export function toCsv(rows: Array<Record<string, unknown>>, columns: string[]): string {
-  const field = (value: unknown) => {
-    const text =
-      value === null || value === undefined
-        ? ""
-        : typeof value === "object"
-          ? JSON.stringify(value)
-          : String(value);
-    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-    return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-  };
-  return `${[
-    columns.join(","),
-    ...rows.map((row) => columns.map((column) => field(row[column])).join(",")),
-  ].join("\r\n")}\r\n`;
+  return [csvLine(columns), ...rows.map((row) => csvLine(columns.map((column) => row[column])))].join("");
 }
 
 /** The columns of the pages CSV, in the order of the API's crawl_page object. */
