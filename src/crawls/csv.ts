@@ -5,6 +5,8 @@
  * export of any size is written while it is read, never held whole.
  */
 
+import { setImmediate } from "node:timers/promises";
+
 export function csvField(value: unknown): string {
   const text =
     value === null || value === undefined
@@ -28,5 +30,8 @@ export async function* csvChunks(
   yield csvLine(columns);
   for await (const batch of batches) {
     if (batch.length > 0) yield batch.map(csvLine).join("");
+    // A synchronous driver (SQLite) answers each batch without a turn of the event loop: give the socket (and
+    // every other request) one between batches, so chunks leave as they are made and back-pressure holds.
+    await setImmediate();
   }
 }
