@@ -13,6 +13,8 @@ import { checkPageCsvRow, issueItemCsvColumns, issueItemCsvRows, linkObject } fr
 import { crawlPageColumns, crawlPageObject } from "./present.js";
 
 export type CheckRollupWithTemplates = CheckRollup & { templates: Array<{ pattern: string; pages: number }> };
+/** A roll-up row as the pages show it. */
+export type CrawlRollupRow = CheckRollupWithTemplates;
 
 export class CrawlFindings {
   constructor(
