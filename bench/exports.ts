@@ -1,15 +1,18 @@
 /**
  * `npm run bench:exports`: the crawl exports stream. A crawl of 10,000 pages (BENCH_EXPORT_PAGES) with 10 internal
  * links per page (100,000 links) and 3 failed checks per page is written straight into a fresh database (SQLite,
- * then PostgreSQL at PAGEGRADE_TEST_POSTGRES_URL when it answers), and the service, listening on 127.0.0.1,
- * is asked for its CSV exports: the links (100,000 rows), the pages and a check's affected pages (10,000 rows each).
- * For each: time to the first byte, the whole download, and the process's RSS growth while downloading, against
- * the size of the CSV. The baseline, measured in the same run: a bare node:http server sending the same CSV from
+ * then PostgreSQL at PAGEGRADE_TEST_POSTGRES_URL when it answers), and the service, in a process of its own
+ * (bench/exports/serve.ts, started as `npm start` starts it) listening on 127.0.0.1, is asked for its CSV
+ * exports: the links (100,000 rows), the pages and a check's affected pages (10,000 rows each). For each: time to
+ * the first byte, the whole download, and the service's RSS growth while downloading (its VmRSS sampled every
+ * 5 ms, from after a first, small export), against the size of the CSV. The baseline, measured in the same run: a bare node:http server sending the same CSV from
  * memory in 64 KiB chunks (what a download costs with no database and no encoding).
  * Targets: the first byte within 1 s; RSS growth well below the CSV's size (the export is never held whole).
  * On PostgreSQL the tables are analysed after seeding, as autovacuum does after a crawl's inserts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,9 +20,6 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import pg from "pg";
 import { AccountService } from "../src/accounts/account-service.js";
-import { Analyzer } from "../src/analysis/analyse.js";
-import { buildApp } from "../src/app.js";
-import { loadAnalysisConfig, loadServiceConfig } from "../src/config.js";
 import { urlTemplate } from "../src/crawls/page-checks.js";
 import { openStore } from "../src/store/database.js";
 import type { Store } from "../src/store/store.js";
@@ -29,6 +29,7 @@ const pages = Number(process.env.BENCH_EXPORT_PAGES ?? 10_000);
 const linksPerPage = 10;
 const postgresUrl = process.env.PAGEGRADE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const site = "https://shop.example";
+const here = new URL(".", import.meta.url).pathname;
 
 interface Download {
   firstByteMs: number;
@@ -38,13 +39,20 @@ interface Download {
   rssGrowthMb: number;
 }
 
-/** Downloads the URL, discarding what arrives, sampling RSS as it goes. */
-async function download(url: string, headers: Record<string, string>): Promise<Download> {
+/** The resident set of the process, in bytes (this one's without a pid). */
+function rssOf(pid?: number): number {
+  if (pid === undefined) return process.memoryUsage.rss();
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Downloads the URL, discarding what arrives, sampling the serving process's RSS as it goes. */
+async function download(url: string, headers: Record<string, string>, pid?: number): Promise<Download> {
   global.gc?.();
-  const before = process.memoryUsage.rss();
+  const before = rssOf(pid);
   let peak = before;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
+    peak = Math.max(peak, rssOf(pid));
   }, 5);
   const started = performance.now();
   try {
@@ -58,7 +66,6 @@ async function download(url: string, headers: Record<string, string>): Promise<D
           if (bytes === 0) firstByteMs = performance.now() - started;
           bytes += chunk.length;
           for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, index + 1)) lines++;
-          peak = Math.max(peak, process.memoryUsage.rss());
         });
         response.on("end", () =>
           resolve({
@@ -193,7 +200,6 @@ async function seedCrawl(store: Store, userId: number): Promise<number> {
 
 async function benchOn(kind: string, databaseUrl: string, schema?: string): Promise<void> {
   const store = await openStore(databaseUrl, schema ? { schema } : {});
-  const analyzer = new Analyzer(loadAnalysisConfig({}));
   const { account, key } = await new AccountService(store).createUser("bench@example.com", null);
   const seeding = performance.now();
   const crawlId = await seedCrawl(store, account.id);
@@ -202,39 +208,49 @@ async function benchOn(kind: string, databaseUrl: string, schema?: string): Prom
   console.log(
     `${kind}: seeded ${pages} pages, ${pages * linksPerPage} links in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
   );
-  const app = await buildApp({
-    store,
-    analyzer,
-    config: loadServiceConfig({ DATABASE_URL: databaseUrl, PAGEGRADE_RATE_LIMIT: "0", LOG_LEVEL: "silent" }),
-    logger: false,
-  });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1/crawls/${crawlId}`;
+  const service = spawn(
+    process.execPath,
+    ["--max-semi-space-size=16", "--import", "tsx", `${here}exports/serve.ts`],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: {
+        ...process.env,
+        MALLOC_ARENA_MAX: "2",
+        BENCH_DATABASE_URL: databaseUrl,
+        ...(schema ? { BENCH_SCHEMA: schema } : {}),
+      },
+    },
+  );
+  const port = ((await once(service.stdout, "data")) as [Buffer])[0].toString().trim();
+  const base = `http://127.0.0.1:${port}/api/v1/crawls/${crawlId}`;
   const headers = { authorization: `Bearer ${key}`, accept: "text/csv" };
+  const whole = (url: string) =>
+    new Promise<Buffer>((resolve, reject) => {
+      get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve(Buffer.concat(chunks)));
+      }).on("error", reject);
+    });
   try {
+    // Warm-up: the service's code paths, with a small export.
+    await whole(`${base}/checks`);
+    const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+    console.log(`${kind}: the service's RSS before the exports ${mb(rssOf(service.pid))} MB`);
     for (const path of ["/links", "/pages", "/checks/image-alt/pages"]) {
-      // Warm-up, and the very bytes for the baseline.
-      const body = await new Promise<Buffer>((resolve, reject) => {
-        get(`${base}${path}`, { headers }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("end", () => resolve(Buffer.concat(chunks)));
-        }).on("error", reject);
-      });
-      const bare = await baseline(body);
-      const served = await download(`${base}${path}`, headers);
-      const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+      const served = await download(`${base}${path}`, headers, service.pid);
+      // The baseline: the very bytes, from memory.
+      const bare = await baseline(await whole(`${base}${path}`));
       console.log(
         `${kind} ${path}: ${served.lines - 1} rows, ${mb(served.bytes)} MB; first byte ${served.firstByteMs.toFixed(0)} ms ` +
           `(bare server ${bare.firstByteMs.toFixed(1)} ms); whole download ${served.totalMs.toFixed(0)} ms, ` +
           `${(served.totalMs / bare.totalMs).toFixed(1)}× the bare server's ${bare.totalMs.toFixed(0)} ms; ` +
-          `RSS growth ${served.rssGrowthMb.toFixed(1)} MB = ${((served.rssGrowthMb * 2 ** 20) / served.bytes).toFixed(2)}× the CSV ` +
-          `(bare server, whole CSV in memory: ${bare.rssGrowthMb.toFixed(1)} MB)`,
+          `service RSS growth ${served.rssGrowthMb.toFixed(1)} MB = ${((served.rssGrowthMb * 2 ** 20) / served.bytes).toFixed(2)}× the CSV`,
       );
     }
   } finally {
-    await app.close();
-    await analyzer.close();
+    service.kill("SIGTERM");
+    await once(service, "exit");
     if (schema) await store.db.schema.dropSchema(schema).cascade().execute();
     await store.close();
   }

@@ -18,6 +18,9 @@ export interface CheckRollup {
   priority: number;
 }
 
+/** A roll-up row with its URL patterns, most affected pages first. */
+export type CheckRollupWithTemplates = CheckRollup & { templates: Array<{ pattern: string; pages: number }> };
+
 const entries = new Map(catalogue.map((entry) => [entry.id, entry]));
 
 /** Whether the id names a page check (the catalogue's). */

@@ -4,7 +4,7 @@
  * status, and the exports of each as CSV chunks made while the database is read (`csv.ts`), never whole.
  */
 
-import { type CheckRollup, rollupOf } from "./check-rollup.js";
+import { type CheckRollupWithTemplates, rollupOf } from "./check-rollup.js";
 import type { CheckPageRow, CheckRollupStore } from "./check-rollup-store.js";
 import type { CrawlLinkStore, LinkFilter, LinkRow } from "./crawl-link-store.js";
 import type { CrawlListings } from "./crawl-listing-store.js";
@@ -12,7 +12,6 @@ import { csvChunks } from "./csv.js";
 import { checkPageCsvRow, issueItemCsvColumns, issueItemCsvRows, linkObject } from "./findings-present.js";
 import { crawlPageColumns, crawlPageObject } from "./present.js";
 
-export type CheckRollupWithTemplates = CheckRollup & { templates: Array<{ pattern: string; pages: number }> };
 /** A roll-up row as the pages show it. */
 export type CrawlRollupRow = CheckRollupWithTemplates;
 

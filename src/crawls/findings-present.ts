@@ -3,8 +3,9 @@
  * `check_rollup`, a `check_page`, a `link`, and a site issue's items one row each (`check, importance, title,
  * fingerprint, url, detail, sources`).
  */
+
+import type { CheckRollupWithTemplates } from "./check-rollup.js";
 import type { CheckPageRow } from "./check-rollup-store.js";
-import type { CheckRollupWithTemplates } from "./crawl-findings.js";
 import type { LinkRow } from "./crawl-link-store.js";
 import type { CrawlIssueRow } from "./crawl-store.js";
 
