@@ -13,9 +13,10 @@ import type { ServiceConfig } from "./config.js";
 import { frameworkErrors, installErrorHandling, installNotFound } from "./error-handling.js";
 import { analysisSchemas } from "./http/api/v1/analyses/schema.js";
 import { Problem } from "./http/api/v1/common-schema.js";
+import { findingsSchemas } from "./http/api/v1/crawls/findings-schema.js";
 import { crawlSchemas } from "./http/api/v1/crawls/schema.js";
 import { apiV1 } from "./http/api/v1/plugin.js";
-import { Project } from "./http/api/v1/projects/schema.js";
+import { Project, ProjectDetail } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
 import { webhookSchemas } from "./http/api/v1/webhooks/schema.js";
 import { ResponseCache } from "./http/response-cache.js";
@@ -120,8 +121,10 @@ export async function buildApp({
     ...reportSchemas,
     ...analysisSchemas,
     Project,
+    ProjectDetail,
     ...webhookSchemas,
     ...crawlSchemas,
+    ...findingsSchemas,
   ]) {
     app.addSchema(schema);
   }
@@ -132,7 +135,8 @@ export async function buildApp({
     app.log.error({ err: error, job: context.job }, "background job failed"),
   );
   const services = createServices({ store, analyzer, config, jobs });
-  const { reportStore, accounts, reports, history, projects, sessions, webhooks, crawls } = services;
+  const { reportStore, accounts, reports, history, projects, sessions, webhooks, crawls, crawlFindings } =
+    services;
   registerJobs(services);
   if (!config.encryptionKey) {
     app.log.warn(
@@ -201,6 +205,7 @@ export async function buildApp({
     accounts,
     webhooks,
     crawls,
+    crawlFindings,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -221,6 +226,7 @@ export async function buildApp({
     pdfs,
     webhooks,
     crawls,
+    crawlFindings,
     analyzer,
   });
 

@@ -8,12 +8,14 @@ import { AccountService } from "./accounts/account-service.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
+import { CrawlFindings } from "./crawls/crawl-findings.js";
 import { CrawlService } from "./crawls/crawl-service.js";
 import { type CrawlStores, openCrawlStores } from "./crawls/crawl-stores.js";
 import { crawlObject } from "./crawls/present.js";
 import type { EventSink } from "./events/event-sink.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import { ProjectService } from "./projects/project-service.js";
+import { ProjectStore } from "./projects/project-store.js";
 import { AnalysisCapacity } from "./reports/analysis-capacity.js";
 import { HistoryService } from "./reports/history-service.js";
 import { reportJson } from "./reports/present.js";
@@ -47,6 +49,7 @@ export interface Services extends ServiceDependencies {
   secrets: SecretBox;
   crawlStores: CrawlStores;
   crawls: CrawlService;
+  crawlFindings: CrawlFindings;
 }
 
 export function createServices(dependencies: ServiceDependencies): Services {
@@ -86,6 +89,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
       config.crawls,
       secrets,
     ),
+    crawlFindings: new CrawlFindings(crawlStores.rollups, crawlStores.links, crawlStores.listings),
     reports: new ReportService({
       reports: reportStore,
       analyzer,
@@ -95,7 +99,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
       events,
     }),
     history,
-    projects: new ProjectService(reportStore, analyzer.scoring),
+    projects: new ProjectService(reportStore, analyzer.scoring, new ProjectStore(store)),
     accounts: new AccountService(store),
     sessions: new SessionService(store),
   };

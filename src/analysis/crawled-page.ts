@@ -20,10 +20,13 @@ export interface CrawlAsk {
 
 export interface CrawledPage {
   facts: ReturnType<typeof pageFacts>;
-  links: Array<{ to: string; nofollow: boolean }>;
+  links: Array<{ to: string; nofollow: boolean; anchor: string }>;
   /** The extraction rules' values, in the rules' order (empty without rules). */
   extracted: ExtractedValues;
 }
+
+/** The anchor text a link keeps (the crawl's links export), in characters. */
+export const maxAnchorLength = 100;
 
 /** The page's crawl facts; `extracted` are the values of the crawl's rules (`extractValues`, run beside this). */
 export function crawledPageOf(
@@ -61,15 +64,24 @@ function pageFacts(snapshot: PageSnapshot) {
   };
 }
 
-/** The page's `<a href>` links to URLs of the crawl's project, each once. */
-function internalLinks(snapshot: PageSnapshot, project: string): Array<{ to: string; nofollow: boolean }> {
-  const links = new Map<string, boolean>();
+/**
+ * The page's `<a href>` links to URLs of the crawl's project, each once: nofollow when every anchor to the URL
+ * is, with the first non-empty anchor text (cut at `maxAnchorLength`).
+ */
+function internalLinks(snapshot: PageSnapshot, project: string): CrawledPage["links"] {
+  const links = new Map<string, { to: string; nofollow: boolean; anchor: string }>();
   for (const anchor of snapshot.document.anchors) {
     if (anchor.href === null) continue;
     const to = crawlUrl(anchor.href);
     if (!to || !inScope(to, project)) continue;
     const nofollow = anchor.rel.includes("nofollow");
-    links.set(to, (links.get(to) ?? true) && nofollow);
+    const text = anchor.text.trim().slice(0, maxAnchorLength);
+    const known = links.get(to);
+    if (!known) links.set(to, { to, nofollow, anchor: text });
+    else {
+      known.nofollow &&= nofollow;
+      if (known.anchor === "") known.anchor = text;
+    }
   }
-  return [...links].map(([to, nofollow]) => ({ to, nofollow }));
+  return [...links.values()];
 }

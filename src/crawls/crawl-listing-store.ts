@@ -5,7 +5,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
-import type { CrawlIssueRow, CrawlPageRow } from "./crawl-store.js";
+import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "./crawl-store.js";
 
 export const crawlPageSorts = ["id", "url", "status_code", "depth", "inlinks", "score"] as const;
 export const crawlPageStates = ["ok", "redirect", "error", "excluded"] as const;
@@ -36,6 +36,24 @@ export class CrawlListings {
       .limit(page.limit)
       .offset(page.offset)
       .execute();
+  }
+
+  /** Every page of the crawl in the order found, a batch at a time (by id, so each batch is an index range). */
+  async *pageBatches(crawlId: number, batchRows = 1_000): AsyncGenerator<CrawlPageRow[]> {
+    let after = 0;
+    for (;;) {
+      const rows = await this.db
+        .selectFrom("crawl_pages")
+        .selectAll()
+        .where("crawl_id", "=", crawlId)
+        .where("id", ">", after)
+        .orderBy("id")
+        .limit(batchRows)
+        .execute();
+      if (rows.length > 0) yield rows;
+      if (rows.length < batchRows) return;
+      after = (rows[rows.length - 1] as CrawlPageRow).id;
+    }
   }
 
   /**
@@ -72,6 +90,20 @@ export class CrawlListings {
       .where("crawl_id", "=", crawlId)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** The user's latest complete crawls of the project, newest first. */
+  completeCrawls(userId: number, project: string, limit: number): Promise<CrawlRow[]> {
+    return this.db
+      .selectFrom("crawls")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("project", "=", project)
+      .where("status", "=", "complete")
+      .orderBy("finished_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
   }
 
   issues(crawlId: number): Promise<CrawlIssueRow[]> {

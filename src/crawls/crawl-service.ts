@@ -191,6 +191,11 @@ export class CrawlService {
   issues(crawlId: number) {
     return this.listings.issues(crawlId);
   }
+
+  /** The user's last 20 complete crawls of the project, oldest first (a project's trend; its last is the latest). */
+  async trend(userId: number, project: string): Promise<CrawlRow[]> {
+    return (await this.listings.completeCrawls(userId, project, 20)).reverse();
+  }
 }
 
 /** The stored fields of a crawl from what was asked, each checked (a 422 naming the field otherwise). */

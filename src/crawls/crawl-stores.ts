@@ -3,6 +3,8 @@
  * process's shared commit of analysed pages (SQLite), so every part running here must use the same one.
  */
 import type { Store } from "../store/store.js";
+import { CheckRollupStore } from "./check-rollup-store.js";
+import { CrawlLinkStore } from "./crawl-link-store.js";
 import { CrawlListings } from "./crawl-listing-store.js";
 import { CrawlStore } from "./crawl-store.js";
 import { FrontierStore } from "./frontier-store.js";
@@ -13,6 +15,8 @@ export interface CrawlStores {
   frontier: FrontierStore;
   site: SiteStore;
   listings: CrawlListings;
+  rollups: CheckRollupStore;
+  links: CrawlLinkStore;
 }
 
 export function openCrawlStores(store: Store): CrawlStores {
@@ -21,5 +25,7 @@ export function openCrawlStores(store: Store): CrawlStores {
     frontier: new FrontierStore(store),
     site: new SiteStore(store),
     listings: new CrawlListings(store),
+    rollups: new CheckRollupStore(store),
+    links: new CrawlLinkStore(store),
   };
 }

@@ -20,6 +20,7 @@ import { CrawlRequests } from "./crawl-requests.js";
 import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
 import type { CrawlStores } from "./crawl-stores.js";
 import type { FrontierEntry } from "./frontier-store.js";
+import { failedChecksOf, type PageCheck } from "./page-checks.js";
 import { type PageRecord, pageRecordOf } from "./page-record.js";
 import { CrawlPageReports, type PageReport } from "./page-reports.js";
 import { type Outbound, SiteReader } from "./site-reader.js";
@@ -403,6 +404,7 @@ class CrawlRun {
       page,
       pageRecordOf(page, this.crawl, { response, crawled, report }),
       this.pageReports.reportOf(page.id, earlier.reportId, analysed),
+      failedChecksOf(report.results),
     );
   }
 
@@ -410,14 +412,19 @@ class CrawlRun {
    * Stores an analysed page in one transaction (see `FrontierStore.completePage`), its results packed for history
    * on the thread pool first. Returns once the page is on its way to its commit (see `storing`).
    */
-  private async storePage(page: CrawlPageRow, record: PageRecord, report: PageReport): Promise<void> {
+  private async storePage(
+    page: CrawlPageRow,
+    record: PageRecord,
+    report: PageReport,
+    checks: PageCheck[],
+  ): Promise<void> {
     const packedResults = await packResultsOffThread(report.columns.results);
     const committed: Promise<void> = this.dependencies.stores.frontier
       .completePage(
         this.crawl.id,
         page,
         record.facts,
-        { links: record.links, discovered: record.discovered, bounds: this.bounds },
+        { links: record.links, discovered: record.discovered, bounds: this.bounds, checks },
         (trx) => this.pageReports.storeWithin(trx, report, packedResults),
       )
       .catch((error: unknown) => {

@@ -12,6 +12,7 @@ import type { Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import { type CrawlBounds, roomFor } from "./crawl-bounds.js";
 import type { CrawlPageRow } from "./crawl-store.js";
+import { type PageCheck, urlTemplate } from "./page-checks.js";
 
 export interface FrontierEntry {
   url: string;
@@ -83,10 +84,13 @@ export class FrontierStore {
     db: Kysely<Database>,
     crawlId: number,
     bounds: CrawlBounds,
-    links: Array<{ to: string; nofollow: boolean }>,
+    links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
     given: FrontierEntry[],
     newAtMost = Number.POSITIVE_INFINITY,
-  ): Promise<{ links: Array<{ to: string; nofollow: boolean }>; discovered: FrontierEntry[] }> {
+  ): Promise<{
+    links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+    discovered: FrontierEntry[];
+  }> {
     const entries = mergedByUrl(given);
     const known = await this.knownUrls(db, crawlId, entries);
     const allFresh = entries.filter((entry) => !known.has(entry.url));
@@ -426,9 +430,11 @@ export class FrontierStore {
     page: { id: number; url: string },
     facts: PageFacts,
     found: {
-      links: Array<{ to: string; nofollow: boolean }>;
+      links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
       discovered: FrontierEntry[];
       bounds: CrawlBounds;
+      /** The page checks that failed or warned, for the crawl's roll-up. */
+      checks?: PageCheck[];
     },
     storeReport: (trx: Kysely<Database>) => Promise<{ id: number }>,
   ): Promise<void> {
@@ -453,11 +459,13 @@ export class FrontierStore {
               from_url: page.url,
               to_url: link.to,
               nofollow: link.nofollow ? 1 : 0,
+              anchor: link.anchor ?? null,
             })),
           )
           .execute();
       }
       await this.addToFrontier(crawlId, discovered, trx);
+      await storePageChecks(trx, crawlId, page, found.checks ?? []);
       await trx
         .updateTable("crawl_pages")
         .set({ ...facts, state: "done", report_id: report.id })
@@ -486,6 +494,36 @@ export class FrontierStore {
   pagesAddingDepthsWait(): boolean {
     return this.waitingPagesAddingDepths > 0;
   }
+}
+
+/** The page's failed and warned checks, replacing any an earlier run stored. */
+async function storePageChecks(
+  trx: Kysely<Database>,
+  crawlId: number,
+  page: { id: number; url: string },
+  checks: PageCheck[],
+): Promise<void> {
+  await trx
+    .deleteFrom("crawl_page_checks")
+    .where("crawl_id", "=", crawlId)
+    .where("page_id", "=", page.id)
+    .execute();
+  if (checks.length === 0) return;
+  const template = urlTemplate(page.url);
+  await trx
+    .insertInto("crawl_page_checks")
+    .values(
+      checks.map((check) => ({
+        crawl_id: crawlId,
+        page_id: page.id,
+        check_id: check.check,
+        status: check.status,
+        template,
+        message: check.message,
+        items: check.items,
+      })),
+    )
+    .execute();
 }
 
 /**

@@ -1,6 +1,7 @@
 /** A crawl, one of its pages and one of its site issues as the API shows them, and as CSV rows. */
 import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "./crawl-store.js";
+import { csvLine } from "./csv.js";
 
 export function crawlObject(row: CrawlRow) {
   return {
@@ -30,6 +31,17 @@ export function crawlObject(row: CrawlRow) {
     finished_at: row.finished_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+}
+
+/** A complete crawl as a point of its project's trend. */
+export function projectTrendPoint(row: CrawlRow) {
+  return {
+    crawl_id: row.id,
+    finished_at: row.finished_at,
+    score: row.score,
+    issues: { high: row.issues_high, medium: row.issues_medium, low: row.issues_low },
+    pages: { analysed: row.analysed },
   };
 }
 
@@ -82,16 +94,23 @@ export function crawlPageObject(row: CrawlPageRow, names: string[] = []) {
  * values joined by " | ").
  */
 export function crawlPagesCsv(rows: CrawlPageRow[], names: string[], columns = crawlPageColumns): string {
-  const keys = names.map((_, index) => `extracted:${index}`);
-  const objects = rows.map((row) => {
-    const page: Record<string, unknown> = crawlPageObject(row, names);
-    const extracted = page.extracted as Record<string, string[]>;
-    names.forEach((name, index) => {
-      page[keys[index] as string] = (extracted[name] ?? []).join(" | ");
-    });
-    return page;
-  });
-  return toCsv(objects, [...columns, ...keys], [...columns, ...names]);
+  const lines = rows.map((row) => csvLine(crawlPageCsvRow(row, names, columns)));
+  return [csvLine(crawlPageCsvHeader(names, columns)), ...lines].join("");
+}
+
+/** The pages CSV's header: the page columns, then one column per extraction rule, named after it. */
+export function crawlPageCsvHeader(names: string[], columns = crawlPageColumns): string[] {
+  return [...columns, ...names];
+}
+
+/** A page's CSV values in `crawlPageCsvHeader`'s order; a rule's values joined by " | ". */
+export function crawlPageCsvRow(row: CrawlPageRow, names: string[], columns = crawlPageColumns): unknown[] {
+  const page: Record<string, unknown> = crawlPageObject(row, names);
+  const extracted = page.extracted as Record<string, string[]>;
+  return [
+    ...columns.map((column) => page[column]),
+    ...names.map((name) => (extracted[name] ?? []).join(" | ")),
+  ];
 }
 
 export function siteIssueObject(row: CrawlIssueRow) {
@@ -108,26 +127,9 @@ export function siteIssueObject(row: CrawlIssueRow) {
   };
 }
 
-/**
- * RFC 4180 CSV: a header line, then one line per row; fields quoted when they need it. A field that a
- * spreadsheet would read as a formula (it starts with =, +, -, @) gets a leading apostrophe: page titles are
- * strangers' text.
- */
+/** Rows as CSV text (see csv.ts): a header line (the columns unless named otherwise), then one line per row. */
 export function toCsv(rows: Array<Record<string, unknown>>, columns: string[], header = columns): string {
-  const field = (value: unknown) => {
-    const text =
-      value === null || value === undefined
-        ? ""
-        : typeof value === "object"
-          ? JSON.stringify(value)
-          : String(value);
-    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-    return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-  };
-  return `${[
-    header.map(field).join(","),
-    ...rows.map((row) => columns.map((column) => field(row[column])).join(",")),
-  ].join("\r\n")}\r\n`;
+  return [csvLine(header), ...rows.map((row) => csvLine(columns.map((column) => row[column])))].join("");
 }
 
 /** The columns of the pages CSV, in the order of the API's crawl_page object. */

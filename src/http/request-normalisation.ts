@@ -19,6 +19,7 @@ const integerFields = new Set([
   "max_pages",
   "max_depth",
   "sitemaps",
+  "status",
 ]);
 const plainInteger = /^(0|[1-9][0-9]{0,14})$/;
 

@@ -1,7 +1,11 @@
-/** The rules of projects: a user's reports grouped by project, listed with their mean score, deleted together. */
+/**
+ * The rules of projects: a user's reports grouped by project, listed with their mean score, shown one at a time
+ * with their results, deleted together.
+ */
 import { resultOf } from "../analysis/score.js";
 import type { Scoring } from "../analysis/scoring-config.js";
 import type { ProjectListQuery, ReportStore } from "../store/report-store.js";
+import type { ProjectStore } from "./project-store.js";
 
 export interface ProjectSummary {
   project: string;
@@ -12,11 +16,39 @@ export interface ProjectSummary {
   last_generated_at: string;
 }
 
+/** A project shown on its own: its reports by result and their mean score (null when none has one). */
+export interface ProjectDetail {
+  project: string;
+  reports: number;
+  results: { good: number; decent: number; bad: number };
+  score: number | null;
+  result: string | null;
+  created_at: string;
+  last_generated_at: string | null;
+}
+
 export class ProjectService {
   constructor(
     private readonly reports: ReportStore,
     private readonly scoring: Scoring,
+    private readonly figures: ProjectStore,
   ) {}
+
+  /** The user's project, or undefined when the user has no report in it. */
+  async show(userId: number, project: string): Promise<ProjectDetail | undefined> {
+    const figures = await this.figures.figures(userId, project);
+    if (!figures) return undefined;
+    const score = figures.average_score === null ? null : Math.round(figures.average_score);
+    return {
+      project,
+      reports: figures.reports,
+      results: { good: figures.good, decent: figures.decent, bad: figures.bad },
+      score,
+      result: score === null ? null : resultOf(score, this.scoring),
+      created_at: figures.created_at,
+      last_generated_at: figures.last_generated_at,
+    };
+  }
 
   async list(userId: number, query: ProjectListQuery): Promise<{ rows: ProjectSummary[]; total: number }> {
     const { rows, total } = await this.reports.listProjects(userId, query);

@@ -20,6 +20,7 @@ import { jobFairness } from "./migrations/016_job_fairness.js";
 import { reportChanges } from "./migrations/017_report_changes.js";
 import { crawlHeaders } from "./migrations/018_crawl_headers.js";
 import { crawlLists } from "./migrations/019_crawl_lists.js";
+import { crawlPageChecks } from "./migrations/021_crawl_page_checks.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -39,6 +40,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "017_report_changes": reportChanges(dialect),
     "018_crawl_headers": crawlHeaders(),
     "019_crawl_lists": crawlLists(),
+    "021_crawl_page_checks": crawlPageChecks(),
   };
 }
 

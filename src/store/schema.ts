@@ -308,6 +308,8 @@ export interface CrawlLinksTable {
   from_url: string;
   to_url: string;
   nofollow: number;
+  /** The first non-empty text of the page's anchors to the target (migration 021); null before it. */
+  anchor: string | null;
 }
 
 export interface CrawlIssuesTable {
@@ -324,11 +326,25 @@ export interface CrawlIssuesTable {
   truncated: number;
 }
 
+/** A page check that failed or warned on an analysed page of a crawl (migration 021). */
+export interface CrawlPageChecksTable {
+  crawl_id: number;
+  page_id: number;
+  check_id: string;
+  status: "fail" | "warn";
+  /** The page's URL path pattern: "/", "/about", "/blog/*". */
+  template: string;
+  message: string;
+  /** JSON array: the check's first evidence items. */
+  items: string;
+}
+
 export interface Database {
   crawls: CrawlsTable;
   crawl_pages: CrawlPagesTable;
   crawl_links: CrawlLinksTable;
   crawl_issues: CrawlIssuesTable;
+  crawl_page_checks: CrawlPageChecksTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   jobs: JobsTable;

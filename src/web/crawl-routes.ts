@@ -7,18 +7,13 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import { type CrawlPageQuery, crawlPageSorts, crawlPageStates } from "../crawls/crawl-listing-store.js";
 import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
-import type { CrawlPageRow, CrawlRow } from "../crawls/crawl-store.js";
-import {
-  crawlPagesCsv,
-  extractionNames,
-  siteIssueColumns,
-  siteIssueObject,
-  toCsv,
-} from "../crawls/present.js";
+import type { CrawlRow } from "../crawls/crawl-store.js";
+import { extractionNames, siteIssueObject } from "../crawls/present.js";
 import { ValidationFailed } from "../errors.js";
-import { sendCsv } from "../http/send-csv.js";
+import { sendCsvStream } from "../http/send-csv.js";
 import { crawlLimitRefusal, QuotaExceeded, type Quotas } from "../limits/quotas.js";
 import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
@@ -28,6 +23,7 @@ import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./v
 export interface CrawlRouteOptions {
   sessions: SessionService;
   crawls: CrawlService;
+  crawlFindings: CrawlFindings;
   analyzer: Analyzer;
   quotas: Quotas;
 }
@@ -39,7 +35,7 @@ const listPageSize = 25;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { sessions, crawls, analyzer, quotas }: CrawlRouteOptions,
+  { sessions, crawls, crawlFindings, analyzer, quotas }: CrawlRouteOptions,
 ): Promise<void> {
   const showList = async (
     request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>,
@@ -164,27 +160,20 @@ export async function crawlRoutes(
   app.get<{ Params: { id: string } }>("/crawls/:id/pages.csv", async (request, reply) => {
     const found = await owned(request, reply);
     if (!found) return reply;
-    const rows: CrawlPageRow[] = [];
-    for (let offset = 0; ; offset += 1000) {
-      const batch = await crawls.pages(found.crawl.id, { limit: 1000, offset });
-      rows.push(...batch);
-      if (batch.length < 1000) break;
-    }
-    return sendCsv(
+    return sendCsvStream(
       reply.header("cache-control", "no-store"),
       `crawl-${found.crawl.id}-pages.csv`,
-      crawlPagesCsv(rows, extractionNames(found.crawl)),
+      crawlFindings.pagesCsv(found.crawl.id, extractionNames(found.crawl)),
     );
   });
 
   app.get<{ Params: { id: string } }>("/crawls/:id/issues.csv", async (request, reply) => {
     const found = await owned(request, reply);
     if (!found) return reply;
-    const rows = (await crawls.issues(found.crawl.id)).map(siteIssueObject);
-    return sendCsv(
+    return sendCsvStream(
       reply.header("cache-control", "no-store"),
       `crawl-${found.crawl.id}-issues.csv`,
-      toCsv(rows, siteIssueColumns),
+      crawlFindings.issuesCsv(found.crawl.id),
     );
   });
 

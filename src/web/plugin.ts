@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import type { AccountService } from "../accounts/account-service.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
@@ -46,6 +47,7 @@ export interface WebOptions {
   pdfs: ReportPrinter;
   webhooks: WebhookService;
   crawls: CrawlService;
+  crawlFindings: CrawlFindings;
   analyzer: Analyzer;
 }
 

@@ -1,12 +1,15 @@
 /**
- * The user's projects (signed-in): the list (searched, sorted and paged from the query string) and deleting a
- * project with all of its reports, after a confirmation page.
+ * The user's projects (signed-in): the list (searched, sorted and paged from the query string), a project's
+ * dashboard, and deleting a project with all of its reports, after a confirmation page.
  */
 import type { FastifyInstance } from "fastify";
+import type { CrawlFindings } from "../crawls/crawl-findings.js";
+import type { CrawlService } from "../crawls/crawl-service.js";
 import type { ProjectService } from "../projects/project-service.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { projectDashboardBody } from "./views/project-dashboard.js";
 import { projectsBody } from "./views/projects.js";
 import { confirmBody } from "./views/reports.js";
 
@@ -18,7 +21,11 @@ const projectListChoices = {
 
 export async function projectRoutes(
   app: FastifyInstance,
-  { projects }: { projects: ProjectService },
+  {
+    projects,
+    crawls,
+    crawlFindings,
+  }: { projects: ProjectService; crawls: CrawlService; crawlFindings: CrawlFindings },
 ): Promise<void> {
   app.get("/projects", async (request, reply) => {
     const user = signedInSession(request).account;
@@ -36,6 +43,16 @@ export async function projectRoutes(
       offset: (page - 1) * state.per_page,
     });
     return sendHtml(request, reply, "Projects", projectsBody({ items: rows, total, state, ignored }));
+  });
+
+  app.get<{ Params: { project: string } }>("/projects/:project", async (request, reply) => {
+    const user = signedInSession(request).account;
+    const project = await projects.show(user.id, request.params.project);
+    if (!project) return notFoundPage(request, reply);
+    const trend = await crawls.trend(user.id, project.project);
+    const latest = trend.at(-1);
+    const fixFirst = latest ? (await crawlFindings.checks(latest.id, { limit: 5, offset: 0 })).rows : [];
+    return sendHtml(request, reply, project.project, projectDashboardBody({ project, trend, fixFirst }));
   });
 
   app.get<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {

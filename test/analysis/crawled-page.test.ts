@@ -31,9 +31,9 @@ describe("crawledPageOf", () => {
     });
     expect(facts.text?.hash).toMatch(/./);
     expect(links).toEqual([
-      { to: "https://site.example/a", nofollow: false },
-      { to: "https://site.example/b", nofollow: true },
-      { to: "https://www.site.example/c", nofollow: false },
+      { to: "https://site.example/a", nofollow: false, anchor: "A" },
+      { to: "https://site.example/b", nofollow: true, anchor: "B" },
+      { to: "https://www.site.example/c", nofollow: false, anchor: "C" },
     ]);
   });
 

@@ -29,8 +29,8 @@ function crawledPage(facts: Partial<CrawledPage["facts"]> = {}): CrawledPage {
       ...facts,
     },
     links: [
-      { to: "https://site.example/a", nofollow: false },
-      { to: "https://site.example/b", nofollow: true },
+      { to: "https://site.example/a", nofollow: false, anchor: "A" },
+      { to: "https://site.example/b", nofollow: true, anchor: "" },
     ],
     extracted: [],
   };

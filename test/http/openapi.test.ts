@@ -49,6 +49,10 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/crawls/{id}/pages",
         "GET /api/v1/crawls/{id}/issues",
         "GET /api/v1/crawls/{id}/events",
+        "GET /api/v1/crawls/{id}/checks",
+        "GET /api/v1/crawls/{id}/checks/{check}/pages",
+        "GET /api/v1/crawls/{id}/links",
+        "GET /api/v1/projects/{project}",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(

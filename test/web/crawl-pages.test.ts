@@ -85,7 +85,9 @@ describe("crawl pages", () => {
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.headers["content-disposition"]).toMatch(/^attachment; filename="crawl-\d+-pages\.csv"$/);
     expect(csv.body.split("\r\n").filter(Boolean)).toHaveLength(5);
-    expect((await owner.get(`${path}/issues.csv`)).body).toMatch(/^check,category,importance,/);
+    expect((await owner.get(`${path}/issues.csv`)).body).toMatch(
+      /^check,importance,title,fingerprint,url,detail,sources\r\n/,
+    );
 
     const projectCrawls = await owner.get("/crawls?project=127.0.0.1");
     expect(projectCrawls.body).toContain("Crawls over time");

@@ -137,11 +137,11 @@ export function failedAnalysisBody(
 </article>`;
 }
 
-function colourOf(result: string): string {
+export function colourOf(result: string): string {
   return result === "good" ? "#15803d" : result === "decent" ? "#b45309" : "#b91c1c";
 }
 
-function day(timestamp: string): string {
+export function day(timestamp: string): string {
   return timestamp.slice(0, 10);
 }
 

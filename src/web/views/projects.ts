@@ -43,7 +43,7 @@ export function projectsBody({ items, total, state, ignored }: ProjectsView): Sa
       <td>${project.reports}</td>
       <td><span class="result-${project.result}">${project.score} (${project.result})</span></td>
       <td>${project.last_generated_at.slice(0, 16).replace("T", " ")}</td>
-      <td><a href="/crawls?project=${encodeURIComponent(project.project)}">Crawls</a> · <a href="/projects/${encodeURIComponent(project.project)}/delete">Delete…</a></td>
+      <td><a href="/projects/${encodeURIComponent(project.project)}">Dashboard</a> · <a href="/crawls?project=${encodeURIComponent(project.project)}">Crawls</a> · <a href="/projects/${encodeURIComponent(project.project)}/delete">Delete…</a></td>
     </tr>`,
     )}</tbody>
   </table>`

@@ -1,6 +1,7 @@
 /** What the API's routes are given: the services, and the quota hooks for calls that cost (src/limits/quotas.ts). */
 import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
+import type { CrawlFindings } from "../../../crawls/crawl-findings.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { QuotaKind, Quotas } from "../../../limits/quotas.js";
 import type { ProjectService } from "../../../projects/project-service.js";
@@ -16,6 +17,7 @@ export interface ApiContext {
   accounts: AccountService;
   webhooks: WebhookService;
   crawls: CrawlService;
+  crawlFindings: CrawlFindings;
   /** Finished responses of the reports list and show, valid while their owner's reports version holds. */
   responses: ResponseCache;
   /** Aborted when the service starts shutting down: long-lived responses end. */

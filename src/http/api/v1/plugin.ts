@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
+import type { CrawlFindings } from "../../../crawls/crawl-findings.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { QuotaKind, Quotas } from "../../../limits/quotas.js";
 import type { RateLimiter } from "../../../limits/rate-limiter.js";
@@ -18,6 +19,7 @@ import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
 import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
+import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
 import { crawlRoutes } from "./crawls/routes.js";
 import { metaRoutes } from "./meta/routes.js";
 import { projectRoutes } from "./projects/routes.js";
@@ -33,6 +35,7 @@ export interface ApiOptions {
   accounts: AccountService;
   webhooks: WebhookService;
   crawls: CrawlService;
+  crawlFindings: CrawlFindings;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
@@ -72,6 +75,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     accounts: options.accounts,
     webhooks: options.webhooks,
     crawls: options.crawls,
+    crawlFindings: options.crawlFindings,
     responses: options.responses,
     closing: options.closing,
     quotas,
@@ -90,4 +94,5 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   await metaRoutes(app, context);
   await webhookRoutes(app, context);
   await crawlRoutes(app, context);
+  await crawlFindingsRoutes(app, context);
 }

@@ -1,6 +1,7 @@
 /**
  * /api/v1/crawls: create (202), list, show, cancel, delete, the pages and issues (JSON pages, or every row as
- * CSV with `Accept: text/csv`), and the progress feed as a `text/event-stream`.
+ * CSV with `Accept: text/csv`, streamed: the issues one row per finding item), and the progress feed as a
+ * `text/event-stream`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
@@ -8,17 +9,14 @@ import type { CrawlRow } from "../../../../crawls/crawl-store.js";
 import {
   crawlObject,
   crawlPageObject,
-  crawlPagesCsv,
   extractionNames,
-  siteIssueColumns,
   siteIssueObject,
-  toCsv,
 } from "../../../../crawls/present.js";
 import { crawlLimitRefusal, QuotaExceeded } from "../../../../limits/quotas.js";
 import type { CrawlStatus } from "../../../../store/schema.js";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
-import { sendCsv } from "../../../send-csv.js";
+import { sendCsvStream } from "../../../send-csv.js";
 import type { ApiContext } from "../context.js";
 import {
   cancelCrawl,
@@ -44,7 +42,7 @@ export const crawlBodyLimit = 1024 * 1024;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { crawls, closing, quotas, limits }: ApiContext,
+  { crawls, crawlFindings, closing, quotas, limits }: ApiContext,
 ): Promise<void> {
   const owned = async (request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply) => {
     const crawl = await crawls.show(request.account.id, request.params.id);
@@ -129,8 +127,11 @@ export async function crawlRoutes(
       const crawl = await owned(request, reply);
       if (!crawl) return reply;
       if (wantsCsv(request)) {
-        const rows = await crawls.pages(crawl.id, { limit: 1_000_000, offset: 0 });
-        return sendCsv(reply, `crawl-${crawl.id}-pages.csv`, crawlPagesCsv(rows, extractionNames(crawl)));
+        return sendCsvStream(
+          reply,
+          `crawl-${crawl.id}-pages.csv`,
+          crawlFindings.pagesCsv(crawl.id, extractionNames(crawl)),
+        );
       }
       const page = request.query.page ?? 1;
       const perPage = request.query.per_page ?? 10;
@@ -156,9 +157,10 @@ export async function crawlRoutes(
     async (request, reply) => {
       const crawl = await owned(request, reply);
       if (!crawl) return reply;
+      if (wantsCsv(request)) {
+        return sendCsvStream(reply, `crawl-${crawl.id}-issues.csv`, crawlFindings.issuesCsv(crawl.id));
+      }
       const all = (await crawls.issues(crawl.id)).map(siteIssueObject);
-      if (wantsCsv(request))
-        return sendCsv(reply, `crawl-${crawl.id}-issues.csv`, toCsv(all, siteIssueColumns));
       const page = request.query.page ?? 1;
       const perPage = request.query.per_page ?? 10;
       const items = all.slice((page - 1) * perPage, page * perPage).map((item) => JSON.stringify(item));

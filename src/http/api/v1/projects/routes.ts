@@ -1,9 +1,10 @@
-/** /api/v1/projects: list and delete. */
+/** /api/v1/projects: list, show (with the latest crawl and the trend of its crawls) and delete. */
 import type { FastifyInstance } from "fastify";
+import { crawlObject, projectTrendPoint } from "../../../../crawls/present.js";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
 import type { ApiContext } from "../context.js";
-import { deleteProject, listProjects } from "./schema.js";
+import { deleteProject, listProjects, showProject } from "./schema.js";
 
 interface ListQuery {
   search?: string;
@@ -14,7 +15,7 @@ interface ListQuery {
   page?: number;
 }
 
-export async function projectRoutes(app: FastifyInstance, { projects }: ApiContext): Promise<void> {
+export async function projectRoutes(app: FastifyInstance, { projects, crawls }: ApiContext): Promise<void> {
   app.get<{ Querystring: ListQuery }>("/projects", { schema: listProjects }, async (request, reply) => {
     const query = request.query;
     const page = query.page ?? 1;
@@ -35,6 +36,26 @@ export async function projectRoutes(app: FastifyInstance, { projects }: ApiConte
     const items = rows.map((row) => JSON.stringify({ object: "project", ...row }));
     return sendPage(request, reply, { page, perPage, params }, items, total);
   });
+
+  app.get<{ Params: { project: string } }>(
+    "/projects/:project",
+    { schema: showProject },
+    async (request, reply) => {
+      const project = await projects.show(request.account.id, request.params.project);
+      if (!project) return sendProblem(request, reply, problems.notFound());
+      const trend = await crawls.trend(request.account.id, project.project);
+      const latest = trend.at(-1);
+      return reply.send({
+        data: {
+          object: "project",
+          ...project,
+          latest_crawl: latest ? crawlObject(latest) : null,
+          trend: trend.map(projectTrendPoint),
+        },
+        status: 200,
+      });
+    },
+  );
 
   app.delete<{ Params: { project: string } }>(
     "/projects/:project",

@@ -1,0 +1,272 @@
+/**
+ * `npm run bench:exports`: the crawl exports stream. A crawl of 10,000 pages (BENCH_EXPORT_PAGES) with 10 internal
+ * links per page (100,000 links) and 3 failed checks per page is written straight into a fresh database (SQLite,
+ * then PostgreSQL at PAGEGRADE_TEST_POSTGRES_URL when it answers), and the service, in a process of its own
+ * (bench/exports/serve.ts, started as `npm start` starts it) listening on 127.0.0.1, is asked for its CSV
+ * exports: the links (100,000 rows), the pages and a check's affected pages (10,000 rows each). For each: time to
+ * the first byte, the whole download, and the service's RSS growth while downloading (its VmRSS sampled every
+ * 5 ms, from after a first, small export), against the size of the CSV. The baseline, measured in the same run: a bare node:http server sending the same CSV from
+ * memory in 64 KiB chunks (what a download costs with no database and no encoding).
+ * Targets: the first byte within 1 s; RSS growth well below the CSV's size (the export is never held whole).
+ * On PostgreSQL the tables are analysed after seeding, as autovacuum does after a crawl's inserts.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, get } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import pg from "pg";
+import { AccountService } from "../src/accounts/account-service.js";
+import { urlTemplate } from "../src/crawls/page-checks.js";
+import { openStore } from "../src/store/database.js";
+import type { Store } from "../src/store/store.js";
+import { timestamp } from "../src/timestamps.js";
+
+const pages = Number(process.env.BENCH_EXPORT_PAGES ?? 10_000);
+const linksPerPage = 10;
+const postgresUrl = process.env.PAGEGRADE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const site = "https://shop.example";
+const here = new URL(".", import.meta.url).pathname;
+
+interface Download {
+  firstByteMs: number;
+  totalMs: number;
+  bytes: number;
+  lines: number;
+  rssGrowthMb: number;
+}
+
+/** The resident set of the process, in bytes (this one's without a pid). */
+function rssOf(pid?: number): number {
+  if (pid === undefined) return process.memoryUsage.rss();
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Downloads the URL, discarding what arrives, sampling the serving process's RSS as it goes. */
+async function download(url: string, headers: Record<string, string>, pid?: number): Promise<Download> {
+  global.gc?.();
+  const before = rssOf(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 5);
+  const started = performance.now();
+  try {
+    return await new Promise<Download>((resolve, reject) => {
+      get(url, { headers }, (response) => {
+        if (response.statusCode !== 200) reject(new Error(`${url}: ${response.statusCode}`));
+        let firstByteMs = 0;
+        let bytes = 0;
+        let lines = 0;
+        response.on("data", (chunk: Buffer) => {
+          if (bytes === 0) firstByteMs = performance.now() - started;
+          bytes += chunk.length;
+          for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, index + 1)) lines++;
+        });
+        response.on("end", () =>
+          resolve({
+            firstByteMs,
+            totalMs: performance.now() - started,
+            bytes,
+            lines,
+            rssGrowthMb: (peak - before) / 2 ** 20,
+          }),
+        );
+        response.on("error", reject);
+      }).on("error", reject);
+    });
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** The same bytes from memory, 64 KiB at a time, from a bare server: the baseline. */
+async function baseline(body: Buffer): Promise<Download> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/csv; charset=utf-8" });
+    let offset = 0;
+    const write = () => {
+      while (offset < body.length) {
+        const chunk = body.subarray(offset, offset + 65_536);
+        offset += chunk.length;
+        if (!response.write(chunk)) return void response.once("drain", write);
+      }
+      response.end();
+    };
+    write();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    return await download(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {});
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** A complete crawl of `pages` pages, its links and its failed checks, written directly. */
+async function seedCrawl(store: Store, userId: number): Promise<number> {
+  const now = timestamp();
+  const crawl = await store.db
+    .insertInto("crawls")
+    .values({
+      user_id: userId,
+      url: `${site}/`,
+      project: "shop.example",
+      status: "complete",
+      max_pages: pages,
+      max_depth: 10,
+      sitemaps: 0,
+      include: "[]",
+      exclude: "[]",
+      mode: "raw",
+      privacy: 1,
+      schedule: "off",
+      analysed: pages,
+      discovered: pages,
+      score: 71,
+      result: "decent",
+      started_at: now,
+      finished_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const urlOf = (index: number) =>
+    index === 0 ? `${site}/` : `${site}/${["blog", "shop", "docs", "help"][index % 4]}/page-${index}`;
+  const batch = 500;
+  await store.db.transaction().execute(async (trx) => {
+    for (let start = 0; start < pages; start += batch) {
+      const indexes = Array.from({ length: Math.min(batch, pages - start) }, (_, offset) => start + offset);
+      const rows = await trx
+        .insertInto("crawl_pages")
+        .values(
+          indexes.map((index) => ({
+            crawl_id: crawl.id,
+            url: urlOf(index),
+            depth: 1,
+            state: "done" as const,
+            status_code: index % 50 === 49 ? 404 : 200,
+            content_type: "text/html",
+            title: `Page ${index}, with "quotes" and a comma`,
+            outlinks: linksPerPage,
+            score: 71,
+            result: "decent",
+          })),
+        )
+        .returning(["id", "url"])
+        .execute();
+      await trx
+        .insertInto("crawl_links")
+        .values(
+          indexes.flatMap((index) =>
+            Array.from({ length: linksPerPage }, (_, link) => ({
+              crawl_id: crawl.id,
+              from_url: urlOf(index),
+              to_url: urlOf((index + link + 1) % pages),
+              nofollow: 0,
+              anchor: `Read page ${(index + link + 1) % pages}`,
+            })),
+          ),
+        )
+        .execute();
+      await trx
+        .insertInto("crawl_page_checks")
+        .values(
+          rows.flatMap((row) =>
+            ["image-alt", "meta-description", "inline-css"].map((check) => ({
+              crawl_id: crawl.id,
+              page_id: row.id,
+              check_id: check,
+              status: check === "inline-css" ? ("warn" as const) : ("fail" as const),
+              template: urlTemplate(row.url),
+              message: "2 images have no alt text.",
+              items: JSON.stringify([
+                { element: '<img src="/hero.jpg">' },
+                { element: '<img src="/logo.png">' },
+              ]),
+            })),
+          ),
+        )
+        .execute();
+    }
+  });
+  return crawl.id;
+}
+
+async function benchOn(kind: string, databaseUrl: string, schema?: string): Promise<void> {
+  const store = await openStore(databaseUrl, schema ? { schema } : {});
+  const { account, key } = await new AccountService(store).createUser("bench@example.com", null);
+  const seeding = performance.now();
+  const crawlId = await seedCrawl(store, account.id);
+  // As autovacuum leaves a table after a crawl's inserts: the planner knows its size.
+  if (schema) await sql`analyze crawl_links, crawl_pages, crawl_page_checks`.execute(store.db);
+  console.log(
+    `${kind}: seeded ${pages} pages, ${pages * linksPerPage} links in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+  );
+  const service = spawn(
+    process.execPath,
+    ["--max-semi-space-size=16", "--import", "tsx", `${here}exports/serve.ts`],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: {
+        ...process.env,
+        MALLOC_ARENA_MAX: "2",
+        BENCH_DATABASE_URL: databaseUrl,
+        ...(schema ? { BENCH_SCHEMA: schema } : {}),
+      },
+    },
+  );
+  const port = ((await once(service.stdout, "data")) as [Buffer])[0].toString().trim();
+  const base = `http://127.0.0.1:${port}/api/v1/crawls/${crawlId}`;
+  const headers = { authorization: `Bearer ${key}`, accept: "text/csv" };
+  const whole = (url: string) =>
+    new Promise<Buffer>((resolve, reject) => {
+      get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve(Buffer.concat(chunks)));
+      }).on("error", reject);
+    });
+  try {
+    // Warm-up: the service's code paths, with a small export.
+    await whole(`${base}/checks`);
+    const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+    console.log(`${kind}: the service's RSS before the exports ${mb(rssOf(service.pid))} MB`);
+    for (const path of ["/links", "/pages", "/checks/image-alt/pages"]) {
+      const served = await download(`${base}${path}`, headers, service.pid);
+      // The baseline: the very bytes, from memory.
+      const bare = await baseline(await whole(`${base}${path}`));
+      console.log(
+        `${kind} ${path}: ${served.lines - 1} rows, ${mb(served.bytes)} MB; first byte ${served.firstByteMs.toFixed(0)} ms ` +
+          `(bare server ${bare.firstByteMs.toFixed(1)} ms); whole download ${served.totalMs.toFixed(0)} ms, ` +
+          `${(served.totalMs / bare.totalMs).toFixed(1)}× the bare server's ${bare.totalMs.toFixed(0)} ms; ` +
+          `service RSS growth ${served.rssGrowthMb.toFixed(1)} MB = ${((served.rssGrowthMb * 2 ** 20) / served.bytes).toFixed(2)}× the CSV`,
+      );
+    }
+  } finally {
+    service.kill("SIGTERM");
+    await once(service, "exit");
+    if (schema) await store.db.schema.dropSchema(schema).cascade().execute();
+    await store.close();
+  }
+}
+
+const tempDir = mkdtempSync(join(tmpdir(), "pagegrade-bench-exports-"));
+try {
+  await benchOn("SQLite", `sqlite:${join(tempDir, "bench.db")}`);
+  const probe = new pg.Client({ connectionString: postgresUrl });
+  const reachable = await probe.connect().then(
+    () => true,
+    () => false,
+  );
+  await probe.end().catch(() => undefined);
+  if (reachable) await benchOn("PostgreSQL", postgresUrl, `bench_exports_${process.pid}`);
+  else console.log(`PostgreSQL at ${postgresUrl} does not answer: skipped`);
+} finally {
+  rmSync(tempDir, { recursive: true, force: true });
+}

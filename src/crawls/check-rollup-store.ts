@@ -1,0 +1,111 @@
+/**
+ * The page checks of a crawl rolled up, in SQL over `crawl_page_checks` (migration 021): per check the pages
+ * where it failed and warned, the URL patterns with the most affected pages, and the affected pages themselves
+ * (a page of them, or every one in batches for the CSV export).
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../store/schema.js";
+import type { Store } from "../store/store.js";
+
+export interface CheckCounts {
+  check_id: string;
+  fail: number;
+  warn: number;
+}
+
+export interface CheckPageRow {
+  page_id: number;
+  url: string;
+  report_id: number | null;
+  status: "fail" | "warn";
+  message: string;
+  items: string;
+}
+
+/** Templates listed per check. */
+export const listedTemplates = 10;
+/** Rows read at once when an export walks every affected page. */
+const batchRows = 1_000;
+
+export class CheckRollupStore {
+  private readonly db: Kysely<Database>;
+
+  constructor(store: Store) {
+    this.db = store.db;
+  }
+
+  /** Per check that failed or warned on at least one page: how many pages of each. */
+  async counts(crawlId: number): Promise<CheckCounts[]> {
+    const rows = await this.db
+      .selectFrom("crawl_page_checks")
+      .select([
+        "check_id",
+        sql<number>`sum(case when status = 'fail' then 1 else 0 end)`.as("fail"),
+        sql<number>`sum(case when status = 'warn' then 1 else 0 end)`.as("warn"),
+      ])
+      .where("crawl_id", "=", crawlId)
+      .groupBy("check_id")
+      .execute();
+    return rows.map((row) => ({ check_id: row.check_id, fail: Number(row.fail), warn: Number(row.warn) }));
+  }
+
+  /** The URL patterns of these checks' affected pages, most pages first (then by pattern), at most 10 each. */
+  async templates(
+    crawlId: number,
+    checks: string[],
+  ): Promise<Map<string, Array<{ pattern: string; pages: number }>>> {
+    const byCheck = new Map<string, Array<{ pattern: string; pages: number }>>();
+    if (checks.length === 0) return byCheck;
+    const { rows } = await sql<{ check_id: string; template: string; pages: number }>`
+      select check_id, template, pages from (
+        select check_id, template, count(*) as pages,
+               row_number() over (partition by check_id order by count(*) desc, template) as place
+        from crawl_page_checks
+        where crawl_id = ${crawlId} and check_id in (${sql.join(checks)})
+        group by check_id, template) as counted
+      where place <= ${listedTemplates}
+      order by check_id, place`.execute(this.db);
+    for (const row of rows) {
+      const list = byCheck.get(row.check_id) ?? [];
+      list.push({ pattern: row.template, pages: Number(row.pages) });
+      byCheck.set(row.check_id, list);
+    }
+    return byCheck;
+  }
+
+  /** A page of the check's affected pages, in the order the crawl found them. */
+  pages(crawlId: number, check: string, page: { limit: number; offset: number }): Promise<CheckPageRow[]> {
+    return this.affected(crawlId, check).limit(page.limit).offset(page.offset).execute();
+  }
+
+  /** Every affected page of the check, a batch at a time (by page id, so each batch is an index range). */
+  async *batches(crawlId: number, check: string): AsyncGenerator<CheckPageRow[]> {
+    let after = 0;
+    for (;;) {
+      const rows = await this.affected(crawlId, check)
+        .where("checks.page_id", ">", after)
+        .limit(batchRows)
+        .execute();
+      if (rows.length > 0) yield rows;
+      if (rows.length < batchRows) return;
+      after = (rows[rows.length - 1] as CheckPageRow).page_id;
+    }
+  }
+
+  private affected(crawlId: number, check: string) {
+    return this.db
+      .selectFrom("crawl_page_checks as checks")
+      .innerJoin("crawl_pages as pages", "pages.id", "checks.page_id")
+      .select([
+        "checks.page_id",
+        "pages.url",
+        "pages.report_id",
+        "checks.status",
+        "checks.message",
+        "checks.items",
+      ])
+      .where("checks.crawl_id", "=", crawlId)
+      .where("checks.check_id", "=", check)
+      .orderBy("checks.page_id");
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * A crawl's findings read for people who act on them, shared by the API and the pages: the page checks rolled up
+ * (`check-rollup.ts`) with their URL patterns and affected pages, the internal links with their targets'
+ * status, and the exports of each as CSV chunks made while the database is read (`csv.ts`), never whole.
+ */
+
+import { type CheckRollupWithTemplates, rollupOf } from "./check-rollup.js";
+import type { CheckPageRow, CheckRollupStore } from "./check-rollup-store.js";
+import type { CrawlLinkStore, LinkFilter, LinkRow } from "./crawl-link-store.js";
+import type { CrawlListings } from "./crawl-listing-store.js";
+import { csvChunks } from "./csv.js";
+import { checkPageCsvRow, issueItemCsvColumns, issueItemCsvRows, linkObject } from "./findings-present.js";
+import { crawlPageCsvHeader, crawlPageCsvRow } from "./present.js";
+
+/** A roll-up row as the pages show it. */
+export type CrawlRollupRow = CheckRollupWithTemplates;
+
+export class CrawlFindings {
+  constructor(
+    private readonly rollups: CheckRollupStore,
+    private readonly links: CrawlLinkStore,
+    private readonly listings: CrawlListings,
+  ) {}
+
+  /** A page of the roll-up (by priority, then check id), each check with its most common URL patterns. */
+  async checks(
+    crawlId: number,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: CheckRollupWithTemplates[]; total: number }> {
+    const all = rollupOf(await this.rollups.counts(crawlId));
+    const shown = all.slice(page.offset, page.offset + page.limit);
+    const templates = await this.rollups.templates(
+      crawlId,
+      shown.map((row) => row.check),
+    );
+    return {
+      rows: shown.map((row) => ({ ...row, templates: templates.get(row.check) ?? [] })),
+      total: all.length,
+    };
+  }
+
+  /** The roll-up as CSV: `check,category,importance,fail,warn,pages,priority,templates` (`/blog/*:110 …`). */
+  checksCsv(rows: CheckRollupWithTemplates[]): AsyncIterable<string> {
+    const columns = ["check", "category", "importance", "fail", "warn", "pages", "priority", "templates"];
+    async function* batches(): AsyncGenerator<unknown[][]> {
+      yield rows.map((row) => [
+        row.check,
+        row.category,
+        row.importance,
+        row.fail,
+        row.warn,
+        row.pages,
+        row.priority,
+        row.templates.map((template) => `${template.pattern}:${template.pages}`).join(" "),
+      ]);
+    }
+    return csvChunks(columns, batches());
+  }
+
+  /** A page of the pages where the check failed or warned, and how many there are in all. */
+  async checkPages(
+    crawlId: number,
+    check: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: CheckPageRow[]; total: number }> {
+    const counts = (await this.rollups.counts(crawlId)).find((row) => row.check_id === check);
+    if (!counts) return { rows: [], total: 0 };
+    return { rows: await this.rollups.pages(crawlId, check, page), total: counts.fail + counts.warn };
+  }
+
+  /** The affected pages of a check as CSV: `url,status,message,evidence`. */
+  checkPagesCsv(crawlId: number, check: string): AsyncIterable<string> {
+    return csvChunks(
+      ["url", "status", "message", "evidence"],
+      mapped(this.rollups.batches(crawlId, check), checkPageCsvRow),
+    );
+  }
+
+  async linkList(
+    crawlId: number,
+    filter: LinkFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: LinkRow[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.links.list(crawlId, filter, page),
+      this.links.count(crawlId, filter),
+    ]);
+    return { rows, total };
+  }
+
+  /** Every link the filter keeps, as CSV: the link object's columns. */
+  linksCsv(crawlId: number, filter: LinkFilter): AsyncIterable<string> {
+    const columns = ["source", "target", "anchor", "nofollow", "target_status"] as const;
+    return csvChunks(
+      columns,
+      mapped(this.links.batches(crawlId, filter), (row) => {
+        const link = linkObject(row);
+        return columns.map((column) => link[column]);
+      }),
+    );
+  }
+
+  /** Every page of the crawl as CSV: the crawl_page object's columns. */
+  pagesCsv(crawlId: number, extractionNames: string[] = []): AsyncIterable<string> {
+    return csvChunks(
+      crawlPageCsvHeader(extractionNames),
+      mapped(this.listings.pageBatches(crawlId), (row) => crawlPageCsvRow(row, extractionNames)),
+    );
+  }
+
+  /**
+   * The site issues as CSV, one row per finding item, with every page linking to a link finding's URL (read from
+   * the recorded links, not the five the item lists).
+   */
+  issuesCsv(crawlId: number): AsyncIterable<string> {
+    const { listings, links } = this;
+    async function* batches(): AsyncGenerator<unknown[][]> {
+      for (const issue of await listings.issues(crawlId)) {
+        yield await issueItemCsvRows(issue, (url) =>
+          links.sourcesOf(crawlId, url, issue.check_id === "nofollow-internal-links"),
+        );
+      }
+    }
+    return csvChunks(issueItemCsvColumns, batches());
+  }
+}
+
+async function* mapped<T>(
+  batches: AsyncIterable<T[]>,
+  row: (item: T) => unknown[],
+): AsyncGenerator<unknown[][]> {
+  for await (const batch of batches) yield batch.map(row);
+}

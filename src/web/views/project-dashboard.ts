@@ -1,0 +1,158 @@
+/**
+ * A project's dashboard: its reports by result and mean score, the score and the site findings by importance
+ * over its last 20 complete crawls (server-drawn SVG like the report's score chart, each point a link to its
+ * crawl), "fix first" (the latest crawl's top page checks with the URL patterns one fix clears), and the latest
+ * crawl's "what changed" slot.
+ */
+import type { CrawlRollupRow } from "../../crawls/crawl-findings.js";
+import type { CrawlRow } from "../../crawls/crawl-store.js";
+import type { ProjectDetail } from "../../projects/project-service.js";
+import { html, type SafeHtml } from "../html.js";
+import { colourOf, day } from "./history.js";
+
+export interface ProjectDashboardView {
+  project: ProjectDetail;
+  /** Oldest first; the last is the latest complete crawl. */
+  trend: CrawlRow[];
+  fixFirst: CrawlRollupRow[];
+}
+
+const chart = { width: 640, height: 180, left: 36, right: 16, top: 12, bottom: 28 };
+const importances = [
+  { key: "issues_high", name: "High", colour: "#b91c1c" },
+  { key: "issues_medium", name: "Medium", colour: "#b45309" },
+  { key: "issues_low", name: "Low", colour: "#5b6473" },
+] as const;
+
+export function projectDashboardBody({ project, trend, fixFirst }: ProjectDashboardView): SafeHtml {
+  const latest = trend.at(-1);
+  const name = encodeURIComponent(project.project);
+  return html`<h1>${project.project}</h1>
+<section class="card">
+  <p>${project.reports} ${project.reports === 1 ? "report" : "reports"}${
+    project.score === null
+      ? ""
+      : html`, mean score <span class="result-${project.result ?? ""}">${project.score} (${project.result ?? ""})</span>`
+  }: ${project.results.good} good, ${project.results.decent} decent, ${project.results.bad} bad.</p>
+  <p><a href="/reports?project=${name}">Reports</a> · <a href="/crawls?project=${name}">Crawls</a> · <a href="/projects/${name}/delete">Delete…</a></p>
+</section>
+${
+  latest
+    ? html`<section class="card">
+  <h2>Over ${trend.length === 1 ? "one crawl" : `the last ${trend.length} crawls`}</h2>
+  ${crawlScoreChart(trend)}
+  ${issuesChart(trend)}
+</section>
+<section class="card">
+  <h2>Fix first</h2>
+  ${fixFirstList(latest, fixFirst)}
+</section>
+${latestCrawlChanges(latest)}`
+    : html`<section class="card"><p>No complete crawl yet: <a href="/crawls?project=${name}">crawl the site</a> to follow it over time.</p></section>`
+}`;
+}
+
+/**
+ * The latest crawl's "what changed" against the crawl before it. The comparison of two crawls is its own page;
+ * until it exists this slot shows nothing.
+ */
+export function latestCrawlChanges(_latest: CrawlRow): SafeHtml | "" {
+  return "";
+}
+
+function fixFirstList(latest: CrawlRow, rows: CrawlRollupRow[]): SafeHtml {
+  if (rows.length === 0) return html`<p>No page check failed or warned in the latest crawl.</p>`;
+  return html`<p class="muted">From the <a href="/crawls/${latest.id}">latest crawl</a>, by priority (importance × pages).</p>
+<ol class="fix-first">${rows.map(
+    (
+      row,
+    ) => html`<li><strong>${row.check}</strong> <span class="muted">(${row.importance})</span>: ${row.fail} failed, ${row.warn} warned
+    <span class="muted">— ${row.templates
+      .slice(0, 3)
+      .map((template) => `${template.pattern} (${template.pages})`)
+      .join(", ")}</span></li>`,
+  )}</ol>`;
+}
+
+function axis() {
+  const plotWidth = chart.width - chart.left - chart.right;
+  const plotHeight = chart.height - chart.top - chart.bottom;
+  const x = (index: number, count: number) =>
+    chart.left + (count === 1 ? plotWidth / 2 : (index / (count - 1)) * plotWidth);
+  return { plotHeight, x };
+}
+
+function dates(trend: CrawlRow[]): SafeHtml {
+  const first = trend[0] as CrawlRow;
+  const last = trend.at(-1) as CrawlRow;
+  return html`<text x="${chart.left}" y="${chart.height - 8}" font-size="11" fill="#5b6473">${day(first.finished_at ?? "")}</text>
+    <text x="${chart.width - chart.right}" y="${chart.height - 8}" text-anchor="end" font-size="11" fill="#5b6473">${day(last.finished_at ?? "")}</text>`;
+}
+
+function gridLine(value: number, y: number): SafeHtml {
+  return html`<line x1="${chart.left}" x2="${chart.width - chart.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#dde2ea" stroke-width="1"/>
+    <text x="${chart.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#5b6473">${value}</text>`;
+}
+
+/** The site score of each crawl (0–100, the bands drawn), each point a link to its crawl. */
+function crawlScoreChart(trend: CrawlRow[]): SafeHtml | "" {
+  const scored = trend.filter((crawl) => crawl.score !== null);
+  if (scored.length === 0) return "";
+  const { plotHeight, x } = axis();
+  const y = (score: number) => chart.top + ((100 - score) / 100) * plotHeight;
+  const points = scored.map((crawl, index) => ({
+    crawl,
+    x: x(index, scored.length),
+    y: y(crawl.score as number),
+  }));
+  const first = scored[0] as CrawlRow;
+  const last = scored.at(-1) as CrawlRow;
+  const label = `Site score over ${scored.length} crawls: from ${first.score} to ${last.score}.`;
+  return html`<figure class="score-chart">
+  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="crawl-score-title">
+    <title id="crawl-score-title">${label}</title>
+    ${[0, 50, 80, 100].map((score) => gridLine(score, y(score)))}
+    <polyline points="${points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(" ")}" fill="none" stroke="#3056d3" stroke-width="2"/>
+    ${points.map(
+      (point) => html`<a href="/crawls/${point.crawl.id}">
+      <title>${day(point.crawl.finished_at ?? "")}: ${point.crawl.score} (${point.crawl.result ?? ""})</title>
+      <circle cx="${point.x.toFixed(1)}" cy="${point.y.toFixed(1)}" r="4.5" fill="${colourOf(point.crawl.result ?? "")}" stroke="#ffffff" stroke-width="1.5"/>
+    </a>`,
+    )}
+    ${dates(scored)}
+  </svg>
+  <figcaption class="muted">Site score per crawl; each point opens that crawl.</figcaption>
+</figure>`;
+}
+
+/** The site findings of each crawl by importance, one line per importance, from 0 to the most found. */
+function issuesChart(trend: CrawlRow[]): SafeHtml {
+  const { plotHeight, x } = axis();
+  const top = Math.max(1, ...trend.flatMap((crawl) => importances.map((level) => crawl[level.key])));
+  const y = (count: number) => chart.top + ((top - count) / top) * plotHeight;
+  const last = trend.at(-1) as CrawlRow;
+  const label = `Site findings by importance over ${trend.length} crawls; latest: ${last.issues_high} high, ${last.issues_medium} medium, ${last.issues_low} low.`;
+  return html`<figure class="score-chart">
+  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="crawl-issues-title">
+    <title id="crawl-issues-title">${label}</title>
+    ${gridLine(0, y(0))}
+    ${gridLine(top, y(top))}
+    ${importances.map(
+      (level) => html`<polyline points="${trend
+        .map((crawl, index) => `${x(index, trend.length).toFixed(1)},${y(crawl[level.key]).toFixed(1)}`)
+        .join(" ")}" fill="none" stroke="${level.colour}" stroke-width="2"/>
+    ${trend.map(
+      (crawl, index) => html`<a href="/crawls/${crawl.id}">
+      <title>${day(crawl.finished_at ?? "")}: ${crawl[level.key]} ${level.name.toLowerCase()}</title>
+      <circle cx="${x(index, trend.length).toFixed(1)}" cy="${y(crawl[level.key]).toFixed(1)}" r="3.5" fill="${level.colour}"/>
+    </a>`,
+    )}`,
+    )}
+    ${dates(trend)}
+  </svg>
+  <figcaption class="muted">Site findings per crawl: ${importances.map(
+    (level) =>
+      html`<svg width="10" height="10" aria-hidden="true"><rect width="10" height="10" fill="${level.colour}"/></svg> ${level.name} `,
+  )}</figcaption>
+</figure>`;
+}

@@ -1,0 +1,141 @@
+/**
+ * A project's dashboard page on both databases: its reports by result, the score and the findings by importance
+ * over its complete crawls as server-drawn SVG (each point linking to its crawl), "fix first" from the latest
+ * crawl's roll-up with its URL patterns; a project without crawls; another user's project is a 404.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { timestamp } from "../../src/timestamps.js";
+import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
+import { seedRow } from "../helpers/seed.js";
+import { WebClient } from "../helpers/web-client.js";
+
+describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await startApi(kind);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const signUp = async (email: string) => {
+    const client = new WebClient(api.app);
+    expect((await client.post("/register", { email, password: "correct horse battery" })).statusCode).toBe(
+      200,
+    );
+    const account = await api.accounts.verifyLogin(email, "correct horse battery");
+    return { client, userId: account?.id as number };
+  };
+
+  /** A complete crawl of shop.example finished on the day, with its figures and failed checks. */
+  const seedCrawl = async (
+    userId: number,
+    finished: string,
+    figures: { score: number; high: number; medium: number; low: number },
+    failedPages: string[],
+  ) => {
+    const db = api.database.store.db;
+    const now = timestamp();
+    const crawl = await db
+      .insertInto("crawls")
+      .values({
+        user_id: userId,
+        url: "https://shop.example/",
+        project: "shop.example",
+        status: "complete",
+        max_pages: 10,
+        max_depth: 5,
+        sitemaps: 0,
+        include: "[]",
+        exclude: "[]",
+        mode: "raw",
+        privacy: 1,
+        schedule: "off",
+        analysed: failedPages.length,
+        score: figures.score,
+        result: figures.score >= 80 ? "good" : "decent",
+        issues_high: figures.high,
+        issues_medium: figures.medium,
+        issues_low: figures.low,
+        started_at: finished,
+        finished_at: finished,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    for (const url of failedPages) {
+      const page = await db
+        .insertInto("crawl_pages")
+        .values({ crawl_id: crawl.id, url, state: "done", depth: 1, status_code: 200 })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("crawl_page_checks")
+        .values({
+          crawl_id: crawl.id,
+          page_id: page.id,
+          check_id: "image-alt",
+          status: "fail",
+          template: new URL(url).pathname.startsWith("/blog/") ? "/blog/*" : "/",
+          message: "An image has no alt text.",
+          items: "[]",
+        })
+        .execute();
+    }
+    return crawl.id;
+  };
+
+  it("draws the crawls over time and lists what to fix first", async () => {
+    const { client, userId } = await signUp("dashboard@example.com");
+    await api.database.store.db
+      .insertInto("reports")
+      .values([
+        seedRow(userId, { url: "https://shop.example/", score: 90 }),
+        seedRow(userId, { url: "https://shop.example/blog/a", score: 60 }),
+      ])
+      .execute();
+    const first = await seedCrawl(
+      userId,
+      "2026-11-01T10:00:00.000000Z",
+      { score: 70, high: 4, medium: 1, low: 0 },
+      ["https://shop.example/blog/a"],
+    );
+    const latest = await seedCrawl(
+      userId,
+      "2026-11-08T10:00:00.000000Z",
+      { score: 75, high: 2, medium: 3, low: 1 },
+      ["https://shop.example/", "https://shop.example/blog/a", "https://shop.example/blog/b"],
+    );
+
+    const page = await client.get("/projects/shop.example");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("<h1>shop.example</h1>");
+    expect(page.body).toContain("2 reports");
+    expect(page.body).toContain("1 good, 1 decent, 0 bad");
+    expect(page.body).toContain("Site score over 2 crawls: from 70 to 75.");
+    expect(page.body).toContain("latest: 2 high, 3 medium, 1 low");
+    for (const id of [first, latest]) expect(page.body).toContain(`<a href="/crawls/${id}">`);
+    expect(page.body).toMatch(
+      /<strong>image-alt<\/strong> <span class="muted">\(high\)<\/span>: 3 failed, 0 warned/,
+    );
+    expect(page.body).toContain("/blog/* (2), / (1)");
+    expect((await client.get("/projects")).body).toContain('<a href="/projects/shop.example">Dashboard</a>');
+
+    const stranger = await signUp("stranger@example.com");
+    expect((await stranger.client.get("/projects/shop.example")).statusCode).toBe(404);
+  });
+
+  it("invites a crawl when the project has none", async () => {
+    const { client, userId } = await signUp("no-crawls@example.com");
+    await api.database.store.db
+      .insertInto("reports")
+      .values(seedRow(userId, { url: "https://quiet.example/", score: 40 }))
+      .execute();
+    const page = await client.get("/projects/quiet.example");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("No complete crawl yet");
+    expect((await client.get("/projects/unknown.example")).statusCode).toBe(404);
+  });
+});
