@@ -2,7 +2,8 @@
  * What a crawl stores of an analysed page, from what the analysis returned for it: its response and the facts
  * read where the page was parsed (`CrawledPage`) as the page's frontier columns, its internal links, and the URLs
  * it adds to the frontier (the links it follows one click deeper, or listed beyond the depth limit; its canonical
- * and hreflang alternates within the crawl's project, at no depth). A pure function: nothing here reads the page.
+ * and hreflang alternates within the crawl's project, at no depth), and its page-check statuses other than
+ * `pass` (what comparing two crawls reads). A pure function: nothing here reads the page.
  */
 import { inScope } from "../analysis/crawl-url.js";
 import type { CrawledPage } from "../analysis/crawled-page.js";
@@ -19,7 +20,11 @@ export interface PageRecord {
 export function pageRecordOf(
   page: Pick<CrawlPageRow, "depth">,
   crawl: Pick<CrawlRow, "max_depth" | "project">,
-  analysed: { response: ResponseFacts; crawled: CrawledPage; report: { score: number; result: string } },
+  analysed: {
+    response: ResponseFacts;
+    crawled: CrawledPage;
+    report: { score: number; result: string; results: Record<string, { status: string }> };
+  },
 ): PageRecord {
   const { response, crawled, report } = analysed;
   const { facts, links } = crawled;
@@ -48,6 +53,15 @@ export function pageRecordOf(
     outlinks: links.length,
     score: report.score,
     result: report.result,
+    check_statuses: checkStatusesOf(report.results),
   };
   return { facts: stored, links, discovered };
+}
+
+/** The statuses other than `pass`, as JSON (check id → status, in check order): `{}` when every check passed. */
+export function checkStatusesOf(results: Record<string, { status: string }>): string {
+  const statuses: Record<string, string> = {};
+  for (const [check, result] of Object.entries(results))
+    if (result.status !== "pass") statuses[check] = result.status;
+  return JSON.stringify(statuses);
 }

@@ -17,6 +17,7 @@ import { screenshots } from "./migrations/013_screenshots.js";
 import { crawls } from "./migrations/014_crawls.js";
 import { crawlBounds } from "./migrations/015_crawl_bounds.js";
 import { jobFairness } from "./migrations/016_job_fairness.js";
+import { crawlFindings } from "./migrations/020_crawl_findings.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -33,6 +34,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "014_crawls": crawls(dialect),
     "015_crawl_bounds": crawlBounds(),
     "016_job_fairness": jobFairness(),
+    "020_crawl_findings": crawlFindings(),
   };
 }
 

@@ -287,6 +287,8 @@ export interface CrawlPagesTable {
   result: string | null;
   excluded: null | "robots" | "pattern" | "limit" | "not-html";
   error: string | null;
+  /** An analysed page's page-check statuses other than `pass`, as a JSON object (check id → status). */
+  check_statuses: string | null;
   attempts: Generated<number>;
   /** The part fetching it (while `fetching`), and until when its claim holds. */
   claimed_by: Generated<number | null>;
@@ -314,8 +316,19 @@ export interface CrawlIssuesTable {
   truncated: number;
 }
 
+/** Every site finding of a crawl with its fingerprint (the issue's `items` list only the first 100). */
+export interface CrawlFindingsTable {
+  crawl_id: number;
+  check_id: string;
+  position: number;
+  fingerprint: string;
+  /** The finding's item as JSON. */
+  item: string;
+}
+
 export interface Database {
   crawls: CrawlsTable;
+  crawl_findings: CrawlFindingsTable;
   crawl_pages: CrawlPagesTable;
   crawl_links: CrawlLinksTable;
   crawl_issues: CrawlIssuesTable;
