@@ -8,6 +8,7 @@ import { AccountService } from "./accounts/account-service.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
+import { CrawlComparison } from "./crawls/crawl-diff.js";
 import { CrawlService } from "./crawls/crawl-service.js";
 import { type CrawlStores, openCrawlStores } from "./crawls/crawl-stores.js";
 import { crawlObject } from "./crawls/present.js";
@@ -56,6 +57,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const webhookStore = new WebhookStore(store);
   const crawlStores = openCrawlStores(store);
   const secrets = new SecretBox(config.encryptionKey);
+  const crawlComparison = new CrawlComparison(crawlStores.crawls, crawlStores.diffs);
   const events = new WebhookEvents({
     webhooks: webhookStore,
     history,
@@ -69,6 +71,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
       const crawl = await crawlStores.crawls.find(userId, crawlId);
       return crawl ? crawlObject(crawl) : null;
     },
+    crawlDiff: (userId, crawlId) => crawlComparison.diff(userId, crawlId),
   });
   return {
     ...dependencies,
@@ -78,7 +81,14 @@ export function createServices(dependencies: ServiceDependencies): Services {
     secrets,
     webhooks: new WebhookService(webhookStore, jobs, secrets, analyzer.outbound().guard),
     crawlStores,
-    crawls: new CrawlService(crawlStores.crawls, crawlStores.listings, jobs, analyzer, config.crawls),
+    crawls: new CrawlService(
+      crawlStores.crawls,
+      crawlStores.listings,
+      jobs,
+      analyzer,
+      config.crawls,
+      crawlComparison,
+    ),
     reports: new ReportService({
       reports: reportStore,
       analyzer,

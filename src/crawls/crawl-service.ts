@@ -13,6 +13,7 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type AnalysisMode, analysisModes } from "../vocabulary.js";
+import type { CrawlComparison } from "./crawl-diff.js";
 import type { CrawlListings, CrawlPageQuery } from "./crawl-listing-store.js";
 import type { CrawlListQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
@@ -52,6 +53,8 @@ export class CrawlService {
     private readonly jobs: JobQueue,
     private readonly analyzer: Analyzer,
     private readonly settings: CrawlSettings,
+    /** Comparing two complete crawls (the diff). */
+    readonly comparison: CrawlComparison,
   ) {}
 
   list(userId: number, query: CrawlListQuery) {

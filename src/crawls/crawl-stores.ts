@@ -3,6 +3,7 @@
  * process's shared commit of analysed pages (SQLite), so every part running here must use the same one.
  */
 import type { Store } from "../store/store.js";
+import { CrawlDiffStore } from "./crawl-diff-store.js";
 import { CrawlListings } from "./crawl-listing-store.js";
 import { CrawlStore } from "./crawl-store.js";
 import { FrontierStore } from "./frontier-store.js";
@@ -13,6 +14,7 @@ export interface CrawlStores {
   frontier: FrontierStore;
   site: SiteStore;
   listings: CrawlListings;
+  diffs: CrawlDiffStore;
 }
 
 export function openCrawlStores(store: Store): CrawlStores {
@@ -21,5 +23,6 @@ export function openCrawlStores(store: Store): CrawlStores {
     frontier: new FrontierStore(store),
     site: new SiteStore(store),
     listings: new CrawlListings(store),
+    diffs: new CrawlDiffStore(store),
   };
 }

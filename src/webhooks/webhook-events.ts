@@ -2,11 +2,14 @@
  * The event sink that turns what happened into webhook deliveries. An analysis outside a crawl announces
  * `report.completed` or `report.failed`, plus `report.regressed` when it is not the report's first complete
  * analysis and the diff against the previous one regressed a high-importance check or dropped the score by
- * PAGEGRADE_REGRESSION_SCORE_DROP points or more. A crawl announces `crawl.completed` or `crawl.failed`. Each
+ * PAGEGRADE_REGRESSION_SCORE_DROP points or more. A crawl announces `crawl.completed` or `crawl.failed`, plus
+ * `crawl.regressed` when, compared with the previous complete crawl of its project, it has a new or regressed
+ * finding of high importance or its score dropped by PAGEGRADE_REGRESSION_SCORE_DROP points or more. Each
  * subscribed, enabled webhook of the owner gets one delivery per event, keyed by what was announced, so a job
  * that announces the same analysis again (after a crash) makes no second delivery; a pending one is enqueued
  * again (the queue's key makes that a no-op while its job waits).
  */
+import { type CrawlDiff, isSiteRegression, shortenedDiff } from "../crawls/crawl-diff.js";
 import type { AnalysisRecorded, CrawlFinished, EventSink } from "../events/event-sink.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { isRegression } from "../reports/analysis-diff.js";
@@ -25,7 +28,12 @@ export interface WebhookEventDependencies {
   reportObject: (userId: number, reportId: number) => Promise<Buffer | null>;
   /** The crawl object as the API shows it, for crawl events (null when the crawl is gone). */
   crawlObject?: (userId: number, crawlId: number) => Promise<unknown | null>;
+  /** The complete crawl compared with the previous complete crawl of its project (undefined when it is gone). */
+  crawlDiff?: (userId: number, crawlId: number) => Promise<CrawlDiff | undefined>;
 }
+
+/** How many entries each list of the diff keeps in a `crawl.regressed` delivery. */
+const diffEntriesDelivered = 20;
 
 /** One event to announce; `data` is its JSON text. */
 interface Announcement {
@@ -71,9 +79,22 @@ export class WebhookEvents implements EventSink {
     const crawl = await crawlObject(event.userId, event.crawlId);
     if (crawl === null) return;
     const type: WebhookEvent = event.status === "complete" ? "crawl.completed" : "crawl.failed";
-    await this.fanOut(event.userId, subscribed, `crawl:${event.crawlId}`, [
-      { type, data: JSON.stringify(crawl) },
-    ]);
+    const data = JSON.stringify(crawl);
+    const announcements: Announcement[] = [{ type, data }];
+    if (
+      event.status === "complete" &&
+      subscribed.some((webhook) => webhook.events.includes("crawl.regressed"))
+    ) {
+      const diff = await this.dependencies.crawlDiff?.(event.userId, event.crawlId);
+      if (diff && isSiteRegression(diff, this.dependencies.regressionScoreDrop)) {
+        // The crawl object with the diff, its lists cut short, as one more member.
+        announcements.push({
+          type: "crawl.regressed",
+          data: `${data.slice(0, -1)},"diff":${JSON.stringify(shortenedDiff(diff, diffEntriesDelivered))}}`,
+        });
+      }
+    }
+    await this.fanOut(event.userId, subscribed, `crawl:${event.crawlId}`, announcements);
   }
 
   private async fanOut(
