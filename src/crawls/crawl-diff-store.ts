@@ -2,7 +2,8 @@
  * The queries that compare two crawls, each answered by the database over its indexes (findings by check and
  * fingerprint, pages by crawl and URL) so that neither crawl is ever read whole: findings of one crawl absent
  * from the other (counted by check, and the first of them), pages found by one crawl only, pages whose status
- * or indexability changed, and the pages analysed by both with their check statuses, a batch at a time.
+ * or indexability changed, the pages analysed by both with their check statuses, a batch at a time, and the
+ * reports of the pages a diff names (for the comparison page's links).
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -186,5 +187,27 @@ export class CrawlDiffStore {
       if (rows.length < batch) return;
       after = (rows[rows.length - 1] as ComparedPage).url;
     }
+  }
+
+  /** The report of each of these URLs in either crawl (the first crawl's where both have one). */
+  async reportIds(crawlIds: number[], urls: string[]): Promise<Map<string, number>> {
+    const reports = new Map<string, number>();
+    const distinct = [...new Set(urls)];
+    for (let start = 0; start < distinct.length; start += 500) {
+      const rows = await this.db
+        .selectFrom("crawl_pages")
+        .select(["crawl_id", "url", "report_id"])
+        .where("crawl_id", "in", crawlIds)
+        .where("url", "in", distinct.slice(start, start + 500))
+        .where("report_id", "is not", null)
+        .execute();
+      for (const crawlId of crawlIds) {
+        for (const row of rows) {
+          if (row.crawl_id === crawlId && !reports.has(row.url))
+            reports.set(row.url, row.report_id as number);
+        }
+      }
+    }
+    return reports;
   }
 }

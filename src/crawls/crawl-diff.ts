@@ -99,6 +99,20 @@ export class CrawlComparison {
     return from ? this.compare(from, to) : emptyDiff(to);
   }
 
+  /** The reports of the pages a diff names (its new crawl's first), for links to them. */
+  reportsOf(diff: CrawlDiff): Promise<Map<string, number>> {
+    const urls = [
+      ...diff.site_issues.flatMap((issue) => [...issue.new, ...issue.resolved].flatMap(itemUrls)),
+      ...diff.page_checks.flatMap((check) => check.pages.map((page) => page.url)),
+      ...diff.pages.added,
+      ...diff.pages.removed,
+      ...diff.pages.status_changed.map((page) => page.url),
+      ...diff.pages.indexability_changed.map((page) => page.url),
+    ];
+    const crawls = diff.from === null ? [diff.to.id] : [diff.to.id, diff.from.id];
+    return this.diffs.reportIds(crawls, urls);
+  }
+
   private async compare(from: CrawlRow, to: CrawlRow): Promise<CrawlDiff> {
     const [siteIssues, pageChecks, pages] = await Promise.all([
       this.siteIssueChanges(from.id, to.id),
@@ -220,6 +234,16 @@ export class CrawlComparison {
       truncated,
     };
   }
+}
+
+/** The URLs a finding's item concerns: its page (or link target), its group's pages, its linking pages. */
+export function itemUrls(item: Record<string, unknown>): string[] {
+  const urls = typeof item.url === "string" ? [item.url] : [];
+  for (const key of ["pages", "sources"]) {
+    const list = item[key];
+    if (Array.isArray(list)) for (const url of list) if (typeof url === "string") urls.push(url);
+  }
+  return urls;
 }
 
 function isImportance(value: string): value is Importance {
