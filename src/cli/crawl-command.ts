@@ -2,8 +2,11 @@
  * `pagegrade crawl <url>`: a whole site crawled without the service, by the same crawler the service runs, into a
  * temporary SQLite database removed at the end. A progress line on a terminal, the site issues printed at the
  * end; `--json-lines` writes every page (as the API's crawl_page object), `--csv DIR` writes pages.csv and
- * issues.csv. Exit 0 when the crawl completed and analysed its start page, 1 when it did not, 2 on bad usage.
- * Ctrl-C stops the crawl and still prints what it found.
+ * issues.csv. The site gate for CI (gate/site-gate-run.ts): `--json FILE` saves the crawl as a baseline,
+ * `--baseline FILE` fails on findings new since it (at or above `--fail-on`), `--budget FILE` on findings beyond
+ * a budget, `--junit FILE` writes the findings as JUnit XML. Exit 0 when the crawl completed, analysed its start
+ * page and passed the gate; 1 when it failed the gate; 2 when the crawl could not run, or on bad usage; the
+ * last line printed says why. Ctrl-C stops the crawl and still prints what it found.
  */
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +35,7 @@ import { ReportStore } from "../store/report-store.js";
 import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { type Palette, paletteFor } from "./colour.js";
+import { judgeSiteGate, readSiteGate, siteSnapshot } from "./gate/site-gate-run.js";
 import { safe } from "./render-report.js";
 import { UsageError } from "./usage.js";
 
@@ -49,6 +53,7 @@ export async function runCrawl(args: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError("crawl takes exactly one URL");
+  const gate = readSiteGate(values);
   const settings = loadServiceConfig().crawls;
   const concurrency = wholeNumber(values.concurrency, "--concurrency", 1, 16) ?? settings.hostConcurrency;
   let fields: ReturnType<typeof crawlFields>;
@@ -111,7 +116,23 @@ export async function runCrawl(args: string[]): Promise<number> {
     await writeOutputs(store, crawl, values["json-lines"], values.csv);
     process.stdout.write(await summary(listings, crawl, paletteFor(process.stdout)));
     const start = (await listings.pages(crawl.id, { limit: 1, offset: 0 }))[0];
-    return crawl.status === "complete" && start?.report_id !== null && start?.report_id !== undefined ? 0 : 1;
+    if (crawl.status !== "complete" || start?.report_id === null || start?.report_id === undefined) {
+      const why =
+        crawlError(crawl)?.message ??
+        (crawl.status === "complete"
+          ? "its start page could not be analysed"
+          : `the crawl was ${crawl.status}`);
+      process.stderr.write(`pagegrade: the crawl could not run: ${safe(why)}\n`);
+      return 2;
+    }
+    const verdict = judgeSiteGate(
+      gate,
+      await siteSnapshot(stores, crawl),
+      process.stdout,
+      paletteFor(process.stdout),
+    );
+    process.stderr.write(`pagegrade: ${verdict.reason}\n`);
+    return verdict.code;
   } finally {
     process.removeAllListeners("SIGINT");
     await analyzer.close();
@@ -133,6 +154,11 @@ function parse(args: string[]) {
       "no-sitemaps": { type: "boolean" },
       "json-lines": { type: "string" },
       csv: { type: "string" },
+      json: { type: "string" },
+      baseline: { type: "string" },
+      budget: { type: "string" },
+      junit: { type: "string" },
+      "fail-on": { type: "string" },
     },
   });
 }
@@ -222,7 +248,7 @@ function describeItem(item: Record<string, unknown>): string {
   const subject =
     typeof item.url === "string" ? item.url : Array.isArray(item.pages) ? item.pages.join(", ") : "";
   const extra = Object.entries(item)
-    .filter(([key, value]) => !["url", "pages", "sources"].includes(key) && value !== null)
+    .filter(([key, value]) => !["url", "pages", "sources", "fingerprint"].includes(key) && value !== null)
     .map(([key, value]) => `${key} ${typeof value === "object" ? JSON.stringify(value) : String(value)}`);
   const sources =
     Array.isArray(item.sources) && item.sources.length > 0 ? [`from ${item.sources.join(", ")}`] : [];

@@ -14,6 +14,8 @@ const usage = `Usage:
   pagegrade analyze --file <urls.txt> [--mode raw|rendered] [--concurrency N] [--json-lines <out.jsonl|->]
   pagegrade crawl <url> [--max-pages N] [--max-depth N] [--include P]... [--exclude P]... [--no-sitemaps]
                   [--concurrency N] [--json-lines <out.jsonl|->] [--csv <dir>]
+                  [--json <crawl.json>] [--baseline <crawl.json>] [--budget <budget.json>] [--junit <out.xml>]
+                  [--fail-on high|medium|low]
   pagegrade user create --email <e> [--password <p>]
   pagegrade key create --email <e> [--keep-old]
   pagegrade worker          (runs jobs only; needs PAGEGRADE_QUEUE_URL and a PostgreSQL DATABASE_URL)

@@ -3,7 +3,8 @@
  * fingerprint, pages by crawl and URL) so that neither crawl is ever read whole: findings of one crawl absent
  * from the other (counted by check, and the first of them), pages found by one crawl only, pages whose status
  * or indexability changed, the pages analysed by both with their check statuses, a batch at a time, and the
- * reports of the pages a diff names (for the comparison page's links).
+ * reports of the pages a diff names (for the comparison page's links); and a crawl's every finding and page
+ * statuses, which the command line's site gate saves and compares.
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -209,5 +210,28 @@ export class CrawlDiffStore {
       }
     }
     return reports;
+  }
+
+  /** Every finding of the crawl, by check then in the check's order. */
+  findings(crawlId: number): Promise<Array<{ check_id: string; item: string }>> {
+    return this.db
+      .selectFrom("crawl_findings")
+      .select(["check_id", "item"])
+      .where("crawl_id", "=", crawlId)
+      .orderBy("check_id")
+      .orderBy("position")
+      .execute();
+  }
+
+  /** Every analysed page of the crawl with its non-pass check statuses (JSON), in URL order. */
+  async pageStatuses(crawlId: number): Promise<Array<{ url: string; check_statuses: string }>> {
+    const rows = await this.db
+      .selectFrom("crawl_pages")
+      .select(["url", "check_statuses"])
+      .where("crawl_id", "=", crawlId)
+      .where("check_statuses", "is not", null)
+      .orderBy("url")
+      .execute();
+    return rows as Array<{ url: string; check_statuses: string }>;
   }
 }
