@@ -8,7 +8,7 @@ import { AccountService } from "./accounts/account-service.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
-import { CrawlComparison } from "./crawls/crawl-diff.js";
+import { CrawlComparison, isSiteRegression, shortenedDiff } from "./crawls/crawl-diff.js";
 import { CrawlService } from "./crawls/crawl-service.js";
 import { type CrawlStores, openCrawlStores } from "./crawls/crawl-stores.js";
 import { crawlObject } from "./crawls/present.js";
@@ -71,7 +71,10 @@ export function createServices(dependencies: ServiceDependencies): Services {
       const crawl = await crawlStores.crawls.find(userId, crawlId);
       return crawl ? crawlObject(crawl) : null;
     },
-    crawlDiff: (userId, crawlId) => crawlComparison.diff(userId, crawlId),
+    crawlRegression: async (userId, crawlId, scoreDrop) => {
+      const diff = await crawlComparison.diff(userId, crawlId);
+      return diff && isSiteRegression(diff, scoreDrop) ? shortenedDiff(diff, 20) : null;
+    },
   });
   return {
     ...dependencies,

@@ -9,7 +9,6 @@
  * that announces the same analysis again (after a crash) makes no second delivery; a pending one is enqueued
  * again (the queue's key makes that a no-op while its job waits).
  */
-import { type CrawlDiff, isSiteRegression, shortenedDiff } from "../crawls/crawl-diff.js";
 import type { AnalysisRecorded, CrawlFinished, EventSink } from "../events/event-sink.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { isRegression } from "../reports/analysis-diff.js";
@@ -28,12 +27,13 @@ export interface WebhookEventDependencies {
   reportObject: (userId: number, reportId: number) => Promise<Buffer | null>;
   /** The crawl object as the API shows it, for crawl events (null when the crawl is gone). */
   crawlObject?: (userId: number, crawlId: number) => Promise<unknown | null>;
-  /** The complete crawl compared with the previous complete crawl of its project (undefined when it is gone). */
-  crawlDiff?: (userId: number, crawlId: number) => Promise<CrawlDiff | undefined>;
+  /**
+   * For `crawl.regressed`: the complete crawl's diff against the previous complete crawl of its project, its
+   * lists cut to 20 entries, when it regressed (a new or regressed high-importance finding, or a score drop of
+   * `regressionScoreDrop` points or more); null when it did not.
+   */
+  crawlRegression?: (userId: number, crawlId: number, scoreDrop: number) => Promise<unknown | null>;
 }
-
-/** How many entries each list of the diff keeps in a `crawl.regressed` delivery. */
-const diffEntriesDelivered = 20;
 
 /** One event to announce; `data` is its JSON text. */
 interface Announcement {
@@ -85,12 +85,16 @@ export class WebhookEvents implements EventSink {
       event.status === "complete" &&
       subscribed.some((webhook) => webhook.events.includes("crawl.regressed"))
     ) {
-      const diff = await this.dependencies.crawlDiff?.(event.userId, event.crawlId);
-      if (diff && isSiteRegression(diff, this.dependencies.regressionScoreDrop)) {
-        // The crawl object with the diff, its lists cut short, as one more member.
+      const diff = await this.dependencies.crawlRegression?.(
+        event.userId,
+        event.crawlId,
+        this.dependencies.regressionScoreDrop,
+      );
+      if (diff) {
+        // The crawl object with the diff as one more member.
         announcements.push({
           type: "crawl.regressed",
-          data: `${data.slice(0, -1)},"diff":${JSON.stringify(shortenedDiff(diff, diffEntriesDelivered))}}`,
+          data: `${data.slice(0, -1)},"diff":${JSON.stringify(diff)}}`,
         });
       }
     }
