@@ -49,6 +49,7 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/crawls/{id}/pages",
         "GET /api/v1/crawls/{id}/issues",
         "GET /api/v1/crawls/{id}/events",
+        "GET /api/v1/crawls/{id}/diff",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
