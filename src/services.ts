@@ -8,6 +8,7 @@ import { AccountService } from "./accounts/account-service.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
+import { CrawlComparison, isSiteRegression, shortenedDiff } from "./crawls/crawl-diff.js";
 import { CrawlFindings } from "./crawls/crawl-findings.js";
 import { CrawlService } from "./crawls/crawl-service.js";
 import { type CrawlStores, openCrawlStores } from "./crawls/crawl-stores.js";
@@ -59,6 +60,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const webhookStore = new WebhookStore(store);
   const crawlStores = openCrawlStores(store);
   const secrets = new SecretBox(config.encryptionKey);
+  const crawlComparison = new CrawlComparison(crawlStores.crawls, crawlStores.diffs);
   const events = new WebhookEvents({
     webhooks: webhookStore,
     history,
@@ -71,6 +73,10 @@ export function createServices(dependencies: ServiceDependencies): Services {
     crawlObject: async (userId, crawlId) => {
       const crawl = await crawlStores.crawls.find(userId, crawlId);
       return crawl ? crawlObject(crawl) : null;
+    },
+    crawlRegression: async (userId, crawlId, scoreDrop) => {
+      const diff = await crawlComparison.diff(userId, crawlId);
+      return diff && isSiteRegression(diff, scoreDrop) ? shortenedDiff(diff, 20) : null;
     },
   });
   return {
@@ -88,6 +94,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
       analyzer,
       config.crawls,
       secrets,
+      crawlComparison,
     ),
     crawlFindings: new CrawlFindings(crawlStores.rollups, crawlStores.links, crawlStores.listings),
     reports: new ReportService({

@@ -3,10 +3,14 @@
  * temporary SQLite database removed at the end (`--file urls.txt` instead of a URL: list mode, those URLs only;
  * `--extract JSON`: extraction rules, their values in the pages' output). A progress line on a terminal, the site issues printed at the
  * end; `--json-lines` writes every page (as the API's crawl_page object), `--csv DIR` writes pages.csv and
- * issues.csv. Exit 0 when the crawl completed and analysed its start page, 1 when it did not, 2 on bad usage.
- * Ctrl-C stops the crawl and still prints what it found. `--header "Name: value"` (repeatable) sends a request
- * header to the site's own hosts (a crawl behind a login), sealed in the temporary database with
- * PAGEGRADE_ENCRYPTION_KEY or, without it, a key made for this run.
+ * issues.csv. The site gate for CI (gate/site-gate-run.ts): `--json FILE` saves the crawl as a baseline,
+ * `--baseline FILE` fails on findings new since it (at or above `--fail-on`), `--budget FILE` on findings beyond
+ * a budget, `--junit FILE` writes the findings as JUnit XML. Exit 0 when the crawl completed, analysed its start
+ * page and passed the gate; 1 when it failed the gate; 2 when the crawl could not run, or on bad usage; the
+ * last line printed says why. Ctrl-C stops the crawl and still prints what it found.
+ * `--header "Name: value"` (repeatable) sends a request header to the site's own hosts (a crawl behind a
+ * login), sealed in the temporary database with PAGEGRADE_ENCRYPTION_KEY or, without it, a key made for this
+ * run. `--file` crawls a list of URLs only; `--extract` adds extraction rules.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -47,6 +51,7 @@ import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { SecretBox } from "../webhooks/secret-box.js";
 import { type Palette, paletteFor } from "./colour.js";
+import { judgeSiteGate, readSiteGate, siteSnapshot } from "./gate/site-gate-run.js";
 import { safe } from "./render-report.js";
 import { UsageError } from "./usage.js";
 
@@ -68,6 +73,7 @@ export async function runCrawl(args: string[]): Promise<number> {
   if (list !== undefined && positionals.length !== 0) {
     throw new UsageError("crawl takes a URL or --file, not both");
   }
+  const gate = readSiteGate(values);
   const config = loadServiceConfig();
   const settings = config.crawls;
   // The database lasts as long as the command: a key of its own serves when none is configured.
@@ -136,7 +142,23 @@ export async function runCrawl(args: string[]): Promise<number> {
     await writeOutputs(store, crawl, values["json-lines"], values.csv);
     process.stdout.write(await summary(listings, crawl, paletteFor(process.stdout)));
     const start = (await listings.pages(crawl.id, { limit: 1, offset: 0 }))[0];
-    return crawl.status === "complete" && start?.report_id !== null && start?.report_id !== undefined ? 0 : 1;
+    if (crawl.status !== "complete" || start?.report_id === null || start?.report_id === undefined) {
+      const why =
+        crawlError(crawl)?.message ??
+        (crawl.status === "complete"
+          ? "its start page could not be analysed"
+          : `the crawl was ${crawl.status}`);
+      process.stderr.write(`pagegrade: the crawl could not run: ${safe(why)}\n`);
+      return 2;
+    }
+    const verdict = judgeSiteGate(
+      gate,
+      await siteSnapshot(stores, crawl),
+      process.stdout,
+      paletteFor(process.stdout),
+    );
+    process.stderr.write(`pagegrade: ${verdict.reason}\n`);
+    return verdict.code;
   } finally {
     process.removeAllListeners("SIGINT");
     await analyzer.close();
@@ -161,6 +183,11 @@ function parse(args: string[]) {
       "json-lines": { type: "string" },
       csv: { type: "string" },
       header: { type: "string", multiple: true },
+      json: { type: "string" },
+      baseline: { type: "string" },
+      budget: { type: "string" },
+      junit: { type: "string" },
+      "fail-on": { type: "string" },
     },
   });
 }
@@ -270,7 +297,7 @@ function describeItem(item: Record<string, unknown>): string {
   const subject =
     typeof item.url === "string" ? item.url : Array.isArray(item.pages) ? item.pages.join(", ") : "";
   const extra = Object.entries(item)
-    .filter(([key, value]) => !["url", "pages", "sources"].includes(key) && value !== null)
+    .filter(([key, value]) => !["url", "pages", "sources", "fingerprint"].includes(key) && value !== null)
     .map(([key, value]) => `${key} ${typeof value === "object" ? JSON.stringify(value) : String(value)}`);
   const sources =
     Array.isArray(item.sources) && item.sources.length > 0 ? [`from ${item.sources.join(", ")}`] : [];

@@ -15,6 +15,8 @@ const usage = `Usage:
   pagegrade crawl <url> [--max-pages N] [--max-depth N] [--include P]... [--exclude P]... [--no-sitemaps]
                   [--concurrency N] [--json-lines <out.jsonl|->] [--csv <dir>]
                   [--header "Name: value"]...
+                  [--json <crawl.json>] [--baseline <crawl.json>] [--budget <budget.json>] [--junit <out.xml>]
+                  [--fail-on high|medium|low]
   pagegrade crawl --file <urls.txt> [--extract <rules.json text>] [options of crawl <url>]
   pagegrade user create --email <e> [--password <p>]
   pagegrade key create --email <e> [--keep-old]

@@ -14,6 +14,7 @@ import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type AnalysisMode, analysisModes } from "../vocabulary.js";
 import type { SecretBox } from "../webhooks/secret-box.js";
+import type { CrawlComparison } from "./crawl-diff.js";
 import { crawlHeadersOf, storedCrawlHeaders } from "./crawl-headers.js";
 import type { CrawlListings, CrawlPageQuery } from "./crawl-listing-store.js";
 import type { CrawlListQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
@@ -63,6 +64,8 @@ export class CrawlService {
     private readonly analyzer: Analyzer,
     private readonly settings: CrawlSettings,
     private readonly secrets: SecretBox,
+    /** Comparing two complete crawls (the diff). */
+    readonly comparison: CrawlComparison,
   ) {}
 
   list(userId: number, query: CrawlListQuery) {

@@ -4,6 +4,7 @@
  */
 import type { Store } from "../store/store.js";
 import { CheckRollupStore } from "./check-rollup-store.js";
+import { CrawlDiffStore } from "./crawl-diff-store.js";
 import { CrawlLinkStore } from "./crawl-link-store.js";
 import { CrawlListings } from "./crawl-listing-store.js";
 import { CrawlStore } from "./crawl-store.js";
@@ -17,6 +18,7 @@ export interface CrawlStores {
   listings: CrawlListings;
   rollups: CheckRollupStore;
   links: CrawlLinkStore;
+  diffs: CrawlDiffStore;
 }
 
 export function openCrawlStores(store: Store): CrawlStores {
@@ -27,5 +29,6 @@ export function openCrawlStores(store: Store): CrawlStores {
     listings: new CrawlListings(store),
     rollups: new CheckRollupStore(store),
     links: new CrawlLinkStore(store),
+    diffs: new CrawlDiffStore(store),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What the site checks judge and what they find, for a finished crawl: the inlink counts (from the recorded
- * links), the crawl's facts read from its page and link rows, the findings stored with the crawl's issue counts,
- * and the mean score of its analysed pages.
+ * links), the crawl's facts read from its page and link rows, the findings stored with the crawl's issue counts
+ * (every finding with its fingerprint, for comparing crawls), and the mean score of its analysed pages.
  */
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
@@ -12,6 +12,8 @@ import type { CrawlRow } from "./crawl-store.js";
 
 /** How many pages' links `siteFacts` reads at once. */
 const linkBatchPages = 500;
+/** How many findings one insert stores (five columns each: within SQLite's bound on parameters). */
+const findingBatch = 500;
 
 export class SiteStore {
   private readonly db: Kysely<Database>;
@@ -116,10 +118,30 @@ export class SiteStore {
     return { startUrl: crawl.url, pages, links, linksLeftOut: Number(counts?.links_dropped ?? 0) };
   }
 
-  /** Stores the site findings (replacing earlier ones) and the crawl's issue counts by importance. */
+  /**
+   * Stores the site findings (replacing earlier ones): each issue with its first items, every finding with its
+   * fingerprint, and the crawl's issue counts by importance.
+   */
   async saveIssues(crawlId: number, issues: SiteIssue[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom("crawl_issues").where("crawl_id", "=", crawlId).execute();
+      await trx.deleteFrom("crawl_findings").where("crawl_id", "=", crawlId).execute();
+      for (const issue of issues) {
+        for (let start = 0; start < issue.findings.length; start += findingBatch) {
+          await trx
+            .insertInto("crawl_findings")
+            .values(
+              issue.findings.slice(start, start + findingBatch).map((item, offset) => ({
+                crawl_id: crawlId,
+                check_id: issue.check,
+                position: start + offset,
+                fingerprint: String(item.fingerprint),
+                item: JSON.stringify(item),
+              })),
+            )
+            .execute();
+        }
+      }
       if (issues.length > 0) {
         await trx
           .insertInto("crawl_issues")

@@ -146,9 +146,18 @@ function classify(
   if (before === after) {
     return evidence.added.length > 0 || evidence.removed.length > 0 ? "changed" : null;
   }
-  const was = rank[before];
-  const now = rank[after];
-  if (was === undefined || now === undefined) return "changed";
+  return verdictChange(before, after) ?? "changed";
+}
+
+/**
+ * The change between two different statuses that both carry a verdict (pass, warn, fail): `fixed` when it now
+ * passes, `regressed` when it got worse, `improved` otherwise; null when either has no verdict (na, error, …).
+ * Comparing two crawls' pages applies the same rule.
+ */
+export function verdictChange(before: string, after: string): "regressed" | "fixed" | "improved" | null {
+  const was = rank[before as CheckStatus];
+  const now = rank[after as CheckStatus];
+  if (was === undefined || now === undefined || was === now) return null;
   if (now === 2) return "fixed";
   return now < was ? "regressed" : "improved";
 }

@@ -20,6 +20,7 @@ import { jobFairness } from "./migrations/016_job_fairness.js";
 import { reportChanges } from "./migrations/017_report_changes.js";
 import { crawlHeaders } from "./migrations/018_crawl_headers.js";
 import { crawlLists } from "./migrations/019_crawl_lists.js";
+import { crawlFindings } from "./migrations/020_crawl_findings.js";
 import { crawlPageChecks } from "./migrations/021_crawl_page_checks.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -40,6 +41,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "017_report_changes": reportChanges(dialect),
     "018_crawl_headers": crawlHeaders(),
     "019_crawl_lists": crawlLists(),
+    "020_crawl_findings": crawlFindings(),
     "021_crawl_page_checks": crawlPageChecks(),
   };
 }

@@ -297,6 +297,8 @@ export interface CrawlPagesTable {
   error: string | null;
   /** The extraction rules' values, one JSON array per rule in the crawl's order; null when none were read. */
   extracted: Generated<string | null>;
+  /** An analysed page's page-check statuses other than `pass`, as a JSON object (check id → status). */
+  check_statuses: string | null;
   attempts: Generated<number>;
   /** The part fetching it (while `fetching`), and until when its claim holds. */
   claimed_by: Generated<number | null>;
@@ -339,8 +341,19 @@ export interface CrawlPageChecksTable {
   items: string;
 }
 
+/** Every site finding of a crawl with its fingerprint (the issue's `items` list only the first 100). */
+export interface CrawlFindingsTable {
+  crawl_id: number;
+  check_id: string;
+  position: number;
+  fingerprint: string;
+  /** The finding's item as JSON. */
+  item: string;
+}
+
 export interface Database {
   crawls: CrawlsTable;
+  crawl_findings: CrawlFindingsTable;
   crawl_pages: CrawlPagesTable;
   crawl_links: CrawlLinksTable;
   crawl_issues: CrawlIssuesTable;

@@ -7,6 +7,7 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import { CrawlNotComplete } from "../crawls/crawl-diff.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import { type CrawlPageQuery, crawlPageSorts, crawlPageStates } from "../crawls/crawl-listing-store.js";
 import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
@@ -18,6 +19,7 @@ import { crawlLimitRefusal, QuotaExceeded, type Quotas } from "../limits/quotas.
 import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { crawlDiffBody, crawlDiffRefusal } from "./views/crawl-diff.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
 
 export interface CrawlRouteOptions {
@@ -154,6 +156,29 @@ export async function crawlRoutes(
       const flash = await sessions.takeFlash(found.token);
       const view = { crawl, issues, pages: rows, pageTotal: total, table, flash, now: Date.now() };
       return sendHtml(request, reply, `Crawl of ${crawl.project}`, crawlBody(request.csrfToken, view));
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    "/crawls/:id/diff",
+    async (request, reply) => {
+      const found = await owned(request, reply);
+      if (!found) return reply;
+      const { crawl, userId } = found;
+      const title = `What changed on ${crawl.project}`;
+      const from = request.query.from;
+      try {
+        const fromId =
+          from === undefined || from === "" ? undefined : /^[1-9]\d{0,15}$/.test(from) ? Number(from) : 0;
+        const diff = await crawls.comparison.diff(userId, crawl.id, fromId);
+        if (!diff) return reply;
+        const reports = await crawls.comparison.reportsOf(diff);
+        return sendHtml(request, reply, title, crawlDiffBody({ crawl, diff, reports }));
+      } catch (error) {
+        if (!(error instanceof ValidationFailed || error instanceof CrawlNotComplete)) throw error;
+        const status = error instanceof ValidationFailed ? 422 : 409;
+        return sendHtml(request, reply, title, crawlDiffRefusal(crawl, error.message), status);
+      }
     },
   );
 

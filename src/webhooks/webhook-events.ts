@@ -2,7 +2,9 @@
  * The event sink that turns what happened into webhook deliveries. An analysis outside a crawl announces
  * `report.completed` or `report.failed`, plus `report.regressed` when it is not the report's first complete
  * analysis and the diff against the previous one regressed a high-importance check or dropped the score by
- * PAGEGRADE_REGRESSION_SCORE_DROP points or more. A crawl announces `crawl.completed` or `crawl.failed`. Each
+ * PAGEGRADE_REGRESSION_SCORE_DROP points or more. A crawl announces `crawl.completed` or `crawl.failed`, plus
+ * `crawl.regressed` when, compared with the previous complete crawl of its project, it has a new or regressed
+ * finding of high importance or its score dropped by PAGEGRADE_REGRESSION_SCORE_DROP points or more. Each
  * subscribed, enabled webhook of the owner gets one delivery per event, keyed by what was announced, so a job
  * that announces the same analysis again (after a crash) makes no second delivery; a pending one is enqueued
  * again (the queue's key makes that a no-op while its job waits).
@@ -25,6 +27,12 @@ export interface WebhookEventDependencies {
   reportObject: (userId: number, reportId: number) => Promise<Buffer | null>;
   /** The crawl object as the API shows it, for crawl events (null when the crawl is gone). */
   crawlObject?: (userId: number, crawlId: number) => Promise<unknown | null>;
+  /**
+   * For `crawl.regressed`: the complete crawl's diff against the previous complete crawl of its project, its
+   * lists cut to 20 entries, when it regressed (a new or regressed high-importance finding, or a score drop of
+   * `regressionScoreDrop` points or more); null when it did not.
+   */
+  crawlRegression?: (userId: number, crawlId: number, scoreDrop: number) => Promise<unknown | null>;
 }
 
 /** One event to announce; `data` is its JSON text. */
@@ -71,9 +79,26 @@ export class WebhookEvents implements EventSink {
     const crawl = await crawlObject(event.userId, event.crawlId);
     if (crawl === null) return;
     const type: WebhookEvent = event.status === "complete" ? "crawl.completed" : "crawl.failed";
-    await this.fanOut(event.userId, subscribed, `crawl:${event.crawlId}`, [
-      { type, data: JSON.stringify(crawl) },
-    ]);
+    const data = JSON.stringify(crawl);
+    const announcements: Announcement[] = [{ type, data }];
+    if (
+      event.status === "complete" &&
+      subscribed.some((webhook) => webhook.events.includes("crawl.regressed"))
+    ) {
+      const diff = await this.dependencies.crawlRegression?.(
+        event.userId,
+        event.crawlId,
+        this.dependencies.regressionScoreDrop,
+      );
+      if (diff) {
+        // The crawl object with the diff as one more member.
+        announcements.push({
+          type: "crawl.regressed",
+          data: `${data.slice(0, -1)},"diff":${JSON.stringify(diff)}}`,
+        });
+      }
+    }
+    await this.fanOut(event.userId, subscribed, `crawl:${event.crawlId}`, announcements);
   }
 
   private async fanOut(

@@ -1,7 +1,7 @@
 /**
  * The rules of webhooks, shared by the API and the account pages: a URL must be absolute http(s) and its host
  * must resolve to addresses the address guard permits (the same operator settings as page fetches); events are
- * any of the five the contract names (all by default); at most 10 webhooks per user; the secret is made here,
+ * any of the six the contract names (all by default); at most 10 webhooks per user; the secret is made here,
  * returned once and stored sealed. Ping makes a `ping` delivery and enqueues it like any other.
  */
 import { randomUUID } from "node:crypto";
@@ -20,6 +20,7 @@ export const webhookEvents = [
   "report.regressed",
   "crawl.completed",
   "crawl.failed",
+  "crawl.regressed",
 ] as const;
 export type WebhookEvent = (typeof webhookEvents)[number];
 

@@ -1,7 +1,7 @@
 /**
  * `pagegrade crawl` in a child process against a crafted site on 127.0.0.1: the site issues printed at the end,
- * every page as JSON Lines and CSV, include patterns, and the exit codes (0 crawled, 1 start page failed,
- * 2 bad usage).
+ * every page as JSON Lines and CSV, include patterns, and the exit codes (0 crawled, 2 when the crawl could not
+ * run or on bad usage).
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -137,7 +137,7 @@ describe("pagegrade crawl", () => {
     );
   });
 
-  it("fetches only what --include allows, and exits 1 when the start page cannot be analysed", async () => {
+  it("fetches only what --include allows, and exits 2 when the start page cannot be analysed", async () => {
     const limited = await pagegrade(["crawl", `${server.url}/`, "--include", "/a$", "--json-lines", "-"]);
     expect(limited.code).toBe(0);
     const fetched = limited.stdout
@@ -149,8 +149,11 @@ describe("pagegrade crawl", () => {
     expect(fetched.sort()).toEqual(["/", "/a"]);
 
     const down = await pagegrade(["crawl", `${server.url}/down/`]);
-    expect(down.code).toBe(1);
+    expect(down.code).toBe(2);
     expect(down.stdout).toContain("0 pages analysed, 1 failed");
+    expect(down.stderr.trim().split("\n").pop()).toBe(
+      `pagegrade: the crawl could not run: The start page ${server.url}/down/ failed: The server returned HTTP 500.`,
+    );
     // It failed, and says why first.
     expect(down.stdout).toContain(`${server.url}/down/  (failed)`);
     expect(down.stdout).toContain(

@@ -136,7 +136,10 @@ describe.each(databaseKinds)("crawls on %s", (kind) => {
       title: "Same title",
       pages: expect.arrayContaining([`${server.url}/a`, `${server.url}/b`]),
     });
-    expect(byCheck.get("orphan-pages")?.items).toEqual([{ url: `${server.url}/orphan` }]);
+    // Every finding has its fingerprint (its identity across crawls).
+    expect(byCheck.get("orphan-pages")?.items).toEqual([
+      { url: `${server.url}/orphan`, fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    ]);
     expect(byCheck.get("redirected-links")?.items[0]).toMatchObject({ url: `${server.url}/old` });
     expect(byCheck.get("sitemap-errors")?.items).toEqual([
       expect.objectContaining({ url: `${server.url}/old` }),

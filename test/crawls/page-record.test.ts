@@ -36,7 +36,11 @@ function crawledPage(facts: Partial<CrawledPage["facts"]> = {}): CrawledPage {
   };
 }
 
-const report = { score: 87, result: "good" };
+const report = {
+  score: 87,
+  result: "good",
+  results: { title: { status: "pass" }, "image-alt": { status: "fail" }, "llms-txt": { status: "na" } },
+};
 
 describe("pageRecordOf", () => {
   it("stores the analysis's facts and response as they are", () => {
@@ -56,6 +60,7 @@ describe("pageRecordOf", () => {
       score: 87,
       result: "good",
       extracted: null,
+      check_statuses: '{"image-alt":"fail","llms-txt":"na"}',
     });
     expect(record.links).toEqual(crawledPage().links);
   });

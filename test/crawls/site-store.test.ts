@@ -22,8 +22,12 @@ function issue(check: string, importance: SiteIssue["importance"], count: number
     title: `${check} found`,
     message: `${count} found.`,
     count,
-    items: [{ url: url(`/${check}`), sources: [siteUrl] }],
+    items: [{ url: url(`/${check}`), sources: [siteUrl], fingerprint: `${check}-1` }],
     truncated: Math.max(0, count - 1),
+    findings: Array.from({ length: count }, (_, index) => ({
+      url: url(`/${check}/${index}`),
+      fingerprint: `${check}-${index + 1}`,
+    })),
   };
 }
 
@@ -190,10 +194,32 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
       [2, "titles", 1, 0],
     ]);
     expect(JSON.parse(stored[0]?.items ?? "null")).toEqual(findings[0]?.items);
+    const every = await database.store.db
+      .selectFrom("crawl_findings")
+      .select(["check_id", "position", "fingerprint"])
+      .where("crawl_id", "=", crawl.id)
+      .orderBy("check_id")
+      .orderBy("position")
+      .execute();
+    expect(every.map((finding) => `${finding.check_id}:${finding.position}:${finding.fingerprint}`)).toEqual([
+      "broken-links:0:broken-links-1",
+      "broken-links:1:broken-links-2",
+      "broken-links:2:broken-links-3",
+      "orphan-pages:0:orphan-pages-1",
+      "orphan-pages:1:orphan-pages-2",
+      "titles:0:titles-1",
+    ]);
     const row = (await stores.crawls.find(userId, crawl.id)) as CrawlRow;
     expect([row.issues_high, row.issues_medium, row.issues_low]).toEqual([4, 0, 2]);
     await stores.site.saveIssues(crawl.id, []);
     expect(await stores.listings.issues(crawl.id)).toEqual([]);
+    expect(
+      await database.store.db
+        .selectFrom("crawl_findings")
+        .selectAll()
+        .where("crawl_id", "=", crawl.id)
+        .execute(),
+    ).toEqual([]);
     const cleared = (await stores.crawls.find(userId, crawl.id)) as CrawlRow;
     expect([cleared.issues_high, cleared.issues_medium, cleared.issues_low]).toEqual([0, 0, 0]);
   });

@@ -52,6 +52,7 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/crawls/{id}/checks",
         "GET /api/v1/crawls/{id}/checks/{check}/pages",
         "GET /api/v1/crawls/{id}/links",
+        "GET /api/v1/crawls/{id}/diff",
         "GET /api/v1/projects/{project}",
       ].sort(),
     );

@@ -123,7 +123,7 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
       events: expect.arrayContaining(["report.completed"]),
     });
     expect(shown.secret).toBeUndefined();
-    expect(shown.events).toHaveLength(5);
+    expect(shown.events).toHaveLength(6);
     expect((await call(api, "GET", `/api/v1/webhooks/${hook.id}`, { key: other })).statusCode).toBe(404);
     expect((await call(api, "DELETE", `/api/v1/webhooks/${hook.id}`, { key: other })).statusCode).toBe(404);
     // Sealed at rest: the stored column is not the secret.

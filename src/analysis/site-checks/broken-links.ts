@@ -3,7 +3,7 @@
  * 403 and 429 are a firewall's or a login's answer, not a missing page: never reported.
  */
 import type { SiteCheck, SitePage } from "./site-facts.js";
-import { issueOf, listedSources, pagesByUrl, plural, sourcesByTarget } from "./site-issue.js";
+import { byUrl, issueOf, listedSources, pagesByUrl, plural, sourcesByTarget } from "./site-issue.js";
 
 export function isBroken(page: SitePage): boolean {
   if (page.excluded !== null) return false;
@@ -33,5 +33,6 @@ export const brokenLinks: SiteCheck = (site) => {
     findings,
     (count) =>
       `Internal links point to ${plural(count, "URL")} that ${count === 1 ? "answers" : "answer"} an error or cannot be fetched.`,
+    byUrl,
   );
 };

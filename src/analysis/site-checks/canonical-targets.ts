@@ -5,7 +5,7 @@
  */
 import { isBroken } from "./broken-links.js";
 import type { SiteCheck, SitePage } from "./site-facts.js";
-import { issueOf, pagesByUrl, plural } from "./site-issue.js";
+import { byUrl, issueOf, pagesByUrl, plural } from "./site-issue.js";
 
 function problemOf(target: SitePage): string | null {
   if (target.redirectTo !== null) return `redirects to ${target.redirectTo}`;
@@ -32,5 +32,6 @@ export const canonicalTargets: SiteCheck = (site) => {
     findings,
     (count) =>
       `${plural(count, "page")} ${count === 1 ? "names" : "name"} a canonical that is not a canonical, indexable page.`,
+    byUrl,
   );
 };

@@ -1,6 +1,6 @@
 /** click-depth: indexable pages more than 4 clicks from the start page (search engines and people reach them late). */
 import type { SiteCheck } from "./site-facts.js";
-import { isIndexable200, issueOf, plural } from "./site-issue.js";
+import { byUrl, isIndexable200, issueOf, plural } from "./site-issue.js";
 
 const deepest = 4;
 
@@ -13,4 +13,5 @@ export const clickDepth: SiteCheck = (site) =>
       .map((page) => ({ url: page.url, depth: page.depth })),
     (count) =>
       `${plural(count, "indexable page")} ${count === 1 ? "is" : "are"} more than ${deepest} clicks from the start page.`,
+    byUrl,
   );

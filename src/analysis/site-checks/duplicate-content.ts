@@ -5,6 +5,7 @@
  * confirmed on the whole fingerprint, and confirmed pairs are joined into groups.
  */
 
+import { groupMembers } from "./finding-fingerprint.js";
 import type { SiteCheck, SitePage } from "./site-facts.js";
 import { isIndexable200, issueOf, plural } from "./site-issue.js";
 import { similarity } from "./text-fingerprint.js";
@@ -69,5 +70,6 @@ export const duplicateContent: SiteCheck = (site) => {
     { check: "duplicate-content", category: "seo", importance: "medium", title: "Duplicate content" },
     findings,
     (count) => `${plural(count, "group")} of indexable pages have the same or nearly the same text (≥ 90 %).`,
+    (item) => groupMembers(item.pages),
   );
 };

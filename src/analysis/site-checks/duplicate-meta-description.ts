@@ -1,5 +1,6 @@
 /** duplicate-meta-description: indexable pages that share a meta description. */
 import { duplicateGroups } from "./duplicate-groups.js";
+import { textKey } from "./finding-fingerprint.js";
 import type { SiteCheck } from "./site-facts.js";
 import { issueOf, plural } from "./site-issue.js";
 
@@ -14,4 +15,5 @@ export const duplicateMetaDescription: SiteCheck = (site) =>
     duplicateGroups(site, "metaDescription", "description"),
     (count) =>
       `${plural(count, "meta description is", "meta descriptions are")} shared by several indexable pages.`,
+    (item) => [textKey(String(item.description))],
   );

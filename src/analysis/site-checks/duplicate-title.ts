@@ -1,5 +1,6 @@
 /** duplicate-title: indexable pages that share a title, so search results cannot tell them apart. */
 import { duplicateGroups } from "./duplicate-groups.js";
+import { textKey } from "./finding-fingerprint.js";
 import type { SiteCheck } from "./site-facts.js";
 import { issueOf, plural } from "./site-issue.js";
 
@@ -8,4 +9,5 @@ export const duplicateTitle: SiteCheck = (site) =>
     { check: "duplicate-title", category: "seo", importance: "medium", title: "Duplicate titles" },
     duplicateGroups(site, "title", "title"),
     (count) => `${plural(count, "title is", "titles are")} shared by several indexable pages.`,
+    (item) => [textKey(String(item.title))],
   );

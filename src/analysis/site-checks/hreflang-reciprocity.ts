@@ -30,5 +30,6 @@ export const hreflangReciprocity: SiteCheck = (site) => {
     findings,
     (count) =>
       `${plural(count, "hreflang alternate")} ${count === 1 ? "is" : "are"} not reciprocal or not a valid page.`,
+    (item) => [item.url, item.hreflang, item.alternate],
   );
 };

@@ -1,6 +1,6 @@
 /** insecure-links: on an https site, internal links to http:// URLs (a downgrade, or a redirect per click). */
 import type { SiteCheck } from "./site-facts.js";
-import { issueOf, listedSources, plural, sourcesByTarget } from "./site-issue.js";
+import { byUrl, issueOf, listedSources, plural, sourcesByTarget } from "./site-issue.js";
 
 export const insecureLinks: SiteCheck = (site) => {
   if (!site.startUrl.startsWith("https:")) return null;
@@ -14,5 +14,6 @@ export const insecureLinks: SiteCheck = (site) => {
     { check: "insecure-links", category: "security", importance: "medium", title: "Links to http://" },
     findings,
     (count) => `Internal links point to ${plural(count, "http:// URL")} on an https site.`,
+    byUrl,
   );
 };

@@ -1,6 +1,14 @@
 /** nofollow-internal-links: internal links marked rel=nofollow that point to indexable pages of the site. */
 import type { SiteCheck } from "./site-facts.js";
-import { isIndexable200, issueOf, listedSources, pagesByUrl, plural, sourcesByTarget } from "./site-issue.js";
+import {
+  byUrl,
+  isIndexable200,
+  issueOf,
+  listedSources,
+  pagesByUrl,
+  plural,
+  sourcesByTarget,
+} from "./site-issue.js";
 
 export const nofollowInternalLinks: SiteCheck = (site) => {
   const pages = pagesByUrl(site);
@@ -19,5 +27,6 @@ export const nofollowInternalLinks: SiteCheck = (site) => {
     },
     findings,
     (count) => `Internal nofollow links point to ${plural(count, "indexable page")}.`,
+    byUrl,
   );
 };

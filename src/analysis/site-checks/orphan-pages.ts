@@ -1,6 +1,6 @@
 /** orphan-pages: URLs listed in a sitemap that no crawled page links to (the start page is never an orphan). */
 import type { SiteCheck } from "./site-facts.js";
-import { issueOf, plural, sourcesByTarget } from "./site-issue.js";
+import { byUrl, issueOf, plural, sourcesByTarget } from "./site-issue.js";
 
 export const orphanPages: SiteCheck = (site) => {
   const linked = sourcesByTarget(site);
@@ -12,5 +12,6 @@ export const orphanPages: SiteCheck = (site) => {
     findings,
     (count) =>
       `${plural(count, "URL")} in the sitemaps ${count === 1 ? "is" : "are"} not linked from any crawled page.`,
+    byUrl,
   );
 };

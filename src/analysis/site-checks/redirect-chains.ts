@@ -1,4 +1,5 @@
 /** redirect-chains: redirects of two or more hops before a page, and redirect loops. */
+import { groupMembers } from "./finding-fingerprint.js";
 import type { SiteCheck } from "./site-facts.js";
 import { issueOf, pagesByUrl, plural } from "./site-issue.js";
 
@@ -39,5 +40,6 @@ export const redirectChains: SiteCheck = (site) => {
     findings,
     (count) =>
       `${plural(count, "redirect")} ${count === 1 ? "takes" : "take"} two or more hops or ${count === 1 ? "loops" : "loop"}.`,
+    (item) => (item.loop ? ["loop", ...groupMembers(item.chain)] : [item.url]),
   );
 };

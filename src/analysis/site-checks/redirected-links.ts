@@ -1,6 +1,6 @@
 /** redirected-links: internal links to URLs that redirect (each click costs a round trip; link to the target). */
 import type { SiteCheck, SitePage } from "./site-facts.js";
-import { issueOf, listedSources, pagesByUrl, plural, sourcesByTarget } from "./site-issue.js";
+import { byUrl, issueOf, listedSources, pagesByUrl, plural, sourcesByTarget } from "./site-issue.js";
 
 export const redirectedLinks: SiteCheck = (site) => {
   const pages = pagesByUrl(site);
@@ -17,5 +17,6 @@ export const redirectedLinks: SiteCheck = (site) => {
     findings,
     (count) =>
       `Internal links point to ${plural(count, "URL")} that ${count === 1 ? "redirects" : "redirect"}; link to where ${count === 1 ? "it goes" : "they go"} instead.`,
+    byUrl,
   );
 };

@@ -67,6 +67,8 @@ export interface SiteIssueItem {
   pages?: string[];
   /** For link findings: up to 5 pages that link to `url`. */
   sources?: string[];
+  /** The finding's identity across crawls (finding-fingerprint.ts). */
+  fingerprint?: string;
   [detail: string]: unknown;
 }
 
@@ -82,6 +84,8 @@ export interface SiteIssue {
   items: SiteIssueItem[];
   /** Findings left out of `items` (a check lists at most 100). */
   truncated: number;
+  /** Every finding, `items` being the first of them: what is stored for comparing crawls. */
+  findings: SiteIssueItem[];
 }
 
 /** A site check: a pure function; null when it found nothing. */

@@ -3,7 +3,7 @@
  * name another URL as canonical — a sitemap should list only the canonical, indexable pages.
  */
 import type { SiteCheck, SitePage } from "./site-facts.js";
-import { issueOf, plural } from "./site-issue.js";
+import { byUrl, issueOf, plural } from "./site-issue.js";
 
 function problemOf(page: SitePage): string | null {
   if (page.disallowed) return "disallowed by robots.txt";
@@ -26,5 +26,6 @@ export const sitemapErrors: SiteCheck = (site) => {
     findings,
     (count) =>
       `${plural(count, "sitemap URL")} ${count === 1 ? "is" : "are"} not a canonical, indexable page.`,
+    byUrl,
   );
 };

@@ -16,7 +16,7 @@ export interface GateCase {
   problems: string[];
 }
 
-interface TestCase {
+export interface TestCase {
   name: string;
   classname: string;
   outcome: "passed" | "failure" | "skipped";
@@ -35,32 +35,37 @@ export function junitXml(report: AnalysisReport, gate: GateCase[]): string {
     cases.push(checkCase(id, result, suite));
     suites.set(suite, cases);
   }
-  if (gate.length > 0) {
-    suites.set(
-      "pagegrade.gate",
-      gate.map((verdict) => ({
-        name: verdict.name,
-        classname: "pagegrade.gate",
-        outcome: verdict.problems.length === 0 ? "passed" : "failure",
-        message: verdict.problems[0],
-        body: verdict.problems.join("\n"),
-      })),
-    );
-  }
+  if (gate.length > 0) suites.set("pagegrade.gate", gateCases(gate));
+  return junitDocument(`pagegrade ${report.url}`, report.generated_at, suites);
+}
+
+/** The JUnit document of these suites (test cases by suite name). */
+export function junitDocument(name: string, timestamp: string, suites: Map<string, TestCase[]>): string {
   const all = [...suites.values()].flat();
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${attribute(`pagegrade ${report.url}`)}" ${counts(all)}>`,
+    `<testsuites name="${attribute(name)}" ${counts(all)}>`,
   ];
-  for (const [name, cases] of suites) {
+  for (const [suite, cases] of suites) {
     lines.push(
-      `  <testsuite name="${attribute(name)}" ${counts(cases)} timestamp="${attribute(report.generated_at)}">`,
+      `  <testsuite name="${attribute(suite)}" ${counts(cases)} timestamp="${attribute(timestamp)}">`,
     );
     for (const testCase of cases) lines.push(...caseXml(testCase));
     lines.push("  </testsuite>");
   }
   lines.push("</testsuites>");
   return `${lines.join("\n")}\n`;
+}
+
+/** The gate's verdicts as test cases of the `pagegrade.gate` suite. */
+export function gateCases(gate: GateCase[]): TestCase[] {
+  return gate.map((verdict) => ({
+    name: verdict.name,
+    classname: "pagegrade.gate",
+    outcome: verdict.problems.length === 0 ? "passed" : "failure",
+    message: verdict.problems[0],
+    body: verdict.problems.join("\n"),
+  }));
 }
 
 function checkCase(id: string, result: CheckResult, classname: string): TestCase {

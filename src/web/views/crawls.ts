@@ -197,6 +197,7 @@ function summaryCard(crawl: CrawlRow): SafeHtml {
     <div><dt>Site issues</dt><dd>${issueCounts(crawl)}</dd></div>
   </dl>
   ${droppedNote(crawl)}
+  ${crawl.status === "complete" ? html`<p><a href="/crawls/${crawl.id}/diff">What changed since the previous crawl</a></p>` : ""}
 </section>`;
 }
 
@@ -234,7 +235,7 @@ function itemMarkup(item: Record<string, unknown>): HtmlValue {
   const urls =
     typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
   const facts = Object.entries(item)
-    .filter(([key, value]) => !["url", "pages", "sources"].includes(key) && value !== null)
+    .filter(([key, value]) => !["url", "pages", "sources", "fingerprint"].includes(key) && value !== null)
     .map(
       ([key, value]) =>
         `${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,

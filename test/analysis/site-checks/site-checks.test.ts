@@ -304,7 +304,7 @@ describe("insecure-links (facts of an https site)", () => {
       ],
     };
     expect(insecureLinks(facts)?.items).toEqual([
-      { url: "http://shop.example/a", sources: ["https://shop.example/"] },
+      { url: "http://shop.example/a", sources: ["https://shop.example/"], fingerprint: expect.any(String) },
     ]);
     expect(insecureLinks({ ...facts, startUrl: "http://shop.example/" })).toBeNull();
     expect(judgeSite(facts).issues.map((issue) => issue.check)).toContain("insecure-links");

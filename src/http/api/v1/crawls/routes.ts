@@ -1,9 +1,10 @@
 /**
  * /api/v1/crawls: create (202), list, show, cancel, delete, the pages and issues (JSON pages, or every row as
- * CSV with `Accept: text/csv`, streamed: the issues one row per finding item), and the progress feed as a
- * `text/event-stream`.
+ * CSV with `Accept: text/csv`, streamed: the issues one row per finding item), the comparison with an earlier
+ * crawl, and the progress feed as a `text/event-stream`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { CrawlNotComplete } from "../../../../crawls/crawl-diff.js";
 import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
 import type { CrawlRow } from "../../../../crawls/crawl-store.js";
 import {
@@ -27,6 +28,7 @@ import {
   listCrawlPages,
   listCrawls,
   showCrawl,
+  showCrawlDiff,
 } from "./schema.js";
 
 interface PageQuery {
@@ -171,6 +173,21 @@ export async function crawlRoutes(
         items,
         all.length,
       );
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: { from?: number } }>(
+    "/crawls/:id/diff",
+    { schema: showCrawlDiff },
+    async (request, reply) => {
+      try {
+        const diff = await crawls.comparison.diff(request.account.id, request.params.id, request.query.from);
+        if (!diff) return sendProblem(request, reply, problems.notFound());
+        return reply.send({ data: diff, status: 200 });
+      } catch (error) {
+        if (!(error instanceof CrawlNotComplete)) throw error;
+        return sendProblem(request, reply, problems.conflict(error.message));
+      }
     },
   );
 

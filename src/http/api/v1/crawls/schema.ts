@@ -117,7 +117,71 @@ export const SiteIssue = Type.Object(
   { $id: "SiteIssue", title: "SiteIssue" },
 );
 
-export const crawlSchemas = [Crawl, CrawlPage, SiteIssue];
+const DiffSide = Type.Object({
+  id: Type.Integer(),
+  finished_at: Type.Union([Timestamp, Type.Null()]),
+  score: nullableInteger,
+  pages: Type.Object({
+    discovered: Type.Integer(),
+    analysed: Type.Integer(),
+    failed: Type.Integer(),
+    excluded: Type.Integer(),
+  }),
+});
+const checkStatus = Type.String({ description: "pass, warn or fail" });
+const Importances = Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() });
+
+export const CrawlDiff = Type.Object(
+  {
+    object: Type.Literal("crawl_diff"),
+    project: Type.String(),
+    from: Type.Union([DiffSide, Type.Null()], {
+      description: "Null when there is no earlier crawl to compare",
+    }),
+    to: DiffSide,
+    score_change: nullableInteger,
+    pages: Type.Object({
+      added: Type.Array(Type.String(), { maxItems: 100 }),
+      removed: Type.Array(Type.String(), { maxItems: 100 }),
+      status_changed: Type.Array(
+        Type.Object({ url: Type.String(), from: nullableInteger, to: nullableInteger }),
+        { maxItems: 100 },
+      ),
+      indexability_changed: Type.Array(
+        Type.Object({ url: Type.String(), from: Type.Boolean(), to: Type.Boolean() }),
+        { maxItems: 100 },
+      ),
+      truncated: Type.Integer({ description: "Entries left out of the four lists (at most 100 each)" }),
+    }),
+    site_issues: Type.Array(
+      Type.Object({
+        check: Type.String(),
+        importance: stringEnum(["high", "medium", "low"]),
+        from_count: Type.Integer(),
+        to_count: Type.Integer(),
+        new: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 100 }),
+        resolved: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 100 }),
+        new_count: Type.Integer(),
+        resolved_count: Type.Integer(),
+      }),
+    ),
+    page_checks: Type.Array(
+      Type.Object({
+        check: Type.String(),
+        importance: Type.String(),
+        regressed: Type.Integer(),
+        fixed: Type.Integer(),
+        pages: Type.Array(Type.Object({ url: Type.String(), from: checkStatus, to: checkStatus }), {
+          maxItems: 100,
+        }),
+      }),
+    ),
+    regressions: Importances,
+  },
+  { $id: "CrawlDiff", title: "CrawlDiff" },
+);
+
+export const crawlSchemas = [Crawl, CrawlPage, SiteIssue, CrawlDiff];
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const CrawlEnvelope = (status: 200 | 202) =>
@@ -260,5 +324,26 @@ export const crawlEvents = {
       content: { "text/event-stream": { schema: { type: "string" } } },
     },
     ...errorResponses(404),
+  },
+};
+
+export const showCrawlDiff = {
+  summary: "What changed since an earlier complete crawl of the same project",
+  description:
+    "Site findings new and resolved (by fingerprint), page checks regressed and fixed on pages both crawls analysed, pages added, removed or changed, regressions by importance. Lists hold at most 100 entries; the counts are complete.",
+  tags: ["crawls"],
+  params: IdParams,
+  querystring: Type.Object({
+    from: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          "The crawl to compare with (default: the latest complete crawl of the project that finished before this one)",
+      }),
+    ),
+  }),
+  response: {
+    200: Type.Object({ data: refTo(CrawlDiff), status: Type.Literal(200) }),
+    ...errorResponses(404, 409, 422),
   },
 };

@@ -1,0 +1,128 @@
+/**
+ * The site gate's record of a crawl (`pagegrade crawl --json FILE`, and what `--baseline FILE` reads back): the
+ * crawl object, its site issues with every finding and its fingerprint, the page checks rolled up (pages that
+ * fail or warn), and every analysed page's check statuses other than `pass`. Reading a baseline checks the
+ * fields the gate compares, so a wrong file is a clear usage error rather than a silently empty comparison.
+ */
+import { readFileSync } from "node:fs";
+import { catalogue } from "../../analysis/catalogue.js";
+import { UsageError } from "../usage.js";
+
+export interface SnapshotIssue {
+  check: string;
+  category: string;
+  importance: string;
+  title: string;
+  count: number;
+  /** Every finding, each with its `fingerprint`. */
+  items: Array<Record<string, unknown> & { fingerprint: string }>;
+}
+
+export interface SnapshotCheck {
+  check: string;
+  category: string;
+  importance: string;
+  fail: number;
+  warn: number;
+  pages: number;
+}
+
+export interface SnapshotPage {
+  url: string;
+  /** The page's check statuses other than `pass`. */
+  checks: Record<string, string>;
+}
+
+export interface SiteSnapshot {
+  object: "site_snapshot";
+  crawl: Record<string, unknown> & { url: string; score: number | null };
+  issues: SnapshotIssue[];
+  checks: SnapshotCheck[];
+  pages: SnapshotPage[];
+}
+
+const described = new Map(catalogue.map((entry) => [entry.id, entry]));
+
+/** The page checks that fail or warn somewhere, counted over the pages, in catalogue order. */
+export function rolledUpChecks(pages: SnapshotPage[]): SnapshotCheck[] {
+  const counts = new Map<string, { fail: number; warn: number }>();
+  for (const page of pages) {
+    for (const [check, status] of Object.entries(page.checks)) {
+      if (status !== "fail" && status !== "warn") continue;
+      const count = counts.get(check) ?? { fail: 0, warn: 0 };
+      count[status]++;
+      counts.set(check, count);
+    }
+  }
+  return catalogue
+    .filter((entry) => counts.has(entry.id))
+    .map((entry) => {
+      const { fail, warn } = counts.get(entry.id) as { fail: number; warn: number };
+      return {
+        check: entry.id,
+        category: entry.category,
+        importance: entry.importance,
+        fail,
+        warn,
+        pages: fail + warn,
+      };
+    });
+}
+
+/** The importance and category of a page check, from the catalogue. */
+export function pageCheckInfo(check: string): { category: string; importance: string } {
+  const entry = described.get(check);
+  return { category: entry?.category ?? "miscellaneous", importance: entry?.importance ?? "low" };
+}
+
+export function loadSiteBaseline(path: string): SiteSnapshot {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    throw new UsageError(`cannot read the baseline file "${path}"`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `the baseline file "${path}" is not JSON; save one with "pagegrade crawl <url> --json FILE"`,
+    );
+  }
+  const problem = snapshotProblem(value);
+  if (problem !== null) {
+    throw new UsageError(
+      `the baseline file "${path}" is not a pagegrade crawl (${problem}); save one with "pagegrade crawl <url> --json FILE"`,
+    );
+  }
+  return value as SiteSnapshot;
+}
+
+/** What makes the value not a saved crawl, or null when it is one. */
+function snapshotProblem(value: unknown): string | null {
+  if (!isObject(value) || value.object !== "site_snapshot") return `"object" is not "site_snapshot"`;
+  if (!isObject(value.crawl) || typeof value.crawl.url !== "string") return `"crawl.url" is missing`;
+  if (!Array.isArray(value.issues)) return `"issues" is not a list`;
+  for (const [index, issue] of value.issues.entries()) {
+    if (!isObject(issue) || typeof issue.check !== "string" || typeof issue.importance !== "string")
+      return `"issues[${index}]" lacks its check or importance`;
+    if (
+      !Array.isArray(issue.items) ||
+      issue.items.some((item) => !isObject(item) || typeof item.fingerprint !== "string")
+    )
+      return `"issues[${index}].items" are not findings with fingerprints`;
+  }
+  if (!Array.isArray(value.pages)) return `"pages" is not a list`;
+  for (const [index, page] of value.pages.entries()) {
+    if (!isObject(page) || typeof page.url !== "string" || !isObject(page.checks))
+      return `"pages[${index}]" lacks its url or checks`;
+    if (Object.values(page.checks).some((status) => typeof status !== "string"))
+      return `"pages[${index}].checks" holds a status that is not a string`;
+  }
+  return null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

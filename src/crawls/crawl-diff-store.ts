@@ -1,0 +1,237 @@
+/**
+ * The queries that compare two crawls, each answered by the database over its indexes (findings by check and
+ * fingerprint, pages by crawl and URL) so that neither crawl is ever read whole: findings of one crawl absent
+ * from the other (counted by check, and the first of them), pages found by one crawl only, pages whose status
+ * or indexability changed, the pages analysed by both with their check statuses, a batch at a time, and the
+ * reports of the pages a diff names (for the comparison page's links); and a crawl's every finding and page
+ * statuses, which the command line's site gate saves and compares.
+ */
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../store/schema.js";
+import type { Store } from "../store/store.js";
+import type { CrawlRow } from "./crawl-store.js";
+
+/** A page analysed by both crawls: its non-pass check statuses on each side (JSON objects). */
+export interface ComparedPage {
+  url: string;
+  before: string;
+  after: string;
+}
+
+export class CrawlDiffStore {
+  private readonly db: Kysely<Database>;
+
+  constructor(store: Store) {
+    this.db = store.db;
+  }
+
+  /** The user's latest complete crawl of the project that finished before `crawl`, or undefined. */
+  previousComplete(crawl: CrawlRow): Promise<CrawlRow | undefined> {
+    return this.db
+      .selectFrom("crawls")
+      .selectAll()
+      .where("user_id", "=", crawl.user_id)
+      .where("project", "=", crawl.project)
+      .where("status", "=", "complete")
+      .where("id", "<>", crawl.id)
+      .where("finished_at", "<", crawl.finished_at ?? "")
+      .orderBy("finished_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** The importance and finding count of each check that found something in the crawl. */
+  issueCounts(crawlId: number): Promise<Array<{ check_id: string; importance: string; count: number }>> {
+    return this.db
+      .selectFrom("crawl_issues")
+      .select(["check_id", "importance", "count"])
+      .where("crawl_id", "=", crawlId)
+      .execute();
+  }
+
+  /** By check, how many findings of crawl `only` have no finding of the same fingerprint in crawl `other`. */
+  async findingsOnlyIn(only: number, other: number): Promise<Map<string, number>> {
+    const rows = await this.findingsAbsentFrom(only, other)
+      .select(["mine.check_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy("mine.check_id")
+      .execute();
+    return new Map(rows.map((row) => [row.check_id, Number(row.n)]));
+  }
+
+  /** The first `limit` of those findings of one check, in the check's order, as their items' JSON. */
+  async firstFindingsOnlyIn(only: number, other: number, check: string, limit: number): Promise<string[]> {
+    const rows = await this.findingsAbsentFrom(only, other)
+      .select("mine.item")
+      .where("mine.check_id", "=", check)
+      .orderBy("mine.position")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.item);
+  }
+
+  private findingsAbsentFrom(only: number, other: number) {
+    return this.db
+      .selectFrom("crawl_findings as mine")
+      .where("mine.crawl_id", "=", only)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("crawl_findings as theirs")
+              .select(sql`1`.as("one"))
+              .where("theirs.crawl_id", "=", other)
+              .whereRef("theirs.check_id", "=", "mine.check_id")
+              .whereRef("theirs.fingerprint", "=", "mine.fingerprint"),
+          ),
+        ),
+      );
+  }
+
+  /** Pages crawl `only` fetched (or tried to) that crawl `other` did not: how many, and the first by URL. */
+  async pagesOnlyIn(only: number, other: number, limit: number): Promise<{ urls: string[]; count: number }> {
+    const base = this.db
+      .selectFrom("crawl_pages as mine")
+      .where("mine.crawl_id", "=", only)
+      .where("mine.excluded", "is", null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("crawl_pages as theirs")
+              .select(sql`1`.as("one"))
+              .where("theirs.crawl_id", "=", other)
+              .where("theirs.excluded", "is", null)
+              .whereRef("theirs.url", "=", "mine.url"),
+          ),
+        ),
+      );
+    const [rows, counted] = await Promise.all([
+      base.select("mine.url").orderBy("mine.url").limit(limit).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { urls: rows.map((row) => row.url), count: Number(counted.n) };
+  }
+
+  /** Pages both crawls fetched whose status code (or failure) differs: how many, and the first by URL. */
+  async statusChanges(
+    from: number,
+    to: number,
+    limit: number,
+  ): Promise<{ rows: Array<{ url: string; from: number | null; to: number | null }>; count: number }> {
+    const base = this.bothFetched(from, to).where(
+      sql<boolean>`coalesce(before.status_code, -1) <> coalesce(after.status_code, -1)`,
+    );
+    const [rows, counted] = await Promise.all([
+      base
+        .select(["after.url", "before.status_code as from", "after.status_code as to"])
+        .orderBy("after.url")
+        .limit(limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, count: Number(counted.n) };
+  }
+
+  /** Pages both crawls fetched that became indexable or stopped being so: how many, and the first by URL. */
+  async indexabilityChanges(
+    from: number,
+    to: number,
+    limit: number,
+  ): Promise<{ rows: Array<{ url: string; from: boolean; to: boolean }>; count: number }> {
+    const base = this.bothFetched(from, to).whereRef("before.indexable", "<>", "after.indexable");
+    const [rows, counted] = await Promise.all([
+      base
+        .select(["after.url", "before.indexable as from", "after.indexable as to"])
+        .orderBy("after.url")
+        .limit(limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      rows: rows.map((row) => ({ url: row.url, from: row.from === 1, to: row.to === 1 })),
+      count: Number(counted.n),
+    };
+  }
+
+  private bothFetched(from: number, to: number) {
+    return this.db
+      .selectFrom("crawl_pages as after")
+      .innerJoin("crawl_pages as before", (join) =>
+        join.onRef("before.url", "=", "after.url").on("before.crawl_id", "=", from),
+      )
+      .where("after.crawl_id", "=", to)
+      .where("after.excluded", "is", null)
+      .where("before.excluded", "is", null);
+  }
+
+  /**
+   * The pages both crawls analysed, in URL order, `batch` at a time (each batch read after the previous one is
+   * handled), so however large the crawls only one batch is held.
+   */
+  async *comparedPages(from: number, to: number, batch = 2000): AsyncGenerator<ComparedPage[]> {
+    let after = "";
+    for (;;) {
+      const rows = await this.db
+        .selectFrom("crawl_pages as after")
+        .innerJoin("crawl_pages as before", (join) =>
+          join.onRef("before.url", "=", "after.url").on("before.crawl_id", "=", from),
+        )
+        .select(["after.url", "before.check_statuses as before", "after.check_statuses as after"])
+        .where("after.crawl_id", "=", to)
+        .where("after.url", ">", after)
+        .where("after.check_statuses", "is not", null)
+        .where("before.check_statuses", "is not", null)
+        .orderBy("after.url")
+        .limit(batch)
+        .execute();
+      if (rows.length === 0) return;
+      yield rows as ComparedPage[];
+      if (rows.length < batch) return;
+      after = (rows[rows.length - 1] as ComparedPage).url;
+    }
+  }
+
+  /** The report of each of these URLs in either crawl (the first crawl's where both have one). */
+  async reportIds(crawlIds: number[], urls: string[]): Promise<Map<string, number>> {
+    const reports = new Map<string, number>();
+    const distinct = [...new Set(urls)];
+    for (let start = 0; start < distinct.length; start += 500) {
+      const rows = await this.db
+        .selectFrom("crawl_pages")
+        .select(["crawl_id", "url", "report_id"])
+        .where("crawl_id", "in", crawlIds)
+        .where("url", "in", distinct.slice(start, start + 500))
+        .where("report_id", "is not", null)
+        .execute();
+      for (const crawlId of crawlIds) {
+        for (const row of rows) {
+          if (row.crawl_id === crawlId && !reports.has(row.url))
+            reports.set(row.url, row.report_id as number);
+        }
+      }
+    }
+    return reports;
+  }
+
+  /** Every finding of the crawl, by check then in the check's order. */
+  findings(crawlId: number): Promise<Array<{ check_id: string; item: string }>> {
+    return this.db
+      .selectFrom("crawl_findings")
+      .select(["check_id", "item"])
+      .where("crawl_id", "=", crawlId)
+      .orderBy("check_id")
+      .orderBy("position")
+      .execute();
+  }
+
+  /** Every analysed page of the crawl with its non-pass check statuses (JSON), in URL order. */
+  async pageStatuses(crawlId: number): Promise<Array<{ url: string; check_statuses: string }>> {
+    const rows = await this.db
+      .selectFrom("crawl_pages")
+      .select(["url", "check_statuses"])
+      .where("crawl_id", "=", crawlId)
+      .where("check_statuses", "is not", null)
+      .orderBy("url")
+      .execute();
+    return rows as Array<{ url: string; check_statuses: string }>;
+  }
+}
