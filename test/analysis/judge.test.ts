@@ -36,6 +36,7 @@ const renderedFacts: RenderedFactsSnapshot = {
   failedRequestCount: 0,
   consoleProblems: [],
   consoleProblemCount: 0,
+  accessibility: { problem: "not run" },
   rawDocument: pageFrom(doc("<p>x</p>")).document,
 };
 

@@ -7,6 +7,7 @@
 import type { BrowserContext, CDPSession, Page, Request, Response } from "playwright-core";
 import { type FetchFailure, failures, retryAfterSeconds } from "../fetch/fetch-failure.js";
 import { mediaTypeOf } from "../media-type.js";
+import { auditAccessibility } from "./axe-audit.js";
 import { viewport } from "./chromium-helpers.js";
 import { NetworkQuiet, waitForFullyLoaded } from "./fully-loaded.js";
 import type { GuardProxy, ProxyRefusal } from "./guard-proxy.js";
@@ -75,6 +76,7 @@ export async function renderPage(
     const html = await page.content();
     const screenshot = await captureViewport(cdp);
     const timing = await navigationTiming(page, started);
+    const accessibility = await auditAccessibility(cdp, options.deadlineAt - 500);
     return {
       requestedUrl: url.href,
       finalUrl: page.url(),
@@ -84,6 +86,7 @@ export async function renderPage(
       screenshot,
       timing,
       metrics,
+      accessibility,
     };
   };
   return Promise.race([work(), crashed]);

@@ -1,0 +1,52 @@
+/**
+ * The accessibility checks (rendered mode): one per rule of Lighthouse's accessibility category (`a11y-<rule>`),
+ * judged from axe-core's run on the rendered page (render/axe-audit.ts) as Lighthouse judges it: the rule's
+ * violations → fail, with every failing node (selector, snippet, axe's failure summary) as evidence; a rule
+ * with nothing to judge → na; an axe error on the rule → error; otherwise pass (axe's "incomplete" is not a
+ * failure). In raw mode they are `na` (they need the rendered page).
+ */
+import type { RenderedFactsSnapshot } from "../../snapshot.js";
+import { type CheckDefinition, outcome, plural } from "../check.js";
+import { importanceOfWeight, type LighthouseAxeRule, lighthouseAxeRules } from "./lighthouse-rules.js";
+
+/** The check id of an axe rule. */
+export function accessibilityCheckId(rule: string): string {
+  return `a11y-${rule}`;
+}
+
+function axeCheck(rule: LighthouseAxeRule): CheckDefinition {
+  return {
+    id: accessibilityCheckId(rule.rule),
+    category: "accessibility",
+    importance: importanceOfWeight(rule.weight),
+    title: rule.help,
+    description: `${rule.description} (axe-core rule \`${rule.rule}\`, scored by Lighthouse's accessibility category).`,
+    howToFix: `Fix each element listed in the evidence as axe's summary says; Deque's page for the rule explains it with examples: https://dequeuniversity.com/rules/axe/4.10/${rule.rule}`,
+    needs: ["rendered"],
+    run(page) {
+      const rendered = page.rendered as RenderedFactsSnapshot;
+      const outcomeOfAxe = rendered.accessibility;
+      if ("problem" in outcomeOfAxe) return outcome.error(`Could not check: ${outcomeOfAxe.problem}.`);
+      const { audit } = outcomeOfAxe;
+      const error = audit.errors[rule.rule];
+      if (error !== undefined)
+        return outcome.error(`Could not check: axe-core failed on this rule (${error}).`);
+      if (audit.inapplicable.includes(rule.rule)) {
+        return outcome.na("The page has nothing this rule applies to.");
+      }
+      const violation = audit.violations[rule.rule];
+      if (!violation || violation.count === 0) return outcome.pass("No element fails this rule.", 0);
+      return outcome.fail(
+        `${plural(violation.count, "element")} ${violation.count === 1 ? "fails" : "fail"} this rule.`,
+        violation.count,
+        violation.nodes.map((node) => ({
+          selector: node.selector,
+          snippet: node.snippet,
+          summary: node.summary,
+        })),
+      );
+    },
+  };
+}
+
+export const accessibilityChecks: readonly CheckDefinition[] = lighthouseAxeRules.map(axeCheck);
