@@ -1,9 +1,8 @@
 /**
  * Runs axe-core on the rendered page, as Lighthouse's accessibility gatherer does (its
  * core/gather/gatherers/accessibility.js): in a world of its own (Page.createIsolatedWorld, so the page can
- * neither see nor tamper with axe), with the WCAG 2 A and AA rules plus the ones Lighthouse turns on, the ones it
- * turns off left off, and only violations and inapplicable rules in full. The run is bounded: at most
- * `axeTimeLimitMs`, and never past the page's deadline; a page whose run does not finish gets a problem instead
+ * neither see nor tamper with axe); it runs exactly the rules its category scores, with violations and
+ * inapplicable rules in full. The run is bounded: at most `axeTimeLimitMs`, and never past the page's deadline; a page whose run does not finish gets a problem instead
  * of an audit, and its accessibility checks say they could not check. What leaves the page is bounded too: at
  * most `maxAxeNodes` failing nodes per rule (with the count of all), each snippet and summary cut at
  * `maxAxeText` characters.
@@ -33,6 +32,11 @@ export interface AccessibilityAudit {
   axeVersion: string;
   /** Rules with violations: up to `maxAxeNodes` failing nodes each, and how many fail in all. */
   violations: Record<string, { nodes: AxeFailingNode[]; count: number }>;
+  /**
+   * Rules whose result axe could not decide alone ("incomplete": needs review), with the nodes it lists (one
+   * per rule, as `resultTypes` asks).
+   */
+  review: Record<string, { nodes: AxeFailingNode[]; count: number }>;
   /** Rules that found nothing to judge on the page. */
   inapplicable: string[];
   /** Rules axe could not complete, with its error message. */
@@ -51,89 +55,43 @@ function axeScript(): string {
 }
 
 /**
- * Lighthouse's run options (12.8.2): WCAG 2 A/AA by tag, the rules it enables or disables by name, and
- * `resultTypes` limited to violations and inapplicable. Frames are not entered (`iframes: false`): axe lives
- * in this world of the main frame only, and a frame without axe would cost its ping timeout.
+ * Lighthouse's run (12.8.2's accessibility gatherer) restricted to the rules its category scores: each axe rule
+ * judges the page on its own, so running only those gives the same verdicts in less time. `resultTypes` as
+ * Lighthouse's (violations and inapplicable rules in full). Frames are not entered (`iframes: false`): axe
+ * lives in this world of the main frame only, and a frame without axe would cost its ping timeout.
  */
 function runExpression(): string {
-  const enabled = [
-    "accesskeys",
-    "aria-allowed-role",
-    "aria-treeitem-name",
-    "aria-text",
-    "empty-heading",
-    "heading-order",
-    "html-xml-lang-mismatch",
-    "identical-links-same-purpose",
-    "image-redundant-alt",
-    "input-button-name",
-    "label-content-name-mismatch",
-    "landmark-one-main",
-    "link-in-text-block",
-    "meta-viewport",
-    "select-name",
-    "skip-link",
-    "tabindex",
-    "table-duplicate-name",
-    "table-fake-caption",
-    "target-size",
-    "td-has-header",
-  ];
-  const disabled = [
-    "area-alt",
-    "aria-braille-equivalent",
-    "aria-roledescription",
-    "audio-caption",
-    "blink",
-    "duplicate-id",
-    "duplicate-id-active",
-    "frame-focusable-content",
-    "frame-title-unique",
-    "marquee",
-    "nested-interactive",
-    "no-autoplay-audio",
-    "role-img-alt",
-    "scrollable-region-focusable",
-    "server-side-image-map",
-    "summary-name",
-    "svg-img-alt",
-  ];
-  const rules = Object.fromEntries([
-    ...enabled.map((rule) => [rule, { enabled: true }]),
-    ...disabled.map((rule) => [rule, { enabled: false }]),
-  ]);
+  const scored = lighthouseAxeRules.map((rule) => rule.rule);
   const options = {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] },
+    runOnly: { type: "rule", values: scored },
     resultTypes: ["violations", "inapplicable"],
     iframes: false,
-    rules,
   };
-  const scored = lighthouseAxeRules.map((rule) => rule.rule);
   return `(async () => {
     const cut = (text) => (text.length > ${maxAxeText} ? text.slice(0, ${maxAxeText - 1}) + "…" : text);
-    const scored = new Set(${JSON.stringify(scored)});
+    const nodesOf = (rule) => ({
+      count: rule.nodes.length,
+      nodes: rule.nodes.slice(0, ${maxAxeNodes}).map((node) => ({
+        selector: node.target.map((part) => (Array.isArray(part) ? part.join(" >>> ") : part)).join(" >>> "),
+        snippet: cut(node.html || ""),
+        summary: cut(node.failureSummary || ""),
+      })),
+    });
     const results = await axe.run(document, ${JSON.stringify(options)});
     document.documentElement.scrollTop = 0;
     const violations = {};
-    for (const rule of results.violations) {
-      if (!scored.has(rule.id)) continue;
-      violations[rule.id] = {
-        count: rule.nodes.length,
-        nodes: rule.nodes.slice(0, ${maxAxeNodes}).map((node) => ({
-          selector: node.target.map((part) => (Array.isArray(part) ? part.join(" >>> ") : part)).join(" >>> "),
-          snippet: cut(node.html || ""),
-          summary: cut(node.failureSummary || ""),
-        })),
-      };
-    }
+    for (const rule of results.violations) violations[rule.id] = nodesOf(rule);
+    const review = {};
     const errors = {};
     for (const rule of results.incomplete) {
-      if (scored.has(rule.id) && rule.error) errors[rule.id] = cut(String(rule.error.message || rule.error));
+      if (rule.error) errors[rule.id] = cut(String(rule.error.message || rule.error));
+      else review[rule.id] = nodesOf(rule);
     }
     return {
       axeVersion: results.testEngine.version,
       violations,
-      inapplicable: results.inapplicable.map((rule) => rule.id).filter((id) => scored.has(id)),
+      review,
+      inapplicable: results.inapplicable.map((rule) => rule.id),
       errors,
     };
   })()`;

@@ -3,15 +3,21 @@
  * judged from axe-core's run on the rendered page (render/axe-audit.ts) as Lighthouse judges it: the rule's
  * violations → fail, with every failing node (selector, snippet, axe's failure summary) as evidence; a rule
  * with nothing to judge → na; an axe error on the rule → error; otherwise pass (axe's "incomplete" is not a
- * failure). In raw mode they are `na` (they need the rendered page).
+ * failure). The audits Lighthouse reports as informative are `info` with the flagged elements, or `na`. In raw mode they are `na` (they need the rendered page).
  */
+
+import type { AxeFailingNode } from "../../render/axe-audit.js";
 import type { RenderedFactsSnapshot } from "../../snapshot.js";
-import { type CheckDefinition, outcome, plural } from "../check.js";
+import { type CheckDefinition, type EvidenceItem, outcome, plural } from "../check.js";
 import { importanceOfWeight, type LighthouseAxeRule, lighthouseAxeRules } from "./lighthouse-rules.js";
 
 /** The check id of an axe rule. */
 export function accessibilityCheckId(rule: string): string {
   return `a11y-${rule}`;
+}
+
+function evidenceOf(nodes: readonly AxeFailingNode[]): EvidenceItem[] {
+  return nodes.map((node) => ({ selector: node.selector, snippet: node.snippet, summary: node.summary }));
 }
 
 function axeCheck(rule: LighthouseAxeRule): CheckDefinition {
@@ -35,15 +41,20 @@ function axeCheck(rule: LighthouseAxeRule): CheckDefinition {
         return outcome.na("The page has nothing this rule applies to.");
       }
       const violation = audit.violations[rule.rule];
+      if (rule.informative) {
+        const flagged = violation ?? audit.review[rule.rule];
+        if (!flagged || flagged.count === 0) return outcome.na("axe-core flagged nothing for review.");
+        return outcome.info(
+          `${plural(flagged.count, "element")} to review by hand (axe-core cannot decide this rule alone).`,
+          flagged.count,
+          evidenceOf(flagged.nodes),
+        );
+      }
       if (!violation || violation.count === 0) return outcome.pass("No element fails this rule.", 0);
       return outcome.fail(
         `${plural(violation.count, "element")} ${violation.count === 1 ? "fails" : "fail"} this rule.`,
         violation.count,
-        violation.nodes.map((node) => ({
-          selector: node.selector,
-          snippet: node.snippet,
-          summary: node.summary,
-        })),
+        evidenceOf(violation.nodes),
       );
     },
   };

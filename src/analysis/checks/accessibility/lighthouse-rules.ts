@@ -2,7 +2,9 @@
  * The rules of Lighthouse 12.8.2's accessibility category that carry a weight (its core/config/default-config.js),
  * with that weight, and axe-core's own title (`help`) and description of each rule (from axe-core's metadata,
  * copied here so that listing the catalogue does not load axe-core; a test keeps them equal to the installed
- * axe-core's). A check's importance comes from the weight: 10 → high, 7 → medium, 3 and 1 → low.
+ * axe-core's). A check's importance comes from the weight: 10 → high, 7 → medium, 3 and 1 → low. Four audits
+ * Lighthouse 12.8.2 reports as informative (bypass, duplicate-id-aria, form-field-multiple-labels,
+ * video-caption: rules whose findings axe mostly leaves for review) are never pass: `info` or `na`.
  */
 import type { CheckImportance } from "../check.js";
 
@@ -13,6 +15,11 @@ export interface LighthouseAxeRule {
   weight: 10 | 7 | 3 | 1;
   help: string;
   description: string;
+  /**
+   * Lighthouse shows the audit as informative (it never passes): elements axe flags, as violations or as
+   * needing review, make it `info`; nothing flagged makes it `na`.
+   */
+  informative?: true;
 }
 
 /** Lighthouse's weight → pagegrade's importance. */
@@ -173,6 +180,7 @@ export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
     help: "Page must have means to bypass repeated blocks",
     description:
       "Ensure each page has at least one mechanism for a user to bypass navigation and jump straight to the content",
+    informative: true,
   },
   {
     rule: "color-contrast",
@@ -204,12 +212,14 @@ export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
     weight: 10,
     help: "IDs used in ARIA and labels must be unique",
     description: "Ensure every id attribute value used in ARIA and in labels is unique",
+    informative: true,
   },
   {
     rule: "form-field-multiple-labels",
     weight: 3,
     help: "Form field must not have multiple label elements",
     description: "Ensure form field does not have multiple label elements",
+    informative: true,
   },
   {
     rule: "frame-title",
@@ -369,5 +379,6 @@ export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
     weight: 10,
     help: "<video> elements must have captions",
     description: "Ensure <video> elements have captions",
+    informative: true,
   },
 ];
