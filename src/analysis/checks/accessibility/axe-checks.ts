@@ -27,7 +27,7 @@ function axeCheck(rule: LighthouseAxeRule): CheckDefinition {
     importance: importanceOfWeight(rule.weight),
     title: rule.help,
     description: `${rule.description} (axe-core rule \`${rule.rule}\`, scored by Lighthouse's accessibility category).`,
-    howToFix: `Fix each element listed in the evidence as axe's summary says; Deque's page for the rule explains it with examples: https://dequeuniversity.com/rules/axe/4.10/${rule.rule}`,
+    howToFix: `Fix each element listed in the evidence as axe's summary says; Deque's page for the rule explains it with examples: https://dequeuniversity.com/rules/axe/4.14/${rule.rule}`,
     needs: ["rendered"],
     run(page) {
       const rendered = page.rendered as RenderedFactsSnapshot;

@@ -357,9 +357,9 @@ export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
   {
     rule: "td-headers-attr",
     weight: 7,
-    help: "Table cells that use the headers attribute must only refer to cells in the same table",
+    help: "Table cell headers attributes must refer to other <th> elements in the same table",
     description:
-      "Ensure that each cell in a table that uses the headers attribute refers only to other cells in that table",
+      "Ensure that each cell in a table that uses the headers attribute refers only to other <th> elements in that table",
   },
   {
     rule: "th-has-data-cells",
