@@ -38,21 +38,22 @@ function axeCheck(rule: LighthouseAxeRule): CheckDefinition {
       if (error !== undefined)
         return outcome.error(`Could not check: axe-core failed on this rule (${error}).`);
       if (audit.inapplicable.includes(rule.rule)) {
-        return outcome.na("The page has nothing this rule applies to.");
+        return outcome.na(`Nothing on the page for this rule to judge: ${rule.help}.`);
       }
       const violation = audit.violations[rule.rule];
       if (rule.informative) {
         const flagged = violation ?? audit.review[rule.rule];
-        if (!flagged || flagged.count === 0) return outcome.na("axe-core flagged nothing for review.");
+        if (!flagged || flagged.count === 0)
+          return outcome.na(`axe-core flagged nothing to review: ${rule.help}.`);
         return outcome.info(
-          `${plural(flagged.count, "element")} to review by hand (axe-core cannot decide this rule alone).`,
+          `${plural(flagged.count, "element")} to review by hand (axe-core cannot decide alone): ${rule.help}.`,
           flagged.count,
           evidenceOf(flagged.nodes),
         );
       }
-      if (!violation || violation.count === 0) return outcome.pass("No element fails this rule.", 0);
+      if (!violation || violation.count === 0) return outcome.pass(`No element fails: ${rule.help}.`, 0);
       return outcome.fail(
-        `${plural(violation.count, "element")} ${violation.count === 1 ? "fails" : "fail"} this rule.`,
+        `${plural(violation.count, "element")} ${violation.count === 1 ? "fails" : "fail"}: ${rule.help}.`,
         violation.count,
         evidenceOf(violation.nodes),
       );

@@ -49,9 +49,12 @@ export const CategoryScores = Type.Object({
   performance: nullableScore,
   security: nullableScore,
   miscellaneous: nullableScore,
-  accessibility: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
-    description: "Rendered mode only (axe-core); null in raw mode",
-  }),
+  accessibility: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+      description:
+        "Rendered mode only (axe-core); null in raw mode, absent from analyses stored before the category existed",
+    }),
+  ),
 });
 
 const nullable = <T extends TSchema>(schema: T, description?: string) =>
