@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
+import { checks } from "../../src/analysis/checks/index.js";
 import { openStore } from "../../src/store/database.js";
 import { postgresUrl } from "../helpers/api.js";
 import { html, startServer } from "../helpers/local-server.js";
@@ -104,7 +105,7 @@ describe.each(["sqlite", "postgres"] as const)("crash safety on %s", (kind) => {
       const missing = acknowledged.filter((id) => !ids.has(id));
       expect(missing).toEqual([]);
       for (const row of rows) {
-        expect(Object.keys(JSON.parse(row.results ?? "{}"))).toHaveLength(60);
+        expect(Object.keys(JSON.parse(row.results ?? "{}"))).toHaveLength(checks.length);
         expect(JSON.parse(row.summary ?? "{}").checks).toBe(60);
         expect(Object.keys(JSON.parse(row.categories ?? "{}"))).toHaveLength(4);
       }
