@@ -41,6 +41,8 @@ export interface BrowserPoolOptions {
   userAgent?: string | null;
   /** A renderer's JavaScript heap limit. */
   jsHeapMiB?: number;
+  /** Whether axe-core audits each page's accessibility (render/axe-audit.ts); off only to measure its cost. */
+  accessibility?: boolean;
 }
 
 /** One place for a page to render: its own browser process, started when first needed. */
@@ -73,6 +75,7 @@ export class BrowserPool {
       connectTimeoutMs: 5_000,
       userAgent: null,
       jsHeapMiB: 512,
+      accessibility: true,
       ...options,
     };
     this.chromium = chromiumStatus(this.options);
@@ -133,7 +136,11 @@ export class BrowserPool {
         locale: "en-US",
         ...(this.options.userAgent ? { userAgent: this.options.userAgent } : {}),
       });
-      const rendering = renderPage(context, url, proxy, { deadlineAt, settleMs: this.options.settleMs });
+      const rendering = renderPage(context, url, proxy, {
+        deadlineAt,
+        settleMs: this.options.settleMs,
+        accessibility: this.options.accessibility,
+      });
       return await beforeDeadline(rendering, deadlineAt, () => failures.timeout());
     } finally {
       const closedInTime = await closesInTime(context);

@@ -34,6 +34,8 @@ export interface RenderPageOptions {
   deadlineAt: number;
   /** Longest wait after load for the page to be fully loaded (fully-loaded.ts), within the deadline. */
   settleMs: number;
+  /** Whether to run axe-core on the settled page (otherwise its accessibility says it was not audited). */
+  accessibility: boolean;
 }
 
 /** Left of the deadline after the wait, for the trace, the document and the screenshot (slow on a busy machine). */
@@ -76,7 +78,9 @@ export async function renderPage(
     const html = await page.content();
     const screenshot = await captureViewport(cdp);
     const timing = await navigationTiming(page, started);
-    const accessibility = await auditAccessibility(cdp, options.deadlineAt - 500);
+    const accessibility = options.accessibility
+      ? await auditAccessibility(cdp, options.deadlineAt - 500)
+      : { problem: "accessibility was not audited" };
     return {
       requestedUrl: url.href,
       finalUrl: page.url(),
