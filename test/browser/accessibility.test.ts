@@ -2,8 +2,8 @@
  * The accessibility category with Debian's Chromium and axe-core: a crafted page with known defects (an image
  * without alt, faint text, an unlabelled field, a misspelt role, a button without a name, no lang, an id that
  * ARIA refers to twice) gets exactly the expected verdicts and evidence through the API, the command line and
- * the web report page; a page without them passes; raw mode leaves every accessibility check `na` and the
- * category null.
+ * the web report page; a page without them passes; fixing them shows in the history diff and the PDF prints the
+ * category; raw mode leaves every accessibility check `na` and the category null.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -12,6 +12,7 @@ import { accessibilityChecks } from "../../src/analysis/checks/accessibility/axe
 import { defaultScoring } from "../../src/analysis/scoring-config.js";
 import { call, startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { pdfPages } from "../helpers/pdf.js";
 
 const defects = `<!doctype html><html><head><meta charset="utf-8"><title>Crafted accessibility defects</title>
 <meta name="viewport" content="width=device-width"></head>
@@ -123,13 +124,15 @@ function accessibilityScore(
   return Math.round((100 * earned) / weight);
 }
 
+const routes = { "/defects": html(defects), "/clean": html(clean), "/changing": html(defects) };
+
 describe("the accessibility category in rendered mode", () => {
   let api: TestApi;
   let site: LocalServer;
   let key: string;
 
   beforeAll(async () => {
-    site = await startServer({ "/defects": html(defects), "/clean": html(clean) });
+    site = await startServer(routes);
     api = await startApi("sqlite");
     key = await api.newUser();
   });
@@ -190,6 +193,36 @@ describe("the accessibility category in rendered mode", () => {
     expect(statuses).toHaveLength(accessibilityChecks.length);
     expect(new Set(statuses)).toEqual(new Set(["na"]));
     expect(report.categories.accessibility).toBeNull();
+  });
+
+  it("shows a fixed page in the history diff and prints the category in the PDF", async () => {
+    const report = (
+      await call(api, "POST", "/api/v1/reports", {
+        key,
+        form: { url: `${site.url}/changing`, mode: "rendered" },
+      })
+    ).json().data;
+    routes["/changing"] = html(clean);
+    const rerun = await call(api, "PATCH", `/api/v1/reports/${report.id}`, { key, form: { results: "1" } });
+    expect(rerun.statusCode, rerun.body).toBe(200);
+    const diff = (await call(api, "GET", `/api/v1/reports/${report.id}/diff`, { key })).json().data;
+    expect(diff.categories.accessibility).toEqual({
+      from: report.categories.accessibility,
+      to: 100,
+      change: 100 - report.categories.accessibility,
+    });
+    const fixed = diff.checks.filter((check: { change: string }) => check.change === "fixed");
+    expect(fixed.map((check: { id: string }) => check.id)).toEqual(
+      expect.arrayContaining(["a11y-image-alt", "a11y-label", "a11y-color-contrast", "a11y-html-has-lang"]),
+    );
+    const imageAlt = fixed.find((check: { id: string }) => check.id === "a11y-image-alt");
+    expect(imageAlt.evidence.removed).toEqual([expect.objectContaining({ selector: "#photo" })]);
+
+    const pdf = await call(api, "GET", `/api/v1/reports/${report.id}/pdf`, { key });
+    expect(pdf.statusCode).toBe(200);
+    const text = pdfPages(pdf.rawPayload).join(" ");
+    expect(text).toContain("Accessibility 100");
+    expect(text).toContain("Images must have alternative text");
   });
 
   it("gives the same verdicts and evidence on the command line", async () => {
