@@ -22,7 +22,8 @@
  *     target is at least 98 % (BENCH_SKIP_VERDICTS=1 skips it).
  *
  * BENCH_PAGES=N takes a deterministic subset of N pages spread evenly over the sorted list (page i·total/N for
- * i = 0…N-1); the default is every page. BENCH_SKIP_LIGHTHOUSE=1 measures speed and memory only.
+ * i = 0…N-1); the default is every page. BENCH_SKIP_LIGHTHOUSE=1 measures speed and memory only;
+ * BENCH_SKIP_METRICS=1 skips part 2.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -221,7 +222,7 @@ if (!skipLighthouse) {
 // ---- 2. Metrics against Lighthouse -------------------------------------------------------------------------
 
 mkdirSync(outputDir, { recursive: true });
-if (!skipLighthouse) {
+if (!skipLighthouse && process.env.BENCH_SKIP_METRICS !== "1") {
   ensureLighthouse();
   mkdirSync(cacheDir, { recursive: true });
   const rows: string[] = [];

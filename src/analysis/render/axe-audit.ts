@@ -99,9 +99,13 @@ function runExpression(): string {
 
 let runSource: string | undefined;
 
-/** Runs axe on the page's main frame, within `axeTimeLimitMs` and before `deadlineAt`. */
-export async function auditAccessibility(cdp: CDPSession, deadlineAt: number): Promise<AccessibilityOutcome> {
-  const stopAt = Math.min(performance.now() + axeTimeLimitMs, deadlineAt);
+/** Runs axe on the page's main frame, within `limitMs` (`axeTimeLimitMs`) and before `deadlineAt`. */
+export async function auditAccessibility(
+  cdp: CDPSession,
+  deadlineAt: number,
+  limitMs = axeTimeLimitMs,
+): Promise<AccessibilityOutcome> {
+  const stopAt = Math.min(performance.now() + limitMs, deadlineAt);
   const work = async (): Promise<AccessibilityAudit> => {
     const frameId = (await cdp.send("Page.getFrameTree")).frameTree.frame.id;
     const { executionContextId } = await cdp.send("Page.createIsolatedWorld", {
@@ -127,7 +131,7 @@ export async function auditAccessibility(cdp: CDPSession, deadlineAt: number): P
     const audit = await beforeDeadline(
       work(),
       stopAt,
-      () => new Error(`axe-core did not finish within ${Math.round(axeTimeLimitMs / 1000)} s`),
+      () => new Error(`axe-core did not finish within ${limitMs / 1000} s`),
     );
     return { audit };
   } catch (error) {
