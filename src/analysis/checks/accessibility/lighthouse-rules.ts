@@ -2,9 +2,10 @@
  * The rules of Lighthouse 12.8.2's accessibility category that carry a weight (its core/config/default-config.js),
  * with that weight, and axe-core's own title (`help`) and description of each rule (from axe-core's metadata,
  * copied here so that listing the catalogue does not load axe-core; a test keeps them equal to the installed
- * axe-core's). A check's importance comes from the weight: 10 → high, 7 → medium, 3 and 1 → low. Four audits
+ * axe-core's). A check's importance comes from the weight: 10 → high, 7 → medium, 3 and 1 → low. Five audits
  * Lighthouse 12.8.2 reports as informative (bypass, duplicate-id-aria, form-field-multiple-labels,
- * video-caption: rules whose findings axe mostly leaves for review) are never pass: `info` or `na`.
+ * th-has-data-cells, video-caption: rules whose findings axe mostly leaves for review) are never pass: `info` or
+ * `na`.
  */
 import type { CheckImportance } from "../check.js";
 
@@ -367,6 +368,7 @@ export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
     help: "Table headers in a data table must refer to data cells",
     description:
       "Ensure that <th> elements and elements with role=columnheader/rowheader have data cells they describe",
+    informative: true,
   },
   {
     rule: "valid-lang",
