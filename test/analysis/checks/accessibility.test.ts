@@ -8,11 +8,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { accessibilityChecks } from "../../../src/analysis/checks/accessibility/axe-checks.js";
 import {
+  accessibilityChecks,
   importanceOfWeight,
-  lighthouseAxeRules,
-} from "../../../src/analysis/checks/accessibility/lighthouse-rules.js";
+} from "../../../src/analysis/checks/accessibility/axe-checks.js";
+import { lighthouseAxeRules } from "../../../src/analysis/checks/accessibility/lighthouse-rules.js";
 import { judge } from "../../../src/analysis/judge.js";
 import type { AccessibilityOutcome } from "../../../src/analysis/render/axe-audit.js";
 import { score } from "../../../src/analysis/score.js";

@@ -8,8 +8,15 @@
 
 import type { AxeFailingNode } from "../../render/axe-audit.js";
 import type { RenderedFactsSnapshot } from "../../snapshot.js";
-import { type CheckDefinition, type EvidenceItem, outcome, plural } from "../check.js";
-import { importanceOfWeight, type LighthouseAxeRule, lighthouseAxeRules } from "./lighthouse-rules.js";
+import { type CheckDefinition, type CheckImportance, type EvidenceItem, outcome, plural } from "../check.js";
+import { type LighthouseAxeRule, lighthouseAxeRules } from "./lighthouse-rules.js";
+
+/** Lighthouse's weight → pagegrade's importance. */
+export function importanceOfWeight(weight: LighthouseAxeRule["weight"]): CheckImportance {
+  if (weight === 10) return "high";
+  if (weight === 7) return "medium";
+  return "low";
+}
 
 /** The check id of an axe rule. */
 export function accessibilityCheckId(rule: string): string {

@@ -2,12 +2,11 @@
  * The rules of Lighthouse 12.8.2's accessibility category that carry a weight (its core/config/default-config.js),
  * with that weight, and axe-core's own title (`help`) and description of each rule (from axe-core's metadata,
  * copied here so that listing the catalogue does not load axe-core; a test keeps them equal to the installed
- * axe-core's). A check's importance comes from the weight: 10 → high, 7 → medium, 3 and 1 → low. Five audits
+ * axe-core's). A check's importance comes from the weight (axe-checks.ts): 10 → high, 7 → medium, 3 and 1 → low. Five audits
  * Lighthouse 12.8.2 reports as informative (bypass, duplicate-id-aria, form-field-multiple-labels,
  * th-has-data-cells, video-caption: rules whose findings axe mostly leaves for review) are never pass: `info` or
  * `na`.
  */
-import type { CheckImportance } from "../check.js";
 
 export interface LighthouseAxeRule {
   /** axe-core's rule id (and Lighthouse's audit id). */
@@ -21,13 +20,6 @@ export interface LighthouseAxeRule {
    * needing review, make it `info`; nothing flagged makes it `na`.
    */
   informative?: true;
-}
-
-/** Lighthouse's weight → pagegrade's importance. */
-export function importanceOfWeight(weight: LighthouseAxeRule["weight"]): CheckImportance {
-  if (weight === 10) return "high";
-  if (weight === 7) return "medium";
-  return "low";
 }
 
 export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
