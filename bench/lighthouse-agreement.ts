@@ -240,7 +240,7 @@ export async function agreementWithLighthouse(
   return { agreed, compared, share: compared === 0 ? 0 : agreed / compared };
 }
 
-function readVerdicts(path: string): Map<string, Record<string, string>> {
+export function readVerdicts(path: string): Map<string, Record<string, string>> {
   const [header, ...rows] = readFileSync(path, "utf8").trim().split("\n");
   const columns = (header ?? "").split("\t");
   return new Map(

@@ -3,7 +3,10 @@
  * the way Lighthouse saw it (HTTP/1.1, `Content-Type: text/html`, no compression, no extra headers, robots.txt
  * a 404).
  *  1. Speed: seconds per page of BrowserPool.render, one page at a time, against the seconds Lighthouse 12.8.2
- *     took for the same pages (lighthouse-verdicts.tsv); the target is at least 3× faster. Browser memory per
+ *     took for the same pages (lighthouse-verdicts.tsv); the target is at least 3× faster. The same pages
+ *     rendered without axe-core (back to back with each render), for the accessibility audit's cost: at most
+ *     +30 % on the median. Then Lighthouse run in this run with performance, SEO and accessibility on a sample
+ *     of the pages (BENCH_LIGHTHOUSE_SPEED_PAGES, default 20): rendered mode at least 5× faster per page. Browser memory per
  *     page: the proportional set size (Pss, /proc/<pid>/smaps_rollup, so pages shared between Chromium's
  *     processes count once) of every Chromium process under this one, sampled every 100 ms; the peak of each
  *     page's render.
@@ -19,7 +22,8 @@
  *     target is at least 98 % (BENCH_SKIP_VERDICTS=1 skips it).
  *
  * BENCH_PAGES=N takes a deterministic subset of N pages spread evenly over the sorted list (page i·total/N for
- * i = 0…N-1); the default is every page. BENCH_SKIP_LIGHTHOUSE=1 measures speed and memory only.
+ * i = 0…N-1); the default is every page. BENCH_SKIP_LIGHTHOUSE=1 measures speed and memory only;
+ * BENCH_SKIP_METRICS=1 skips part 2.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -117,9 +121,27 @@ interface Rendered {
 // Chrome start-up too, as it reuses nothing between runs but measures from navigation).
 await pool.render(new URL(`${server.url}/${pages[0]}`)).catch(() => null);
 
+// The same pages without axe-core, to measure what the accessibility audit costs: each page is rendered both
+// ways back to back, alternating which goes first, so that the machine's drift falls on both alike.
+const poolWithoutAxe = new BrowserPool(guard, {
+  executablePath: chromiumPath,
+  sandbox: false,
+  maxConcurrent: 1,
+  accessibility: false,
+});
+await poolWithoutAxe.render(new URL(`${server.url}/${pages[0]}`)).catch(() => null);
+const secondsWithoutAxe = new Map<string, number>();
+const renderWithoutAxe = async (page: string) => {
+  const t0 = performance.now();
+  await poolWithoutAxe.render(new URL(`${server.url}/${page}`)).catch(() => null);
+  secondsWithoutAxe.set(page, (performance.now() - t0) / 1000);
+};
+
+// Seconds come from renders without the memory sampler (reading every Chromium process's smaps_rollup ten times
+// a second slows a renderer that allocates, as axe-core does); the sampled render of each page gives its memory.
 const rendered: Rendered[] = [];
-for (const page of pages) {
-  const sampler = startMemorySampler();
+for (const [index, page] of pages.entries()) {
+  if (index % 2 === 0) await renderWithoutAxe(page);
   const t0 = performance.now();
   let metrics: RenderedMetrics | null = null;
   let error: string | null = null;
@@ -129,9 +151,13 @@ for (const page of pages) {
     error = failure instanceof Error ? failure.message : String(failure);
   }
   const seconds = (performance.now() - t0) / 1000;
+  if (index % 2 === 1) await renderWithoutAxe(page);
+  const sampler = startMemorySampler();
+  await pool.render(new URL(`${server.url}/${page}`)).catch(() => null);
   rendered.push({ page, seconds, peakPssMiB: sampler.stop(), metrics, error });
 }
 await pool.close();
+await poolWithoutAxe.close();
 
 const ours = rendered.map((entry) => entry.seconds);
 const theirs = pages.map((page) => recordedSeconds.get(page)).filter((value) => value !== undefined);
@@ -143,6 +169,10 @@ console.log(
 );
 console.log(
   `  ratio            median ${(median(theirs) / median(ours)).toFixed(1)}×  p95 ${(p95(theirs) / p95(ours)).toFixed(1)}× faster (target ≥ 3×)`,
+);
+const withoutAxe = [...secondsWithoutAxe.values()];
+console.log(
+  `  without axe-core median ${fmt(median(withoutAxe))}  p95 ${fmt(p95(withoutAxe))}: axe adds ${(100 * (median(ours) / median(withoutAxe) - 1)).toFixed(0)} % to the median (target ≤ 30 %)`,
 );
 console.log(
   `Browser memory per page (peak Pss of Chromium's processes): median ${median(memory).toFixed(0)} MiB, p95 ${p95(memory).toFixed(0)} MiB, max ${Math.max(...memory).toFixed(0)} MiB`,
@@ -160,10 +190,42 @@ const failed = rendered.filter((entry) => entry.error);
 if (failed.length)
   console.log(`Failed renders: ${failed.map((entry) => `${entry.page} (${entry.error})`).join(", ")}`);
 
+// ---- 1b. Speed against Lighthouse in this run ------------------------------------------------------------
+// Lighthouse run now on the same machine, with the categories rendered mode covers (performance, SEO,
+// accessibility), on BENCH_LIGHTHOUSE_SPEED_PAGES pages spread over the list (default 20): its wall-clock seconds
+// per page (process start to report) against rendered mode's on the same pages; the target is at least 5×.
+if (!skipLighthouse) {
+  ensureLighthouse();
+  const speedPages = Math.min(Number(process.env.BENCH_LIGHTHOUSE_SPEED_PAGES ?? 20), pages.length);
+  const sample = Array.from(
+    { length: speedPages },
+    (_value, index) => pages[Math.floor((index * pages.length) / speedPages)] ?? "",
+  );
+  const lighthouseSeconds: number[] = [];
+  for (const page of sample) {
+    const t0 = performance.now();
+    await runLighthouse(`${server.url}/${page}`, join(lighthouseDir, "speed-run.json"), [
+      "performance",
+      "seo",
+      "accessibility",
+    ]);
+    lighthouseSeconds.push((performance.now() - t0) / 1000);
+  }
+  const oursOnSample = rendered.filter((entry) => sample.includes(entry.page)).map((entry) => entry.seconds);
+  console.log(
+    `\nSpeed against Lighthouse ${lighthouseVersion} run now (performance, SEO, accessibility), ${sample.length} pages`,
+  );
+  console.log(`  rendered mode    median ${fmt(median(oursOnSample))}`);
+  console.log(`  Lighthouse       median ${fmt(median(lighthouseSeconds))}`);
+  console.log(
+    `  ratio            ${(median(lighthouseSeconds) / median(oursOnSample)).toFixed(1)}× faster (target ≥ 5×)`,
+  );
+}
+
 // ---- 2. Metrics against Lighthouse -------------------------------------------------------------------------
 
 mkdirSync(outputDir, { recursive: true });
-if (!skipLighthouse) {
+if (!skipLighthouse && process.env.BENCH_SKIP_METRICS !== "1") {
   ensureLighthouse();
   mkdirSync(cacheDir, { recursive: true });
   const rows: string[] = [];
@@ -279,7 +341,11 @@ if (process.env.BENCH_SKIP_VERDICTS !== "1") {
 
 // ---- helpers -------------------------------------------------------------------------------------------------
 
-async function runLighthouse(url: string, outputPath: string): Promise<void> {
+async function runLighthouse(
+  url: string,
+  outputPath: string,
+  categories: string[] = ["performance"],
+): Promise<void> {
   // The limits rendered mode gives a page (BrowserPool's defaults).
   const proxy = await GuardProxy.start(guard, {
     maxRequests: 500,
@@ -287,13 +353,18 @@ async function runLighthouse(url: string, outputPath: string): Promise<void> {
     connectTimeoutMs: 5_000,
   });
   try {
-    await runLighthouseThrough(url, outputPath, proxy.url);
+    await runLighthouseThrough(url, outputPath, proxy.url, categories);
   } finally {
     await proxy.close();
   }
 }
 
-function runLighthouseThrough(url: string, outputPath: string, proxyUrl: string): Promise<void> {
+function runLighthouseThrough(
+  url: string,
+  outputPath: string,
+  proxyUrl: string,
+  categories: string[],
+): Promise<void> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -301,11 +372,12 @@ function runLighthouseThrough(url: string, outputPath: string, proxyUrl: string)
         lighthouseCli,
         url,
         "--quiet",
-        "--only-categories=performance",
+        `--only-categories=${categories.join(",")}`,
         "--throttling-method=provided",
         "--output=json",
-        // The trace beside the report, so pagegrade's metrics can also be computed from Lighthouse's own trace.
-        "--save-assets",
+        // The metrics run keeps the trace beside the report, so pagegrade's metrics can also be computed from
+        // Lighthouse's own trace; the speed run (three categories) does not write it.
+        ...(categories.length === 1 ? ["--save-assets"] : []),
         `--output-path=${outputPath}`,
         `--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run --disable-sync --proxy-server=${proxyUrl} --proxy-bypass-list=<-loopback>`,
       ],

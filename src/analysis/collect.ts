@@ -195,6 +195,7 @@ export class PageCollector {
         failedRequestCount: seen.failedRequestCount,
         consoleProblems: seen.consoleProblems,
         consoleProblemCount: seen.consoleProblemCount,
+        accessibility: rendered.accessibility,
       },
     };
     return { facts, session, parseMs: parsed.parseMs, screenshot: rendered.screenshot };

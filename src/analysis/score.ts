@@ -2,7 +2,7 @@
  * Score: the weighted mean of check scores (pass 1, warn 0.5, fail 0; na, info and error do not count) as
  * 0–100, the same per category, the gate for pages no major crawler may index, and the result band.
  */
-import type { Category, CheckStatus } from "./checks/check.js";
+import { type Category, type CheckStatus, categories } from "./checks/check.js";
 import type { CheckResults } from "./judge.js";
 import type { Scoring } from "./scoring-config.js";
 
@@ -25,7 +25,6 @@ export interface Scored {
 }
 
 const statusScores: Partial<Record<CheckStatus, number>> = { pass: 1, warn: 0.5, fail: 0 };
-const categories: Category[] = ["seo", "performance", "security", "miscellaneous"];
 
 export function score(results: CheckResults, scoring: Scoring, notIndexable: boolean): Scored {
   const totals = { weight: 0, earned: 0 };

@@ -3,19 +3,16 @@
  * checks with their evidence. Page text is printed as data: control characters are stripped so a page
  * cannot drive the terminal.
  */
+
 import type { AnalysisReport } from "../analysis/analyse.js";
 import type { EvidenceItem } from "../analysis/checks/check.js";
+import { categoryNames } from "../analysis/checks/check.js";
 import type { CheckResult } from "../analysis/judge.js";
 import type { Palette } from "./colour.js";
 
 /** Evidence items printed per check; the rest are counted. */
 export const evidenceShown = 5;
-export const categoryNames: Record<string, string> = {
-  seo: "SEO",
-  performance: "Performance",
-  security: "Security",
-  miscellaneous: "Miscellaneous",
-};
+export { categoryNames };
 
 export function renderReport(report: AnalysisReport, c: Palette): string {
   const lines: string[] = [];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { accessibilityChecks } from "../../src/analysis/checks/accessibility/axe-checks.js";
 import type { CheckDefinition } from "../../src/analysis/checks/check.js";
 import { checks } from "../../src/analysis/checks/index.js";
 import { judge } from "../../src/analysis/judge.js";
@@ -36,6 +37,7 @@ const renderedFacts: RenderedFactsSnapshot = {
   failedRequestCount: 0,
   consoleProblems: [],
   consoleProblemCount: 0,
+  accessibility: { problem: "not run" },
   rawDocument: pageFrom(doc("<p>x</p>")).document,
 };
 
@@ -161,6 +163,7 @@ describe("judge, on what a check needs", () => {
         "largest-contentful-paint",
         "rendering-changes",
         "total-blocking-time",
+        ...accessibilityChecks.map((check) => check.id),
       ].sort(),
     );
     const results = judge(raw, checks, defaultScoring.thresholds);

@@ -22,7 +22,13 @@ describe("score", () => {
     );
     expect(scored.score).toBe(78);
     expect(scored.result).toBe("decent");
-    expect(scored.categories).toEqual({ seo: 83, performance: null, security: 0, miscellaneous: null });
+    expect(scored.categories).toEqual({
+      seo: 83,
+      performance: null,
+      security: 0,
+      miscellaneous: null,
+      accessibility: null,
+    });
   });
   it("leaves na, info and error out of the score but counts them in the summary", () => {
     const scored = score(

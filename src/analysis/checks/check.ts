@@ -6,7 +6,18 @@
 import type { Thresholds } from "../scoring-config.js";
 import type { HostProbes, PageSnapshot } from "../snapshot.js";
 
-export type Category = "seo" | "performance" | "security" | "miscellaneous";
+/** The report's categories, in the order reports show them. */
+export const categories = ["seo", "performance", "security", "miscellaneous", "accessibility"] as const;
+export type Category = (typeof categories)[number];
+
+/** Each category's name as reports show it. */
+export const categoryNames: Record<string, string> = {
+  seo: "SEO",
+  performance: "Performance",
+  security: "Security",
+  miscellaneous: "Miscellaneous",
+  accessibility: "Accessibility",
+} satisfies Record<Category, string>;
 export type CheckImportance = "high" | "medium" | "low" | "info";
 export type CheckStatus = "pass" | "warn" | "fail" | "na" | "info" | "error";
 

@@ -2,6 +2,7 @@
  * The ordered registry of checks. Order here is the order of a report's results: by category, then roughly by
  * importance. Adding a check: write checks/<id>.ts, list it here, add its tests (see docs/checks.md).
  */
+import { accessibilityChecks } from "./accessibility/axe-checks.js";
 import { aiCrawlersCheck } from "./ai-crawlers.js";
 import { canonical } from "./canonical.js";
 import { charset } from "./charset.js";
@@ -131,4 +132,6 @@ export const checks: readonly CheckDefinition[] = [
   llmsTxt,
   aiCrawlersCheck,
   consoleErrors,
+  // Accessibility (rendered mode)
+  ...accessibilityChecks,
 ];

@@ -42,6 +42,8 @@ export interface BrowserPoolOptions {
   userAgent?: string | null;
   /** A renderer's JavaScript heap limit. */
   jsHeapMiB?: number;
+  /** Whether axe-core audits each page's accessibility (render/axe-audit.ts); off only to measure its cost. */
+  accessibility?: boolean;
 }
 
 /** One place for a page to render: its own browser process, started when first needed. */
@@ -74,6 +76,7 @@ export class BrowserPool {
       connectTimeoutMs: 5_000,
       userAgent: null,
       jsHeapMiB: 512,
+      accessibility: true,
       ...options,
     };
     this.chromium = chromiumStatus(this.options);
@@ -138,6 +141,7 @@ export class BrowserPool {
         deadlineAt,
         settleMs: this.options.settleMs,
         headersFor,
+        accessibility: this.options.accessibility,
       });
       return await beforeDeadline(rendering, deadlineAt, () => failures.timeout());
     } finally {

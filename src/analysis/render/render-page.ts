@@ -7,6 +7,7 @@
 import type { BrowserContext, CDPSession, Page, Request, Response } from "playwright-core";
 import { type FetchFailure, failures, retryAfterSeconds } from "../fetch/fetch-failure.js";
 import { mediaTypeOf } from "../media-type.js";
+import { auditAccessibility } from "./axe-audit.js";
 import { viewport } from "./chromium-helpers.js";
 import { NetworkQuiet, waitForFullyLoaded } from "./fully-loaded.js";
 import type { GuardProxy, ProxyRefusal } from "./guard-proxy.js";
@@ -36,6 +37,8 @@ export interface RenderPageOptions {
   settleMs: number;
   /** A crawl's headers for each request's URL (site-headers.ts); none without it. */
   headersFor?: HeadersFor;
+  /** Whether to run axe-core on the settled page (otherwise its accessibility says it was not audited). */
+  accessibility: boolean;
 }
 
 /** Left of the deadline after the wait, for the trace, the document and the screenshot (slow on a busy machine). */
@@ -79,6 +82,9 @@ export async function renderPage(
     const html = await page.content();
     const screenshot = await captureViewport(cdp);
     const timing = await navigationTiming(page, started);
+    const accessibility = options.accessibility
+      ? await auditAccessibility(cdp, options.deadlineAt - 500)
+      : { problem: "accessibility was not audited" };
     return {
       requestedUrl: url.href,
       finalUrl: page.url(),
@@ -88,6 +94,7 @@ export async function renderPage(
       screenshot,
       timing,
       metrics,
+      accessibility,
     };
   };
   return Promise.race([work(), crashed]);

@@ -4,6 +4,7 @@
  * facts only a browser knows: failed subresources, console errors and uncaught exceptions, request and byte
  * counts, a viewport screenshot and navigation timings.
  */
+import type { AccessibilityOutcome } from "./axe-audit.js";
 import type { ProxyRefusal } from "./guard-proxy.js";
 import type { LongTask } from "./trace-metrics.js";
 
@@ -19,6 +20,8 @@ export interface RenderedPage {
   timing: NavigationTiming;
   /** Lab Web Vitals from the page's trace; null when the trace held no navigation to measure. */
   metrics: RenderedMetrics | null;
+  /** axe-core's audit of the rendered page (Lighthouse's accessibility rules), or why it could not run. */
+  accessibility: AccessibilityOutcome;
 }
 
 /** An element named by a metric, as a short rendering of its start tag. */

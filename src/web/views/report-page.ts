@@ -3,7 +3,9 @@
  * category with its status, value, evidence and how to fix it, failed and warned checks first. Pictures are
  * inline SVG drawn here; every piece of page-derived text is escaped by the html template.
  */
+
 import { catalogue } from "../../analysis/catalogue.js";
+import { categoryNames } from "../../analysis/checks/check.js";
 import type { CheckResult } from "../../analysis/judge.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
@@ -20,12 +22,7 @@ export interface ReportView {
   results: Record<string, CheckResult>;
 }
 
-export const categoryNames: Record<string, string> = {
-  seo: "SEO",
-  performance: "Performance",
-  security: "Security",
-  miscellaneous: "Miscellaneous",
-};
+export { categoryNames };
 export const statusOrder = ["fail", "warn", "error", "pass", "info", "na"];
 const statusNames: Record<string, string> = {
   fail: "Failed",

@@ -3,6 +3,7 @@
  * each category's change, then the checks that changed in the diff's order (regressions first), each with
  * the evidence that appeared and disappeared.
  */
+import { categoryNames } from "../../analysis/checks/check.js";
 import type { AnalysisDiff, CheckDiff } from "../../reports/analysis-diff.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
@@ -23,12 +24,6 @@ const changeStatus: Record<string, string> = {
   changed: "info",
   added: "info",
   removed: "na",
-};
-const categoryNames: Record<string, string> = {
-  seo: "SEO",
-  performance: "Performance",
-  security: "Security",
-  miscellaneous: "Miscellaneous",
 };
 
 export function whatChanged(diff: AnalysisDiff): SafeHtml | "" {

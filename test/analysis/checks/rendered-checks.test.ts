@@ -53,6 +53,7 @@ function rendered(
       failedRequests: [],
       failedRequestCount: 0,
       consoleProblems: [],
+      accessibility: { problem: "not run" },
       consoleProblemCount: 0,
       rawDocument: parseDocument(servedHtml, page.finalUrl),
       ...extra,

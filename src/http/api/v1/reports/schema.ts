@@ -1,5 +1,6 @@
 /** Request and response schemas of /api/v1/reports. */
 import { type TSchema, Type } from "typebox";
+import { categories } from "../../../../analysis/checks/check.js";
 import { reportSchedules } from "../../../../store/schema.js";
 import { analysisModes } from "../../../../vocabulary.js";
 import {
@@ -17,7 +18,7 @@ export const resultValues = ["good", "decent", "bad"] as const;
 
 export const CheckResult = Type.Object(
   {
-    category: stringEnum(["seo", "performance", "security", "miscellaneous"]),
+    category: stringEnum(categories),
     importance: stringEnum(["high", "medium", "low", "info"]),
     status: stringEnum(["pass", "warn", "fail", "na", "info", "error"]),
     passed: Type.Union([Type.Boolean(), Type.Null()]),
@@ -48,6 +49,12 @@ export const CategoryScores = Type.Object({
   performance: nullableScore,
   security: nullableScore,
   miscellaneous: nullableScore,
+  accessibility: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+      description:
+        "Rendered mode only (axe-core); null in raw mode, absent from analyses stored before the category existed",
+    }),
+  ),
 });
 
 const nullable = <T extends TSchema>(schema: T, description?: string) =>
