@@ -6,7 +6,7 @@
 import type { AnalysisDiff, CheckDiff } from "../../reports/analysis-diff.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
-import { evidenceFields } from "./report-page.js";
+import { categoryNames, evidenceFields } from "./report-findings.js";
 
 const changeNames: Record<string, string> = {
   regressed: "Regressed",
@@ -23,12 +23,6 @@ const changeStatus: Record<string, string> = {
   changed: "info",
   added: "info",
   removed: "na",
-};
-const categoryNames: Record<string, string> = {
-  seo: "SEO",
-  performance: "Performance",
-  security: "Security",
-  miscellaneous: "Miscellaneous",
 };
 
 export function whatChanged(diff: AnalysisDiff): SafeHtml | "" {
