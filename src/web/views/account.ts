@@ -63,7 +63,7 @@ ${view.flash ? notice(view.flash) : ""}
     ${view.keys.length > 0 ? html`<span class="muted">The current key stops working at once.</span>` : ""}
   </form>
   <h3>Calling the API</h3>
-  <pre><code>curl -H "Authorization: Bearer ${shownKey}" \\
+  <pre tabindex="0" aria-label="An example call"><code>curl -H "Authorization: Bearer ${shownKey}" \\
   -d "url=https://example.com/" ${view.origin}/api/v1/reports</code></pre>
 </section>
 <section class="card">
