@@ -23,6 +23,7 @@ import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
+import { confirmBody } from "./views/forms.js";
 
 export interface CrawlRouteOptions {
   sessions: SessionService;
@@ -181,6 +182,21 @@ export async function crawlRoutes(
       await sessions.setFlash(found.token, "The crawl had already finished.");
     }
     return seeOther(reply, `/crawls/${found.crawl.id}`);
+  });
+
+  app.get<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const path = `/crawls/${found.crawl.id}`;
+    return sendHtml(
+      request,
+      reply,
+      "Delete crawl",
+      confirmBody(request.csrfToken, `Delete the crawl of ${found.crawl.url}?`, `${path}/delete`, path, {
+        consequence:
+          "Its page list and site issues go; the reports of its pages stay. This cannot be undone.",
+      }),
+    );
   });
 
   app.post<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {

@@ -9,6 +9,7 @@ const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntrie
     ["app.css", "text/css; charset=utf-8"],
     ["icon.svg", "image/svg+xml"],
     ["docs.js", "text/javascript; charset=utf-8"],
+    ["forms.js", "text/javascript; charset=utf-8"],
   ].map(([name, type]) => [
     name,
     { type: type as string, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) },

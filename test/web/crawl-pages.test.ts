@@ -96,6 +96,10 @@ describe("crawl pages", () => {
       expect((await stranger.get(`${path}${suffix}`)).statusCode).toBe(404);
     }
     expect((await stranger.post(`${path}/delete`)).statusCode).toBe(404);
+    expect((await stranger.get(`${path}/delete`)).statusCode).toBe(404);
+    // Deleting asks first, on a page of its own.
+    expect((await owner.get(path)).body).toContain(`<a href="${path}/delete">Delete this crawl…</a>`);
+    expect((await owner.get(`${path}/delete`)).body).toContain("Delete the crawl of");
     expect((await owner.post(`${path}/delete`)).headers.location).toBe("/crawls?project=127.0.0.1");
     expect((await owner.get(path)).statusCode).toBe(404);
     expect((await owner.get("/reports?project=127.0.0.1")).body).toContain(`${site.url}/a`);

@@ -124,7 +124,7 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   <section class="card">
     <h2>Delete</h2>
     <p>Deleting the crawl removes its page list and site issues; the reports of its pages stay.</p>
-    <form method="post" action="/crawls/${crawl.id}/delete">${csrfField(csrf)}<button type="submit" class="danger">Delete this crawl</button></form>
+    <p><a href="/crawls/${crawl.id}/delete">Delete this crawl…</a></p>
   </section>
 </article>`;
 }
