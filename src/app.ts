@@ -222,6 +222,7 @@ export async function buildApp({
     webhooks,
     crawls,
     analyzer,
+    closing: closing.signal,
   });
 
   app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_request, reply) =>

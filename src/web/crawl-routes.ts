@@ -17,6 +17,7 @@ import {
   toCsv,
 } from "../crawls/present.js";
 import { ValidationFailed } from "../errors.js";
+import { streamCrawlEvents } from "../http/crawl-event-stream.js";
 import { sendCsv } from "../http/send-csv.js";
 import { crawlLimitRefusal, QuotaExceeded, type Quotas } from "../limits/quotas.js";
 import { findOwned } from "./owned-resource.js";
@@ -30,6 +31,8 @@ export interface CrawlRouteOptions {
   crawls: CrawlService;
   analyzer: Analyzer;
   quotas: Quotas;
+  /** Aborted when the service closes: ends the event streams. */
+  closing: AbortSignal;
 }
 
 type Form = Record<string, string | string[] | undefined>;
@@ -37,7 +40,7 @@ const listPageSize = 25;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { sessions, crawls, analyzer, quotas }: CrawlRouteOptions,
+  { sessions, crawls, analyzer, quotas, closing }: CrawlRouteOptions,
 ): Promise<void> {
   const showList = async (
     request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>,
@@ -138,11 +141,40 @@ export async function crawlRoutes(
         offset: (table.page - 1) * pageTablePageSize,
       };
       const { rows, total } = await crawls.pageTable(crawl.id, query);
+      const overview = await crawls.overview(crawl.id);
       const flash = await sessions.takeFlash(found.token);
-      const view = { crawl, issues, pages: rows, pageTotal: total, table, flash, now: Date.now() };
+      const issueTable = {
+        open: issues.some((row) => row.check_id === request.query.open) ? (request.query.open as string) : "",
+        items: /^[1-9][0-9]{0,5}$/.test(request.query.items ?? "") ? Number(request.query.items) : 1,
+      };
+      const view = {
+        crawl,
+        overview,
+        issues,
+        issueTable,
+        pages: rows,
+        pageTotal: total,
+        table,
+        flash,
+        now: Date.now(),
+      };
       return sendHtml(request, reply, `Crawl of ${crawl.project}`, crawlBody(request.csrfToken, view));
     },
   );
+
+  // The crawl page's live progress: the API's event stream, for the signed-in owner.
+  app.get<{ Params: { id: string } }>("/crawls/:id/events", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const release = quotas.openStream(found.userId);
+    await streamCrawlEvents(request, reply, {
+      first: found.crawl,
+      reload: () => crawls.show(found.userId, found.crawl.id),
+      closing,
+      release,
+    });
+    return reply;
+  });
 
   app.get<{ Params: { id: string } }>("/crawls/:id/pages.csv", async (request, reply) => {
     const found = await owned(request, reply);

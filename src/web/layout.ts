@@ -17,7 +17,10 @@ export interface LayoutOptions {
 }
 
 /** The app's small scripts, each loaded only by a page whose markup has the attribute it works on. */
-const pageScripts: Array<[attribute: string, script: string]> = [["data-shown-when", "/assets/forms.js"]];
+const pageScripts: Array<[attribute: string, script: string]> = [
+  ["data-shown-when", "/assets/forms.js"],
+  ["data-crawl-events", "/assets/crawl-progress.js"],
+];
 
 export function layout({ title, user, csrfToken, body, head }: LayoutOptions): SafeHtml {
   const main = html`${body}`;

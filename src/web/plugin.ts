@@ -47,6 +47,8 @@ export interface WebOptions {
   webhooks: WebhookService;
   crawls: CrawlService;
   analyzer: Analyzer;
+  /** Aborted when the service closes (ends the crawl pages' event streams). */
+  closing: AbortSignal;
 }
 
 export async function webPages(app: FastifyInstance, options: WebOptions): Promise<void> {

@@ -10,6 +10,7 @@ const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntrie
     ["icon.svg", "image/svg+xml"],
     ["docs.js", "text/javascript; charset=utf-8"],
     ["forms.js", "text/javascript; charset=utf-8"],
+    ["crawl-progress.js", "text/javascript; charset=utf-8"],
   ].map(([name, type]) => [
     name,
     { type: type as string, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) },

@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
-import type { CrawlRow } from "../../../../crawls/crawl-store.js";
 import {
   crawlObject,
   crawlPageColumns,
@@ -15,6 +14,7 @@ import {
 } from "../../../../crawls/present.js";
 import { crawlLimitRefusal, QuotaExceeded } from "../../../../limits/quotas.js";
 import type { CrawlStatus } from "../../../../store/schema.js";
+import { streamCrawlEvents } from "../../../crawl-event-stream.js";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
 import { sendCsv } from "../../../send-csv.js";
@@ -34,10 +34,6 @@ interface PageQuery {
   per_page?: number;
   page?: number;
 }
-
-/** How often the event stream looks at the crawl, and how often it sends a keep-alive comment. */
-const pollMs = 400;
-const keepAliveMs = 15_000;
 
 export async function crawlRoutes(
   app: FastifyInstance,
@@ -176,66 +172,12 @@ export async function crawlRoutes(
       if (!first) return reply;
       // Each stream holds a connection and polls the database: a user has a few at once (429 beyond).
       const release = quotas.openStream(request.account.id);
-      reply.hijack();
-      const response = reply.raw;
-      response.writeHead(200, {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-        "x-request-id": request.id,
-        // A stream's connection is not reused: closed with the stream, it cannot hold the service's close.
-        connection: "close",
+      await streamCrawlEvents(request, reply, {
+        first,
+        reload: () => crawls.show(request.account.id, first.id),
+        closing,
+        release,
       });
-      try {
-        let closed = false;
-        request.raw.on("close", () => {
-          closed = true;
-        });
-        const send = (event: string, crawl: CrawlRow) =>
-          response.write(`event: ${event}\ndata: ${JSON.stringify(crawlObject(crawl))}\n\n`);
-        let last = "";
-        let lastWrite = Date.now();
-        let crawl: CrawlRow | undefined = first;
-        let seen: CrawlRow = first;
-        // The stream ends when the service shuts down, so it never holds the close.
-        while (!closed && !closing.aborted) {
-          if (!crawl) {
-            // Deleted meanwhile (a delete cancels a running crawl): the stream still ends with its final event.
-            send("cancelled", {
-              ...seen,
-              status: seen.status === "running" || seen.status === "queued" ? "cancelled" : seen.status,
-            });
-            break;
-          }
-          seen = crawl;
-          const counts = JSON.stringify([
-            crawl.status,
-            crawl.discovered,
-            crawl.analysed,
-            crawl.failed,
-            crawl.excluded,
-            crawl.urls_dropped,
-            crawl.links_dropped,
-          ]);
-          if (["complete", "cancelled", "failed"].includes(crawl.status)) {
-            send(crawl.status, crawl);
-            break;
-          }
-          if (counts !== last) {
-            send("progress", crawl);
-            last = counts;
-            lastWrite = Date.now();
-          } else if (Date.now() - lastWrite > keepAliveMs) {
-            response.write(": keep-alive\n\n");
-            lastWrite = Date.now();
-          }
-          await new Promise((resolve) => setTimeout(resolve, pollMs));
-          crawl = await crawls.show(request.account.id, first.id);
-        }
-        response.end();
-      } finally {
-        release();
-      }
     },
   );
 }
