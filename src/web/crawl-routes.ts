@@ -3,9 +3,11 @@
  * over time and fills the form with its home page), one crawl (live while it runs, then its report), its pages
  * and issues as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
  */
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import { streamCrawlEvents } from "../crawls/crawl-event-stream.js";
 import { type CrawlPageQuery, crawlPageSorts, crawlPageStates } from "../crawls/crawl-listing-store.js";
 import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
 import type { CrawlRow } from "../crawls/crawl-store.js";
@@ -17,7 +19,6 @@ import {
   toCsv,
 } from "../crawls/present.js";
 import { ValidationFailed } from "../errors.js";
-import { streamCrawlEvents } from "../http/crawl-event-stream.js";
 import { sendCsv } from "../http/send-csv.js";
 import { crawlLimitRefusal, QuotaExceeded, type Quotas } from "../limits/quotas.js";
 import { findOwned } from "./owned-resource.js";
@@ -167,7 +168,8 @@ export async function crawlRoutes(
     const found = await owned(request, reply);
     if (!found) return reply;
     const release = quotas.openStream(found.userId);
-    await streamCrawlEvents(request, reply, {
+    reply.hijack();
+    await streamCrawlEvents(request.raw, reply.raw, request.id, {
       first: found.crawl,
       reload: () => crawls.show(found.userId, found.crawl.id),
       closing,

@@ -1,4 +1,4 @@
-/** The landing page, the API docs page and the error pages. */
+/** The landing page and the error pages. */
 import { catalogue } from "../../analysis/catalogue.js";
 import { html, type SafeHtml } from "../html.js";
 
@@ -19,16 +19,6 @@ export function landingBody(signedIn: boolean): SafeHtml {
     <li><strong>Miscellaneous</strong>: structured data, social previews, viewport, charset, llms.txt…</li>
   </ul>
 </section>`;
-}
-
-export function docsBody(): SafeHtml {
-  return html`<h1>API documentation</h1>
-<div class="card">
-  <p>Every call needs your API key from <a href="/account">your account</a> as <code>Authorization: Bearer &lt;key&gt;</code>.
-  The full machine-readable description is the <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a>.</p>
-  <div id="operations"><p class="muted">Loading the operations…</p></div>
-</div>
-<script src="/assets/docs.js" defer></script>`;
 }
 
 export function errorBody(title: string, message: string): SafeHtml {

@@ -2,7 +2,9 @@
  * /api/v1/crawls: create (202), list, show, cancel, delete, the pages and issues (JSON pages, or every row as
  * CSV with `Accept: text/csv`), and the progress feed as a `text/event-stream`.
  */
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { streamCrawlEvents } from "../../../../crawls/crawl-event-stream.js";
 import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
 import {
   crawlObject,
@@ -14,7 +16,6 @@ import {
 } from "../../../../crawls/present.js";
 import { crawlLimitRefusal, QuotaExceeded } from "../../../../limits/quotas.js";
 import type { CrawlStatus } from "../../../../store/schema.js";
-import { streamCrawlEvents } from "../../../crawl-event-stream.js";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
 import { sendCsv } from "../../../send-csv.js";
@@ -172,7 +173,8 @@ export async function crawlRoutes(
       if (!first) return reply;
       // Each stream holds a connection and polls the database: a user has a few at once (429 beyond).
       const release = quotas.openStream(request.account.id);
-      await streamCrawlEvents(request, reply, {
+      reply.hijack();
+      await streamCrawlEvents(request.raw, reply.raw, request.id, {
         first,
         reload: () => crawls.show(request.account.id, first.id),
         closing,

@@ -3,11 +3,12 @@
  * (`GET /crawls/{id}/events`): a `progress` event whenever its counts change, a keep-alive comment when nothing
  * has for a while, and a last event named after how it ended (`complete`, `cancelled`, `failed`; `cancelled` too
  * when it is deleted meanwhile). The stream polls the crawl's row and ends with the service (`closing`); the
- * caller holds the user's stream quota and passes its release.
+ * caller holds the user's stream quota and passes its release, and hands over the raw request and response (a
+ * fastify route hijacks its reply first).
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { CrawlRow } from "../crawls/crawl-store.js";
-import { crawlObject } from "../crawls/present.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { CrawlRow } from "./crawl-store.js";
+import { crawlObject } from "./present.js";
 
 /** How often the event stream looks at the crawl, and how often it sends a keep-alive comment. */
 const pollMs = 400;
@@ -22,23 +23,22 @@ export interface CrawlEventStreamOptions {
 }
 
 export async function streamCrawlEvents(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
   { first, reload, closing, release }: CrawlEventStreamOptions,
 ): Promise<void> {
-  reply.hijack();
-  const response = reply.raw;
   response.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
-    "x-request-id": request.id,
+    "x-request-id": requestId,
     // A stream's connection is not reused: closed with the stream, it cannot hold the service's close.
     connection: "close",
   });
   try {
     let closed = false;
-    request.raw.on("close", () => {
+    request.on("close", () => {
       closed = true;
     });
     const send = (event: string, crawl: CrawlRow) =>
