@@ -228,6 +228,7 @@ export async function buildApp({
     crawls,
     crawlFindings,
     analyzer,
+    closing: closing.signal,
   });
 
   app.get("/api/v1/openapi.json", { schema: { hide: true } }, async (_request, reply) =>

@@ -1,6 +1,7 @@
 /**
  * The lists of a crawl's results for the API, the pages and the command line: its pages (in the order found, or
- * as a table filtered by state or URLs and sorted by a column) and its site issues.
+ * as a table filtered by state or URLs and sorted by a column), its site issues, and its overview (grouped counts
+ * for the crawl page's charts).
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -18,6 +19,17 @@ export interface CrawlPageQuery {
   direction: "asc" | "desc";
   limit: number;
   offset: number;
+}
+
+/** A crawl at a glance: its pages counted by answer, click depth and score, and its recorded links. */
+export interface CrawlOverview {
+  /** Pages by state and status code (null: no answer). */
+  answers: Array<{ state: string; status_code: number | null; count: number }>;
+  /** Fetched pages by clicks from the start page. */
+  depths: Array<{ depth: number | null; count: number }>;
+  /** Analysed pages by score. */
+  scores: Array<{ score: number; count: number }>;
+  links: { total: number; nofollow: number };
 }
 
 export class CrawlListings {
@@ -104,6 +116,33 @@ export class CrawlListings {
       .orderBy("id", "desc")
       .limit(limit)
       .execute();
+  }
+
+  /** Grouped counts over the crawl's pages and links (a few rows each, whatever the crawl's size). */
+  async overview(crawlId: number): Promise<CrawlOverview> {
+    const pages = this.db.selectFrom("crawl_pages").where("crawl_id", "=", crawlId);
+    const count = sql<number>`count(*)`.as("count");
+    const [answers, depths, scores, links] = await Promise.all([
+      pages.select(["state", "status_code", count]).groupBy(["state", "status_code"]).execute(),
+      pages
+        .where("state", "!=", "excluded")
+        .select(["depth", count])
+        .groupBy("depth")
+        .orderBy("depth")
+        .execute(),
+      pages.where("score", "is not", null).select(["score", count]).groupBy("score").execute(),
+      this.db
+        .selectFrom("crawl_links")
+        .where("crawl_id", "=", crawlId)
+        .select([count, sql<number | null>`sum(nofollow)`.as("nofollow")])
+        .executeTakeFirstOrThrow(),
+    ]);
+    return {
+      answers: answers.map((row) => ({ ...row, count: Number(row.count) })),
+      depths: depths.map((row) => ({ depth: row.depth, count: Number(row.count) })),
+      scores: scores.map((row) => ({ score: Number(row.score), count: Number(row.count) })),
+      links: { total: Number(links.count), nofollow: Number(links.nofollow ?? 0) },
+    };
   }
 
   issues(crawlId: number): Promise<CrawlIssueRow[]> {

@@ -191,6 +191,10 @@ export class CrawlService {
     return this.listings.pageCount(crawlId);
   }
 
+  overview(crawlId: number) {
+    return this.listings.overview(crawlId);
+  }
+
   issues(crawlId: number) {
     return this.listings.issues(crawlId);
   }

@@ -93,6 +93,18 @@ export class ReportService {
     return this.reports.findForDisplay(userId, id);
   }
 
+  /** The user's newest report of the URL as `create` would store it; undefined too for a URL it would refuse. */
+  async existingFor(userId: number, rawUrl: string): Promise<number | undefined> {
+    let url: URL;
+    try {
+      url = normaliseSubmittedUrl(rawUrl);
+    } catch (error) {
+      if (error instanceof InvalidUrl) return undefined;
+      throw error;
+    }
+    return this.reports.newestIdForUrl(userId, url.href);
+  }
+
   async create(userId: number, input: CreateReportInput, options: RequestOptions = {}): Promise<ReportRow> {
     const url = validUrl(input.url);
     const privacy = input.privacy ?? privacyLevels.private;

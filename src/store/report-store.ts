@@ -454,6 +454,19 @@ export class ReportStore {
       .executeTakeFirst();
   }
 
+  /** The id of the user's newest report of exactly this URL, if any. */
+  async newestIdForUrl(userId: number, url: string): Promise<number | undefined> {
+    const found = await this.db
+      .selectFrom("reports")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("url", "=", url)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return found?.id;
+  }
+
   /** Whether the user has a report with this id. */
   async owns(userId: number, id: number): Promise<boolean> {
     const found = await this.db

@@ -1,13 +1,14 @@
 /**
- * The account (/account, signed-in): the account page, a new API key (shown once, in the answer to the POST
- * that made it) and changing the password, which logs out every other session.
+ * The account (/account, signed-in): the account page, a new API key after a confirmation step (shown once, in
+ * the answer to the POST that made it) and changing the password, which logs out every other session.
  */
 import type { FastifyInstance } from "fastify";
 import { AccountError, type AccountService } from "../accounts/account-service.js";
 import type { SessionService } from "../accounts/session-service.js";
 import { sendAccountPage } from "./account-page.js";
-import { seeOther } from "./render.js";
+import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { confirmBody } from "./views/forms.js";
 
 type Form = Record<string, string | undefined>;
 
@@ -20,6 +21,19 @@ export async function accountRoutes(app: FastifyInstance, options: AccountRouteO
   const { accounts, sessions } = options;
 
   app.get("/account", async (request, reply) => sendAccountPage(options, request, reply));
+
+  app.get("/account/key", async (request, reply) =>
+    sendHtml(
+      request,
+      reply,
+      "Regenerate the API key",
+      confirmBody(request.csrfToken, "Regenerate your API key?", "/account/key", "/account", {
+        consequence:
+          "The current key stops working at once: every program that calls the API with it needs the new one.",
+        button: "Yes, regenerate the key",
+      }),
+    ),
+  );
 
   app.post("/account/key", async (request, reply) => {
     const key = await accounts.regenerateKey(signedInSession(request).account.id);

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
 import { CrawlNotComplete } from "../crawls/crawl-diff.js";
+import { streamCrawlEvents } from "../crawls/crawl-event-stream.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import { type CrawlPageQuery, crawlPageSorts, crawlPageStates } from "../crawls/crawl-listing-store.js";
 import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
@@ -21,6 +22,7 @@ import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { crawlDiffBody, crawlDiffRefusal } from "./views/crawl-diff.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
+import { confirmBody } from "./views/forms.js";
 
 export interface CrawlRouteOptions {
   sessions: SessionService;
@@ -28,6 +30,8 @@ export interface CrawlRouteOptions {
   crawlFindings: CrawlFindings;
   analyzer: Analyzer;
   quotas: Quotas;
+  /** Aborted when the service closes: ends the event streams. */
+  closing: AbortSignal;
 }
 
 type Form = Record<string, string | string[] | Buffer | undefined>;
@@ -37,7 +41,7 @@ const listPageSize = 25;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { sessions, crawls, crawlFindings, analyzer, quotas }: CrawlRouteOptions,
+  { sessions, crawls, crawlFindings, analyzer, quotas, closing }: CrawlRouteOptions,
 ): Promise<void> {
   const showList = async (
     request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>,
@@ -153,8 +157,23 @@ export async function crawlRoutes(
         offset: (table.page - 1) * pageTablePageSize,
       };
       const { rows, total } = await crawls.pageTable(crawl.id, query);
+      const overview = await crawls.overview(crawl.id);
       const flash = await sessions.takeFlash(found.token);
-      const view = { crawl, issues, pages: rows, pageTotal: total, table, flash, now: Date.now() };
+      const issueTable = {
+        open: issues.some((row) => row.check_id === request.query.open) ? (request.query.open as string) : "",
+        items: /^[1-9][0-9]{0,5}$/.test(request.query.items ?? "") ? Number(request.query.items) : 1,
+      };
+      const view = {
+        crawl,
+        overview,
+        issues,
+        issueTable,
+        pages: rows,
+        pageTotal: total,
+        table,
+        flash,
+        now: Date.now(),
+      };
       return sendHtml(request, reply, `Crawl of ${crawl.project}`, crawlBody(request.csrfToken, view));
     },
   );
@@ -181,6 +200,20 @@ export async function crawlRoutes(
       }
     },
   );
+  // The crawl page's live progress: the API's event stream, for the signed-in owner.
+  app.get<{ Params: { id: string } }>("/crawls/:id/events", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const release = quotas.openStream(found.userId);
+    reply.hijack();
+    await streamCrawlEvents(request.raw, reply.raw, request.id, {
+      first: found.crawl,
+      reload: () => crawls.show(found.userId, found.crawl.id),
+      closing,
+      release,
+    });
+    return reply;
+  });
 
   app.get<{ Params: { id: string } }>("/crawls/:id/pages.csv", async (request, reply) => {
     const found = await owned(request, reply);
@@ -213,6 +246,21 @@ export async function crawlRoutes(
       await sessions.setFlash(found.token, "The crawl had already finished.");
     }
     return seeOther(reply, `/crawls/${found.crawl.id}`);
+  });
+
+  app.get<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const path = `/crawls/${found.crawl.id}`;
+    return sendHtml(
+      request,
+      reply,
+      "Delete crawl",
+      confirmBody(request.csrfToken, `Delete the crawl of ${found.crawl.url}?`, `${path}/delete`, path, {
+        consequence:
+          "Its page list and site issues go; the reports of its pages stay. This cannot be undone.",
+      }),
+    );
   });
 
   app.post<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {

@@ -1,18 +1,21 @@
 /**
  * The dashboard (/reports, signed-in): the user's reports as a list that can be searched, filtered, sorted and
- * paged from the query string, and the form that analyses a new page. The rules come from the ReportService,
- * as in the API.
+ * paged from the query string, and the form that analyses a new page (privacy, mode, schedule); a URL that
+ * already has a report is offered a re-run or a second report on purpose. The rules come from the
+ * ReportService, as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CapacityExceeded } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { ReportSortKey } from "../store/report-store.js";
+import { type ReportSchedule, reportSchedules } from "../store/schema.js";
+import { type AnalysisMode, analysisModes } from "../vocabulary.js";
 import { analysisFailureMessage } from "./analysis-failure-message.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
-import { dashboardBody, type ListState } from "./views/reports.js";
+import { dashboardBody, duplicateBody, type ListState } from "./views/reports.js";
 
 type Form = Record<string, string | undefined>;
 
@@ -62,17 +65,32 @@ export async function dashboardRoutes(
 
   app.post<{ Body: Form }>("/reports", async (request, reply) => {
     const user = signedInSession(request).account;
-    const values = { url: (request.body.url ?? "").trim(), privacy: request.body.privacy ?? "1" };
-    const privacy = Number(values.privacy);
-    if (![0, 1, 2].includes(privacy) || !/^[012]$/.test(values.privacy)) {
-      return showDashboard(request, reply, { values, error: "Choose who can see the report page." }, 422);
+    const values = {
+      url: (request.body.url ?? "").trim(),
+      privacy: request.body.privacy ?? "1",
+      mode: request.body.mode ?? "raw",
+      schedule: request.body.schedule ?? "off",
+    };
+    const refuse = (error: string) => showDashboard(request, reply, { values, error }, 422);
+    if (!/^[012]$/.test(values.privacy)) return refuse("Choose who can see the report page.");
+    if (!(analysisModes as readonly string[]).includes(values.mode))
+      return refuse("Choose how to read the page.");
+    if (!(reportSchedules as readonly string[]).includes(values.schedule))
+      return refuse("Choose how often to analyse again.");
+    // A URL that already has a report: offer to re-run it, unless a second one was asked for on purpose.
+    const existing =
+      request.body.duplicate === "1" ? undefined : await reports.existingFor(user.id, values.url);
+    if (existing !== undefined) {
+      return sendHtml(request, reply, "Already reported", duplicateBody(request.csrfToken, existing, values));
     }
     const password = request.body.password || undefined;
     await quotas.charge("analyses", { userId: user.id });
     try {
       const row = await reports.create(user.id, {
         url: values.url,
-        privacy,
+        privacy: Number(values.privacy),
+        mode: values.mode as AnalysisMode,
+        schedule: values.schedule as ReportSchedule,
         ...(password !== undefined ? { password } : {}),
       });
       return seeOther(reply, `/reports/${row.id}`);

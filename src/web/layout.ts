@@ -1,6 +1,8 @@
 /**
  * The page shell every web page shares: head, navigation for signed-in users, footer with the API docs link.
- * Styles come from /assets/app.css; the Content-Security-Policy allows no inline script or style.
+ * Styles come from /assets/app.css; a page whose markup asks for one of the app's small scripts (pageScripts) loads
+ * it from /assets/. The Content-Security-Policy allows no inline script or style, and every page works without
+ * scripts.
  */
 import { type HtmlValue, html, type SafeHtml } from "./html.js";
 
@@ -14,7 +16,17 @@ export interface LayoutOptions {
   head?: SafeHtml;
 }
 
+/** The app's small scripts, each loaded only by a page whose markup has the attribute it works on. */
+const pageScripts: Array<[attribute: string, script: string]> = [
+  ["data-shown-when", "/assets/forms.js"],
+  ["data-crawl-events", "/assets/crawl-progress.js"],
+];
+
 export function layout({ title, user, csrfToken, body, head }: LayoutOptions): SafeHtml {
+  const main = html`${body}`;
+  const scripts = pageScripts
+    .filter(([attribute]) => main.value.includes(attribute))
+    .map(([, script]) => html`<script src="${script}" defer></script>`);
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -23,6 +35,7 @@ export function layout({ title, user, csrfToken, body, head }: LayoutOptions): S
 <title>${title} · pagegrade</title>
 <link rel="stylesheet" href="/assets/app.css">
 <link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+${scripts}
 ${head}
 </head>
 <body>
@@ -38,7 +51,7 @@ ${head}
   </nav>
 </header>
 <main id="main">
-${body}
+${main}
 </main>
 <footer class="site-footer"><a href="/docs">API documentation</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>
 </body>

@@ -19,6 +19,7 @@ import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { accountRoutes } from "./account-routes.js";
+import { apiDocs } from "./api-docs.js";
 import { crawlRoutes } from "./crawl-routes.js";
 import { refuseForgedForms } from "./csrf.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
@@ -49,6 +50,8 @@ export interface WebOptions {
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
   analyzer: Analyzer;
+  /** Aborted when the service closes (ends the crawl pages' event streams). */
+  closing: AbortSignal;
 }
 
 export async function webPages(app: FastifyInstance, options: WebOptions): Promise<void> {
@@ -62,6 +65,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
 
   // Anyone: the site, signing in, and a report's own pages (report-visit.ts decides who sees a report).
   await siteRoutes(app);
+  await apiDocs(app);
   await signInRoutes(app, options);
   await reportVisitRoutes(app, options);
   await historyRoutes(app, options);

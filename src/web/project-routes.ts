@@ -9,9 +9,9 @@ import type { ProjectService } from "../projects/project-service.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { confirmBody } from "./views/forms.js";
 import { projectDashboardBody } from "./views/project-dashboard.js";
 import { projectsBody } from "./views/projects.js";
-import { confirmBody } from "./views/reports.js";
 
 const projectListChoices = {
   sort_by: { allowed: ["created_at", "project"], fallback: "created_at" },

@@ -13,7 +13,8 @@ import { type AnalysisMode, analysisModes } from "../vocabulary.js";
 import { analysisFailureMessage } from "./analysis-failure-message.js";
 import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
-import { confirmBody, manageBody } from "./views/reports.js";
+import { confirmBody } from "./views/forms.js";
+import { manageBody } from "./views/reports.js";
 
 type Form = Record<string, string | undefined>;
 

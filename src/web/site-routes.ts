@@ -1,14 +1,15 @@
-/** The pages anyone may open: the landing page, the API docs page and the static assets (styles, icon, docs script). */
+/** The pages anyone may open: the landing page and the static assets (styles, icon, the pages' small scripts). */
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { notFoundPage, sendHtml } from "./render.js";
-import { docsBody, landingBody } from "./views/site.js";
+import { landingBody } from "./views/site.js";
 
 const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntries(
   [
     ["app.css", "text/css; charset=utf-8"],
     ["icon.svg", "image/svg+xml"],
-    ["docs.js", "text/javascript; charset=utf-8"],
+    ["forms.js", "text/javascript; charset=utf-8"],
+    ["crawl-progress.js", "text/javascript; charset=utf-8"],
   ].map(([name, type]) => [
     name,
     { type: type as string, body: readFileSync(new URL(`./assets/${name}`, import.meta.url)) },
@@ -19,8 +20,6 @@ export async function siteRoutes(app: FastifyInstance): Promise<void> {
   app.get("/", async (request, reply) =>
     sendHtml(request, reply, "Grade your web pages", landingBody(request.session !== null)),
   );
-
-  app.get("/docs", async (request, reply) => sendHtml(request, reply, "API documentation", docsBody()));
 
   app.get<{ Params: { name: string } }>("/assets/:name", async (request, reply) => {
     const asset = assets[request.params.name];

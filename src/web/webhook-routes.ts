@@ -10,6 +10,7 @@ import type { WebhookService } from "../webhooks/webhook-service.js";
 import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { confirmBody } from "./views/forms.js";
 import { webhookBody, webhooksBody } from "./views/webhooks.js";
 
 export interface WebhookRouteOptions {
@@ -94,6 +95,20 @@ export async function webhookRoutes(
       enabled ? "The webhook is enabled." : "The webhook is disabled.",
     );
     return seeOther(reply, `/account/webhooks/${found.webhook.id}`);
+  });
+
+  app.get<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const path = `/account/webhooks/${found.webhook.id}`;
+    return sendHtml(
+      request,
+      reply,
+      "Delete webhook",
+      confirmBody(request.csrfToken, `Delete the webhook to ${found.webhook.url}?`, `${path}/delete`, path, {
+        consequence: "Its deliveries go with it, and no event is sent to it any more. This cannot be undone.",
+      }),
+    );
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {

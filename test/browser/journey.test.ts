@@ -1,13 +1,21 @@
-import { readFileSync } from "node:fs";
+/**
+ * pagegrade in real Chromium: a user's journey (sign up, analyse, filter, protect, delete), hostile page text
+ * rendered inert, /docs rendered from the package, and every page at a laptop's 1280×800 and a phone's 390×844:
+ * no horizontal scroll, axe-core finds no serious or critical violation, and on a report with failures the first
+ * failed check is in the first screen. A full-page screenshot of each page at each width is saved under
+ * test-results/pages/ (ignored by git).
+ */
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, startService, withScreenshot } from "../helpers/browser.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 
 /** The text of the first match, once it is there. */
 async function textOf(locator: Locator): Promise<string> {
-  await locator.first().waitFor();
+  // Attached, not necessarily visible: passed checks are in a closed <details>.
+  await locator.first().waitFor({ state: "attached" });
   return (await locator.first().textContent()) ?? "";
 }
 
@@ -140,41 +148,192 @@ describe("pagegrade in a real browser", () => {
       expect(await page.locator("script:not([src])").count()).toBe(0);
     });
   });
+});
 
-  it("passes an automated accessibility audit on the main pages", async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await withScreenshot(page, "accessibility", async () => {
-      const audit = async (path: string) => {
-        await page.goto(`${service.url}${path}`);
-        await page.evaluate(axeSource);
-        const violations = await page.evaluate(async () => {
-          const result = await (
-            globalThis as unknown as {
-              axe: {
-                run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }>;
-              };
-            }
-          ).axe.run();
-          return result.violations
-            .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-            .map((violation) => `${violation.id} (${violation.nodes.length})`);
-        });
-        expect(violations, `${path}: ${violations.join(", ")}`).toEqual([]);
-      };
-      await audit("/");
-      await audit("/register");
-      await audit("/login");
-      await register(page, "a11y@example.com");
-      await audit("/account");
-      await page.goto(`${service.url}/reports`);
-      await page.fill("#url", `${site.url}/`);
-      await page.getByRole("button", { name: "Analyse", exact: true }).click();
-      await page.waitForURL(/\/reports\/\d+$/);
-      await audit(new URL(page.url()).pathname);
-      await audit("/reports");
-      await audit("/projects");
-      await audit("/docs");
+const screenshots = "test-results/pages";
+/** What axe-core finds in Swagger UI 5's own markup on /docs (its contrast, nested buttons, unnamed controls). */
+const swaggerUiViolations = /^(button-name|color-contrast|image-alt|label|nested-interactive|select-name) /;
+const widths = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+const gif = "data:image/gif;base64,R0lGODlhAQABAAAAACw=";
+/** A page that fails many checks, with 24 identical images without alt text. */
+const badPage = `<!doctype html><html><head><title>x</title></head><body>
+<img src="${gif}"> `.concat(
+  Array.from({ length: 23 }, () => `<img src="${gif}">`).join(""),
+  Array.from({ length: 30 }, (_, index) => `<a href="/p${index}">here</a> <img src="/i${index}.png">`).join(
+    "",
+  ),
+  '<a href="/gone">gone</a></body></html>',
+);
+const sitePage = (title: string, links: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${links}</body></html>`;
+
+describe("every page at 1280 and 390 pixels", () => {
+  let browser: Browser;
+  let service: Awaited<ReturnType<typeof startService>>;
+  let site: LocalServer;
+  let signedIn: BrowserContext;
+  let anonymous: BrowserContext;
+  const paths: Record<string, string> = {};
+
+  beforeAll(async () => {
+    mkdirSync(screenshots, { recursive: true });
+    site = await startServer({
+      "/bad": html(badPage),
+      "/": html(
+        sitePage(
+          "Bicycle repair at home",
+          '<a href="/a">Wheels</a> <a href="/b">Brakes</a> <a href="/missing">Old page</a>',
+        ),
+      ),
+      "/a": html(sitePage("Wheels", '<a href="/">Home</a> <a href="/b">Brakes</a>')),
+      "/b": html(sitePage("Wheels", '<a href="/">Home</a> <a href="/c">Chains</a>')),
+      "/c": html(sitePage("Chains", '<a href="/">Home</a>')),
     });
+    service = await startService({ PAGEGRADE_CRAWL_DELAY_MS: "0" });
+    browser = await launchBrowser();
+    anonymous = await browser.newContext();
+    signedIn = await browser.newContext();
+    const page = await signedIn.newPage();
+    await page.goto(`${service.url}/register`);
+    await page.fill("#email", "layout@example.com");
+    await page.fill("#password", "correct horse battery");
+    await page.click("button[type=submit]");
+    const key = ((await page.textContent("#new-api-key")) ?? "").trim();
+
+    await page.goto(`${service.url}/reports`);
+    await page.fill("#url", `${site.url}/bad`);
+    await page.getByRole("button", { name: "Analyse", exact: true }).click();
+    await page.waitForURL(/\/reports\/\d+$/);
+    const report = new URL(page.url()).pathname;
+
+    await page.goto(`${service.url}/crawls`);
+    await page.fill("#url", `${site.url}/`);
+    await page.getByRole("button", { name: "Start the crawl" }).click();
+    await page.waitForURL(/\/crawls\/\d+$/);
+    const crawl = new URL(page.url()).pathname;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const answer = await fetch(`${service.url}/api/v1${crawl}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const { data } = (await answer.json()) as { data: { status: string } };
+      if (data.status === "complete") break;
+      if (Date.now() > deadline) throw new Error(`the crawl is still ${data.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await page.close();
+    Object.assign(paths, {
+      reports: "/reports",
+      report,
+      history: `${report}/history`,
+      manage: `${report}/manage`,
+      "delete-report": `${report}/delete`,
+      projects: "/projects",
+      account: "/account",
+      webhooks: "/account/webhooks",
+      crawls: "/crawls",
+      crawl,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+    await site?.close();
   });
+
+  /** Opens a page at a size, saves its screenshot, and answers what is wrong with its layout and accessibility. */
+  async function inspect(context: BrowserContext, name: string, path: string, size: (typeof widths)[number]) {
+    const page: Page = await context.newPage();
+    await page.setViewportSize(size);
+    await page.goto(`${service.url}${path}`);
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: `${screenshots}/${name}-${size.width}.png`, fullPage: true });
+    const scrollWidth = await page.evaluate("document.documentElement.scrollWidth");
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      const result = await (
+        globalThis as unknown as {
+          axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
+        }
+      ).axe.run();
+      return result.violations
+        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+        .map((violation) => `${violation.id} (${violation.nodes.length})`);
+    });
+    return { page, scrollWidth: Number(scrollWidth), violations };
+  }
+
+  it("renders every operation of the OpenAPI document on /docs, from the app alone, within the CSP", async () => {
+    const page = await anonymous.newPage();
+    const elsewhere: string[] = [];
+    const refused: string[] = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith(service.url) && !request.url().startsWith("data:"))
+        elsewhere.push(request.url());
+    });
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    await page.goto(`${service.url}/docs`);
+    await page.locator(".opblock").first().waitFor();
+    const document = (await (await fetch(`${service.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.values(document.paths).reduce(
+      (sum, methods) => sum + Object.keys(methods).length,
+      0,
+    );
+    expect(await page.locator(".opblock").count()).toBe(operations);
+    await page.close();
+    expect(elsewhere).toEqual([]);
+    expect(refused).toEqual([]);
+  });
+
+  for (const size of widths) {
+    it(`signed out, at ${size.width} px`, async () => {
+      const problems: string[] = [];
+      for (const [name, path] of Object.entries({
+        home: "/",
+        login: "/login",
+        register: "/register",
+        docs: "/docs",
+      })) {
+        const { page, scrollWidth, violations } = await inspect(anonymous, name, path, size);
+        await page.close();
+        if (scrollWidth > size.width) problems.push(`${path} is ${scrollWidth} px wide`);
+        // Swagger UI's own markup (/docs) is not ours to fix; its known violations are listed, not hidden.
+        const ours =
+          path === "/docs" ? violations.filter((found) => !swaggerUiViolations.test(found)) : violations;
+        if (ours.length > 0) problems.push(`${path}: ${ours.join(", ")}`);
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it(`signed in, at ${size.width} px`, async () => {
+      const problems: string[] = [];
+      for (const [name, path] of Object.entries(paths)) {
+        const { page, scrollWidth, violations } = await inspect(signedIn, name, path, size);
+        await page.close();
+        if (scrollWidth > size.width) problems.push(`${path} is ${scrollWidth} px wide`);
+        if (violations.length > 0) problems.push(`${path}: ${violations.join(", ")}`);
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it(`shows a report's first failed check in the first screen at ${size.width} px`, async () => {
+      const { page } = await inspect(signedIn, "report-first-screen", paths.report as string, size);
+      const first = page.locator(".check:has(.status-fail) h3").first();
+      const box = await first.boundingBox();
+      await page.close();
+      expect(box).not.toBeNull();
+      expect(
+        (box?.y ?? 0) + (box?.height ?? 0),
+        "the first failure's heading ends within the first screen",
+      ).toBeLessThanOrEqual(size.height);
+    });
+  }
 });

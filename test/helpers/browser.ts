@@ -28,7 +28,8 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function startService() {
+/** `settings` adds to the service's environment (e.g. `PAGEGRADE_CRAWL_DELAY_MS`). */
+export async function startService(settings: Record<string, string> = {}) {
   const database = await freshDatabase("sqlite");
   const analyzer = new Analyzer(
     loadAnalysisConfig({ PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1", PAGEGRADE_PROBE_CACHE_SECONDS: "0" }),
@@ -44,6 +45,7 @@ export async function startService() {
     PAGEGRADE_SIGNUP_RATE_LIMIT: "0",
     // Tests run as root, where Chromium (report PDFs) cannot have its sandbox.
     PAGEGRADE_CHROMIUM_SANDBOX: "0",
+    ...settings,
   });
   const app = await buildApp({ store: database.store, analyzer, config, logger: false });
   await app.listen({ host: "127.0.0.1", port: 0 });

@@ -91,10 +91,10 @@ describe("quotas on every door", () => {
   it("counts analyses from the web form against the same per-user limit as the API", async () => {
     const { client, key } = await webUser();
     for (let index = 0; index < 3; index++) {
-      const created = await client.post("/reports", { url: `${site.url}/`, privacy: "0" });
+      const created = await client.post("/reports", { url: `${site.url}/`, privacy: "0", duplicate: "1" });
       expect(created.statusCode).toBe(303);
     }
-    const fourth = await client.post("/reports", { url: `${site.url}/`, privacy: "0" });
+    const fourth = await client.post("/reports", { url: `${site.url}/`, privacy: "0", duplicate: "1" });
     expectRefusedPage(fourth, "Too many analyses: at most 3 per minute per user.");
     // The API sees the same count: the web form's analyses used the user's budget.
     const throughApi = await call(api, "POST", "/api/v1/reports", { key, form: { url: `${site.url}/` } });

@@ -65,7 +65,19 @@ describe("crawl pages", () => {
     expect(done.body).toMatch(/Site score <strong>\d+<\/strong>/);
     expect(done.body).toContain("<strong>Broken links</strong>");
     expect(done.body).toContain(`<span class="key">${site.url}/gone</span>`);
-    expect(done.body).toContain(`linked from ${site.url}/`);
+    // Each issue is a collapsed row with its count; its items are a table with the pages linking to them.
+    expect(done.body).toMatch(/<details class="site-issue importance-\w+" id="issue-broken-links">/);
+    expect(done.body).toMatch(/<strong>Broken links<\/strong> <span class="issue-count">1 finding<\/span>/);
+    expect(done.body).toContain(`<td><span class="key">${site.url}/</span></td>`);
+    // The summary first: charts of the pages by answer, click depth and score, then links to each section.
+    expect(done.body).toContain('aria-label="Pages by answer: 2xx: 3, 4xx: 1"');
+    expect(done.body).toContain('aria-label="Pages by clicks from the start: 0 clicks: 1, 1 click: 3"');
+    expect(done.body.indexOf("Pages by answer")).toBeLessThan(done.body.indexOf('id="site-issues"'));
+    for (const section of ["site-issues", "pages", "links"])
+      expect(done.body).toContain(`href="#${section}"`);
+    expect(done.body).not.toContain('id="page-checks"');
+    const opened = (await owner.get(`${path}?open=broken-links&items=1`)).body;
+    expect(opened).toMatch(/id="issue-broken-links" open>/);
     expect(done.body).toContain("<strong>Duplicate titles</strong>");
     expect(done.body).toContain(`href="${path}/pages.csv"`);
 
@@ -98,6 +110,10 @@ describe("crawl pages", () => {
       expect((await stranger.get(`${path}${suffix}`)).statusCode).toBe(404);
     }
     expect((await stranger.post(`${path}/delete`)).statusCode).toBe(404);
+    expect((await stranger.get(`${path}/delete`)).statusCode).toBe(404);
+    // Deleting asks first, on a page of its own.
+    expect((await owner.get(path)).body).toContain(`<a href="${path}/delete">Delete this crawl…</a>`);
+    expect((await owner.get(`${path}/delete`)).body).toContain("Delete the crawl of");
     expect((await owner.post(`${path}/delete`)).headers.location).toBe("/crawls?project=127.0.0.1");
     expect((await owner.get(path)).statusCode).toBe(404);
     expect((await owner.get("/reports?project=127.0.0.1")).body).toContain(`${site.url}/a`);
@@ -107,7 +123,10 @@ describe("crawl pages", () => {
     const started = await owner.post("/crawls", { url: `${site.url}/slow`, max_pages: "100" });
     const path = started.headers.location as string;
     const running = await owner.get(path);
-    expect(running.body).toContain('<meta http-equiv="refresh" content="3">');
+    // Live over the event stream with the app's script; reloading itself without JavaScript.
+    expect(running.body).toContain('<noscript><meta http-equiv="refresh" content="3"></noscript>');
+    expect(running.body).toContain(`data-crawl-events="${path}/events"`);
+    expect(running.body).toContain('<script src="/assets/crawl-progress.js" defer></script>');
     expect(running.body).toMatch(/<h2>(Waiting to start|Crawling)<\/h2>/);
     expect(running.body).toContain("Pages per second");
     expect(running.body).toContain("Time left");
@@ -125,5 +144,10 @@ describe("crawl pages", () => {
     );
     expect((await owner.post(`${path}/cancel`)).statusCode).toBe(303);
     expect((await owner.get(path)).body).toContain("The crawl had already finished.");
+    // The page's event stream: the owner's session reads it, ending with how the crawl ended; others get a 404.
+    const events = await owner.get(`${path}/events`);
+    expect(events.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
+    expect(events.body).toMatch(/^event: cancelled\ndata: \{"id":/);
+    expect((await stranger.get(`${path}/events`)).statusCode).toBe(404);
   });
 });

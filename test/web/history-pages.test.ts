@@ -106,7 +106,7 @@ describe.each(databaseKinds)("the history pages on %s", (kind) => {
 
     // Another report's analysis is not this report's.
     served = "good";
-    const other = await owner.post("/reports", { url: `${site.url}/`, privacy: "0" });
+    const other = await owner.post("/reports", { url: `${site.url}/`, duplicate: "1", privacy: "0" });
     const otherId = Number((other.headers.location as string).split("/").pop());
     expect((await owner.get(`/reports/${otherId}/analyses/${analyses[0]}`)).statusCode).toBe(404);
     await owner.post(`/reports/${id}/privacy`, { privacy: "1" });

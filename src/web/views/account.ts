@@ -57,13 +57,13 @@ ${view.flash ? notice(view.flash) : ""}
   <p><code class="key" id="new-api-key">${view.newKey}</code></p>`
       : html`<p>${view.keys.length > 0 ? html`Your key: <code class="key" id="api-key">${view.keys[0]?.key}</code>` : "You have no API key."}</p>`
   }
-  <form method="post" action="/account/key">
-    ${csrfField(csrf)}
-    <button type="submit">${view.keys.length > 0 ? "Regenerate the key" : "Generate a key"}</button>
-    ${view.keys.length > 0 ? html`<span class="muted">The current key stops working at once.</span>` : ""}
-  </form>
+  ${
+    view.keys.length > 0
+      ? html`<p><a href="/account/key">Regenerate the key…</a> <span class="muted">The current key stops working at once.</span></p>`
+      : html`<form method="post" action="/account/key">${csrfField(csrf)}<button type="submit">Generate a key</button></form>`
+  }
   <h3>Calling the API</h3>
-  <pre><code>curl -H "Authorization: Bearer ${shownKey}" \\
+  <pre tabindex="0" aria-label="An example call"><code>curl -H "Authorization: Bearer ${shownKey}" \\
   -d "url=https://example.com/" ${view.origin}/api/v1/reports</code></pre>
 </section>
 <section class="card">

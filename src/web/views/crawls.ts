@@ -1,14 +1,19 @@
 /**
  * The crawl pages: the list with the form that starts a crawl (a project's crawls over time when filtered by
- * project), and one crawl: live progress while it runs (the page reloads itself, no script), then the site
- * score, the site issues with their evidence and the pages table with its filters and CSV downloads.
+ * project), and one crawl: live progress while it runs (over its event stream with /assets/crawl-progress.js,
+ * or reloading itself without JavaScript), then its summary (crawl-overview.ts), links to its sections, the
+ * site issues (site-issues.ts), the page checks when given, the pages table with its filters and CSV downloads,
+ * and its links.
  */
+import type { CrawlOverview } from "../../crawls/crawl-listing-store.js";
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "../../crawls/crawl-store.js";
-import { crawlError, extractedOf, extractionNames, siteIssueObject } from "../../crawls/present.js";
+import { extractedOf, extractionNames } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { listPageLink } from "../list-query.js";
+import { crawlStatusNames, crawlSummary } from "./crawl-overview.js";
 import { alert, csrfField, notice, option } from "./forms.js";
 import { paginationNav } from "./list-controls.js";
+import { type IssueTableState, siteIssuesSection } from "./site-issues.js";
 
 export interface CrawlForm {
   url: string;
@@ -33,14 +38,6 @@ export interface CrawlListView {
   renderingAvailable: boolean;
   flash: string | null;
 }
-
-const statusNames: Record<CrawlRow["status"], string> = {
-  queued: "Queued",
-  running: "Running",
-  complete: "Complete",
-  cancelled: "Cancelled",
-  failed: "Failed",
-};
 
 export function crawlListBody(csrf: string, view: CrawlListView): SafeHtml {
   const { crawls, total, page, project, form } = view;
@@ -89,7 +86,7 @@ ${view.flash ? notice(view.flash) : ""}
       (crawl) => html`<tr>
       <td><a href="/crawls/${crawl.id}">${crawl.created_at.slice(0, 16).replace("T", " ")}</a></td>
       <td>${crawl.url}</td>
-      <td>${statusNames[crawl.status]}</td>
+      <td>${crawlStatusNames[crawl.status]}</td>
       <td>${crawl.analysed}</td>
       <td>${crawl.score === null ? html`<span class="muted">–</span>` : html`<span class="result-${crawl.result ?? ""}">${crawl.score} (${crawl.result ?? ""})</span>`}</td>
       <td>${issueCounts(crawl)}</td>
@@ -115,7 +112,12 @@ export interface PageTableState {
 
 export interface CrawlView {
   crawl: CrawlRow;
+  /** Grouped counts for the summary's charts (finished crawls). */
+  overview: CrawlOverview;
   issues: CrawlIssueRow[];
+  issueTable: IssueTableState;
+  /** The page checks rolled up over the crawl's pages, once a caller provides them; no section without. */
+  checkRollup?: SafeHtml;
   pages: CrawlPageRow[];
   pageTotal: number;
   table: PageTableState;
@@ -130,19 +132,38 @@ const reloadSeconds = 3;
 export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   const { crawl } = view;
   const active = crawl.status === "queued" || crawl.status === "running";
+  const sections: Array<[id: string, label: string]> = [
+    ...(active ? [] : ([["site-issues", "Site issues"]] as Array<[string, string]>)),
+    ...(view.checkRollup ? ([["page-checks", "Page checks"]] as Array<[string, string]>) : []),
+    ["pages", "Pages"],
+    ["links", "Links"],
+  ];
   return html`<article class="crawl">
   <h1>Crawl of <span class="key">${crawl.url}</span></h1>
   <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}${headerNamesNote(crawl)}${crawl.urls === null ? "" : html` · a list of ${(JSON.parse(crawl.urls) as string[]).length} URLs`}</p>
   ${view.flash ? notice(view.flash) : ""}
-  ${active ? progressCard(csrf, crawl, view.now) : summaryCard(crawl)}
-  ${active ? "" : issuesCard(crawl, view.issues)}
+  ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, view.overview, html`${droppedNote(crawl)}${diffLink(crawl)}`)}
+  <nav class="section-nav" aria-label="Sections of the crawl"><ul>${sections.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>
+  ${active ? "" : siteIssuesSection(crawl.id, view.issues, view.issueTable)}
+  ${view.checkRollup ? html`<section class="card" id="page-checks" aria-labelledby="page-checks-heading"><h2 id="page-checks-heading">Page checks</h2>${view.checkRollup}</section>` : ""}
   ${pagesCard(view)}
+  ${linksCard(view)}
   <section class="card">
     <h2>Delete</h2>
     <p>Deleting the crawl removes its page list and site issues; the reports of its pages stay.</p>
-    <form method="post" action="/crawls/${crawl.id}/delete">${csrfField(csrf)}<button type="submit" class="danger">Delete this crawl</button></form>
+    <p><a href="/crawls/${crawl.id}/delete">Delete this crawl…</a></p>
   </section>
 </article>`;
+}
+
+/** The links the crawl recorded, and the site issues about links. */
+function linksCard({ crawl, overview, issues }: CrawlView): SafeHtml {
+  const about = issues.filter((issue) => /link|redirect/.test(issue.check_id));
+  return html`<section class="card" id="links" aria-labelledby="links-heading">
+  <h2 id="links-heading">Links</h2>
+  <p>${overview.links.total} ${overview.links.total === 1 ? "link" : "links"} between the crawl's pages recorded, ${overview.links.nofollow} of them nofollow.</p>
+  ${about.length > 0 ? html`<ul>${about.map((issue) => html`<li><a href="/crawls/${crawl.id}?open=${encodeURIComponent(issue.check_id)}#issue-${issue.check_id}">${issue.title}</a> <span class="muted">${issue.count}</span></li>`)}</ul>` : html`<p>No site check found a problem with them.</p>`}
+</section>`;
 }
 
 function progressCard(csrf: string, crawl: CrawlRow, now: number): SafeHtml {
@@ -151,20 +172,20 @@ function progressCard(csrf: string, crawl: CrawlRow, now: number): SafeHtml {
   const rate = seconds > 0 ? done / seconds : 0;
   const budget = Math.min(crawl.max_pages, Math.max(crawl.discovered - crawl.excluded, done));
   const left = rate > 0 ? Math.ceil((budget - done) / rate) : null;
-  return html`<meta http-equiv="refresh" content="${String(reloadSeconds)}">
-<section class="card" aria-live="polite">
+  return html`<noscript><meta http-equiv="refresh" content="${String(reloadSeconds)}"></noscript>
+<section class="card crawl-progress" aria-live="polite" data-crawl-events="/crawls/${crawl.id}/events">
   <h2>${crawl.status === "queued" ? "Waiting to start" : crawl.cancel_requested === 1 ? "Stopping" : "Crawling"}</h2>
-  <progress max="${String(Math.max(1, budget))}" value="${String(done)}">${done} of ${budget}</progress>
+  <progress max="${String(Math.max(1, budget))}" value="${String(done)}" aria-label="Pages done">${done} of ${budget}</progress>
   <dl class="facts">
-    <div><dt>Found</dt><dd>${crawl.discovered}</dd></div>
-    <div><dt>Analysed</dt><dd>${crawl.analysed}</dd></div>
-    <div><dt>Failed</dt><dd>${crawl.failed}</dd></div>
-    <div><dt>Not fetched</dt><dd>${crawl.excluded}</dd></div>
+    <div><dt>Found</dt><dd data-count="discovered">${crawl.discovered}</dd></div>
+    <div><dt>Analysed</dt><dd data-count="analysed">${crawl.analysed}</dd></div>
+    <div><dt>Failed</dt><dd data-count="failed">${crawl.failed}</dd></div>
+    <div><dt>Not fetched</dt><dd data-count="excluded">${crawl.excluded}</dd></div>
     <div><dt>Pages per second</dt><dd>${rate.toFixed(1)}</dd></div>
     <div><dt>Time left</dt><dd>${left === null ? "–" : duration(left)}</dd></div>
   </dl>
   ${droppedNote(crawl)}
-  <p class="muted">This page reloads itself every ${reloadSeconds} seconds.</p>
+  <p class="muted live-note">Without JavaScript this page reloads itself every ${reloadSeconds} seconds.</p>
   ${crawl.cancel_requested === 1 ? "" : html`<form method="post" action="/crawls/${crawl.id}/cancel">${csrfField(csrf)}<button type="submit">Cancel the crawl</button></form>`}
 </section>`;
 }
@@ -183,65 +204,16 @@ function duration(seconds: number): string {
     : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-function summaryCard(crawl: CrawlRow): SafeHtml {
-  const error = crawlError(crawl);
-  return html`<section class="card">
-  <h2>${statusNames[crawl.status]}</h2>
-  ${error ? alert(html`${error.message} <span class="muted">(${error.reason})</span>`) : ""}
-  ${crawl.score === null ? html`<p>No page was analysed.</p>` : html`<p class="score result-${crawl.result ?? ""}">Site score <strong>${crawl.score}</strong> (${crawl.result ?? ""}), the mean of its pages' scores.</p>`}
-  <dl class="facts">
-    <div><dt>Found</dt><dd>${crawl.discovered}</dd></div>
-    <div><dt>Analysed</dt><dd>${crawl.analysed}</dd></div>
-    <div><dt>Failed</dt><dd>${crawl.failed}</dd></div>
-    <div><dt>Not fetched</dt><dd>${crawl.excluded}</dd></div>
-    <div><dt>Site issues</dt><dd>${issueCounts(crawl)}</dd></div>
-  </dl>
-  ${droppedNote(crawl)}
-  ${crawl.status === "complete" ? html`<p><a href="/crawls/${crawl.id}/diff">What changed since the previous crawl</a></p>` : ""}
-</section>`;
+/** A complete crawl links to what changed since the previous one (crawl-diff.ts). */
+function diffLink(crawl: CrawlRow): SafeHtml | "" {
+  if (crawl.status !== "complete") return "";
+  return html`<p><a href="/crawls/${crawl.id}/diff">What changed since the previous crawl</a></p>`;
 }
 
 /** What the crawl's storage bounds left out, when anything. */
 function droppedNote(crawl: CrawlRow): SafeHtml | "" {
   if (crawl.urls_dropped === 0 && crawl.links_dropped === 0) return "";
   return html`<p class="notice dropped">Left out by the crawl's storage bounds: ${crawl.urls_dropped} new ${crawl.urls_dropped === 1 ? "URL" : "URLs"} not listed, ${crawl.links_dropped} ${crawl.links_dropped === 1 ? "link" : "links"} not recorded. Site checks that read links judged from those recorded.</p>`;
-}
-
-function issuesCard(crawl: CrawlRow, rows: CrawlIssueRow[]): SafeHtml {
-  const issues = rows.map(siteIssueObject);
-  return html`<section class="card">
-  <h2>Site issues</h2>
-  <p><a href="/crawls/${crawl.id}/issues.csv" download>Download the site issues (CSV)</a></p>
-  ${
-    issues.length === 0
-      ? html`<p>No site check found anything.</p>`
-      : issues.map(
-          (
-            issue,
-          ) => html`<details class="site-issue importance-${issue.importance}"${issue.importance === "high" ? html` open` : ""}>
-    <summary><strong>${issue.title}</strong> <span class="muted">${issue.importance} · ${issue.count} ${issue.count === 1 ? "finding" : "findings"}</span></summary>
-    <p>${issue.message}</p>
-    <ul class="evidence">${issue.items.map((item) => html`<li>${itemMarkup(item)}</li>`)}</ul>
-    ${issue.truncated ? html`<p class="muted">Only the first ${issue.items.length} are listed; the CSV has the same.</p>` : ""}
-    <p><a href="/crawls/${crawl.id}?issue=${encodeURIComponent(issue.check)}#pages">Show the pages concerned</a></p>
-  </details>`,
-        )
-  }
-</section>`;
-}
-
-/** One finding: its page or group of pages, its other facts, and the pages linking to it. */
-function itemMarkup(item: Record<string, unknown>): HtmlValue {
-  const urls =
-    typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
-  const facts = Object.entries(item)
-    .filter(([key, value]) => !["url", "pages", "sources", "fingerprint"].includes(key) && value !== null)
-    .map(
-      ([key, value]) =>
-        `${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
-    );
-  const sources = Array.isArray(item.sources) ? (item.sources as string[]) : [];
-  return html`${urls.map((url, index) => html`${index > 0 ? ", " : ""}<span class="key">${url}</span>`)}${facts.length > 0 ? html` <span class="muted">${facts.join(" · ")}</span>` : ""}${sources.length > 0 ? html`<br><span class="muted">linked from ${sources.join(", ")}</span>` : ""}`;
 }
 
 function pagesCard(view: CrawlView): SafeHtml {

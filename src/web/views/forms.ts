@@ -1,4 +1,7 @@
-/** Small pieces of form markup shared by the pages: the CSRF field, text inputs with their error, options, notices. */
+/**
+ * Small pieces of form markup shared by the pages: the CSRF field, text inputs with their error, options, notices,
+ * and the confirmation step before a dangerous action.
+ */
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 
 export function csrfField(token: string): SafeHtml {
@@ -44,4 +47,19 @@ export function notice(message: HtmlValue): SafeHtml {
 
 export function alert(message: HtmlValue): SafeHtml {
   return html`<p class="alert" role="alert">${message}</p>`;
+}
+
+/** The step before a dangerous action: the question, what it means, the action's button and a way back. */
+export function confirmBody(
+  csrf: string,
+  question: string,
+  action: string,
+  cancel: string,
+  { consequence = "This cannot be undone.", button = "Yes, delete" } = {},
+): SafeHtml {
+  return html`<section class="card">
+  <h1>${question}</h1>
+  <p>${consequence}</p>
+  <form method="post" action="${action}">${csrfField(csrf)}<button type="submit" class="danger">${button}</button> <a href="${cancel}">Cancel</a></form>
+</section>`;
 }

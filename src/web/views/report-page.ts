@@ -1,14 +1,14 @@
 /**
- * The report page: result and score at a glance (a gauge), a bar per category, then every check grouped by
- * category with its status, value, evidence and how to fix it, failed and warned checks first. Pictures are
- * inline SVG drawn here; every piece of page-derived text is escaped by the html template.
+ * The report page: result and score at a glance (a gauge), a bar per category, links to each category, then
+ * the findings (report-findings.ts: what to fix first, the rest folded), then the rendered view and the
+ * report's history. Pictures are inline SVG drawn here; every piece of page-derived text is escaped by the
+ * html template.
  */
 
-import { catalogue } from "../../analysis/catalogue.js";
-import { categoryNames } from "../../analysis/checks/check.js";
 import type { CheckResult } from "../../analysis/judge.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
+import { categoryNames, categoryNav, findingSections, statusNames } from "./report-findings.js";
 
 export interface ReportView {
   id: number;
@@ -24,15 +24,6 @@ export interface ReportView {
 
 export { categoryNames };
 export const statusOrder = ["fail", "warn", "error", "pass", "info", "na"];
-const statusNames: Record<string, string> = {
-  fail: "Failed",
-  warn: "Warning",
-  error: "Could not check",
-  pass: "Passed",
-  info: "Info",
-  na: "Not applicable",
-};
-const texts = new Map(catalogue.map((entry) => [entry.id, entry]));
 
 /** "53 checks: 8 failed, 9 warnings, 29 passed, …", statuses in the page's order, absent ones left out. */
 export function tally(statuses: string[]): string {
@@ -77,20 +68,12 @@ export function reportBody(
     <div class="bars">${Object.entries(report.categories).map(([category, score]) => bar(categoryNames[category] ?? category, score))}</div>
   </div>
   <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
-  ${renderedCard(report)}
   <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${history ? html`${scoreChange(history.scoreChange)} · <a href="/reports/${report.id}/history">History (${history.analyses} ${history.analyses === 1 ? "analysis" : "analyses"})</a> · <a href="/reports/${report.id}.pdf" class="no-print" download>Download PDF</a>` : ""}${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
+  ${categoryNav(report.results)}
+  ${findingSections(report.results)}
+  ${renderedCard(report)}
   ${history?.chart ?? ""}
   ${history?.changes ?? ""}
-  ${Object.keys(categoryNames).map((category) => {
-    const inCategory = checks
-      .filter(([, result]) => result.category === category)
-      .sort(([, a], [, b]) => statusOrder.indexOf(a.status) - statusOrder.indexOf(b.status));
-    if (inCategory.length === 0) return "";
-    return html`<section class="card" aria-labelledby="category-${category}">
-    <h2 id="category-${category}">${categoryNames[category]}</h2>
-    ${inCategory.map(([id, result]) => checkBlock(id, result))}
-  </section>`;
-  })}
 </article>`;
 }
 
@@ -117,41 +100,6 @@ function renderedCard(report: ReportView): SafeHtml | "" {
     </div>
     <p class="muted">What scripts change between the served HTML and the rendered page is under <a href="#check-rendering-changes">Changes made by JavaScript</a>.</p>
   </section>`;
-}
-
-/** One evidence item as its labelled fields (empty ones left out); page text stays text. */
-export function evidenceFields(item: Record<string, unknown>): SafeHtml[] {
-  return Object.entries(item)
-    .filter(([, value]) => value !== null && value !== "")
-    .map(([key, value]) => html`<span class="muted">${key}:</span> <code>${String(value)}</code> `);
-}
-
-export function checkBlock(id: string, result: CheckResult): SafeHtml {
-  const entry = texts.get(id);
-  const items = result.details?.items ?? [];
-  const failing = result.status === "fail" || result.status === "warn";
-  return html`<div class="check" id="check-${id}">
-  <h3 class="h4"><span class="badge status-${result.status}">${statusNames[result.status] ?? result.status}</span> ${entry?.title ?? id} <span class="muted">(${result.importance})</span></h3>
-  <p>${result.message}</p>
-  ${measured(result.value)}
-  ${
-    items.length > 0
-      ? html`<ul class="evidence">${items.map((item) => html`<li>${evidenceFields(item)}</li>`)}${
-          result.details && result.details.truncated > 0
-            ? html`<li>… and ${result.details.truncated} more</li>`
-            : ""
-        }</ul>`
-      : ""
-  }
-  ${failing && entry ? html`<p><strong>How to fix:</strong> ${entry.how_to_fix}</p>` : ""}
-</div>`;
-}
-
-/** The measured value, when it is a plain fact worth showing beside the message. */
-function measured(value: unknown): SafeHtml | string {
-  if (value === null || value === undefined || typeof value === "object") return "";
-  const text = String(value);
-  return text.length > 200 ? "" : html`<p class="muted">Measured: <code>${text}</code></p>`;
 }
 
 /** A ring whose filled share is the score, coloured by the result. */

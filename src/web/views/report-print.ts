@@ -1,11 +1,13 @@
 /**
- * The report as a printed document, for the PDF (src/web/pdf/): the report page's summary and findings without
- * navigation, forms, links or anything that would be fetched, with its CSS inline; plus Chromium's header
+ * The report as a printed document, for the PDF (src/web/pdf/): the report page's summary and findings in the
+ * page's order (passed checks as a compact list) without navigation, forms, links or anything that would be
+ * fetched, with its CSS inline; plus Chromium's header
  * (the report's URL and date) and footer (page numbers). Everything from the analysed page goes through the
  * html template, here and in the header, which Chromium also reads as HTML: page text stays text.
  */
 import { html, type SafeHtml, trusted } from "../html.js";
-import { bar, categoryNames, checkBlock, gauge, type ReportView, statusOrder, tally } from "./report-page.js";
+import { categoryNames, findingSections } from "./report-findings.js";
+import { bar, gauge, type ReportView, tally } from "./report-page.js";
 
 /** "2026-11-24 09:30 UTC". */
 function generatedAt(report: ReportView): string {
@@ -33,18 +35,7 @@ export function reportPrintDocument(report: ReportView, css: string): SafeHtml {
   </div>
   <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
   <p class="muted">Project ${report.project} · generated ${generatedAt(report)} · report ${report.id}</p>
-  ${Object.keys(categoryNames).map((category) => {
-    const inCategory = checks
-      .filter(([, result]) => result.category === category)
-      .sort(([, a], [, b]) => statusOrder.indexOf(a.status) - statusOrder.indexOf(b.status));
-    const [first, ...rest] = inCategory;
-    if (!first) return "";
-    return html`<section class="card">
-    <div class="keep-with-next"><h2>${categoryNames[category]}</h2>
-    ${checkBlock(first[0], first[1])}</div>
-    ${rest.map(([id, result]) => checkBlock(id, result))}
-  </section>`;
-  })}
+  ${findingSections(report.results, true)}
 </article>
 </body>
 </html>`;

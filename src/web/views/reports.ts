@@ -39,6 +39,11 @@ export interface DashboardView {
 }
 
 const privacyNames = ["Public", "Private", "Password"];
+const scheduleNames: Record<string, string> = { off: "Off", daily: "Every day", weekly: "Every week" };
+const modeNames: Record<string, string> = {
+  raw: "Raw: the HTML as served",
+  rendered: "Rendered: the page in a browser (Chromium)",
+};
 
 export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
   const { state } = view;
@@ -52,7 +57,13 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
     <div class="form-row">
       <div><label for="privacy">Who can see the report page</label>
       <select id="privacy" name="privacy">${["1", "0", "2"].map((value) => option(value, privacyNames[Number(value)] as string, view.form.values.privacy ?? "1"))}</select></div>
-      <div>${field({ name: "password", label: "Password (for Password privacy)", type: "password", autocomplete: "new-password", maxlength: 128 })}</div>
+      <div data-shown-when="privacy=2">${field({ name: "password", label: "Password (for Password privacy)", type: "password", autocomplete: "new-password", maxlength: 128 })}</div>
+    </div>
+    <div class="form-row">
+      <div><label for="mode">How to read the page</label>
+      <select id="mode" name="mode">${Object.entries(modeNames).map(([value, label]) => option(value, label, view.form.values.mode ?? "raw"))}</select></div>
+      <div><label for="schedule">Analyse again</label>
+      <select id="schedule" name="schedule">${Object.entries(scheduleNames).map(([value, label]) => option(value, label, view.form.values.schedule ?? "off"))}</select></div>
     </div>
     <p><button type="submit">Analyse</button></p>
   </form>
@@ -99,12 +110,6 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
 </section>`;
 }
 
-const scheduleNames: Record<string, string> = { off: "Off", daily: "Every day", weekly: "Every week" };
-const modeNames: Record<string, string> = {
-  raw: "Raw: the HTML as served",
-  rendered: "Rendered: the page in a browser (Chromium)",
-};
-
 export function manageBody(
   csrf: string,
   report: ReportListItem & {
@@ -143,7 +148,7 @@ ${message.error ? alert(message.error) : ""}
     ${csrfField(csrf)}
     <label for="privacy">Who can see the report page</label>
     <select id="privacy" name="privacy">${["0", "1", "2"].map((value) => option(value, privacyNames[Number(value)] as string, String(report.privacy)))}</select>
-    ${field({ name: "password", label: report.password ? "New password (leave empty to keep the current one)" : "Password (needed for Password privacy)", type: "password", autocomplete: "new-password", maxlength: 128 })}
+    <div data-shown-when="privacy=2">${field({ name: "password", label: report.password ? "New password (leave empty to keep the current one)" : "Password (needed for Password privacy)", type: "password", autocomplete: "new-password", maxlength: 128 })}</div>
     <p><button type="submit">Save privacy</button></p>
   </form>
 </section>
@@ -153,11 +158,18 @@ ${message.error ? alert(message.error) : ""}
 </section>`;
 }
 
-export function confirmBody(csrf: string, question: string, action: string, cancel: string): SafeHtml {
+/** A URL that already has a report: run that one again, or make a second report on purpose. */
+export function duplicateBody(csrf: string, existingId: number, values: Record<string, string>): SafeHtml {
+  const hidden = (name: string) => html`<input type="hidden" name="${name}" value="${values[name] ?? ""}">`;
   return html`<section class="card">
-  <h1>${question}</h1>
-  <p>This cannot be undone.</p>
-  <form method="post" action="${action}">${csrfField(csrf)}<button type="submit" class="danger">Yes, delete</button> <a href="${cancel}">Cancel</a></form>
+  <h1>You already have a report for this page</h1>
+  <p><a href="/reports/${existingId}">${values.url ?? ""}</a> has a report. Run its analysis again to see what changed (its history keeps every run), or make a second, separate report.</p>
+  <form method="post" action="/reports/${existingId}/rerun" class="inline-form">${csrfField(csrf)}<button type="submit">Re-run the existing report</button></form>
+  <form method="post" action="/reports" novalidate class="second-report">
+    ${csrfField(csrf)}${hidden("url")}${hidden("privacy")}${hidden("mode")}${hidden("schedule")}<input type="hidden" name="duplicate" value="1">
+    ${values.privacy === "2" ? field({ name: "password", label: "Password for the second report", type: "password", autocomplete: "new-password", required: true, maxlength: 128 }) : ""}
+    <p><button type="submit" class="secondary">Create a second report</button> <a href="/reports">Cancel</a></p>
+  </form>
 </section>`;
 }
 

@@ -1,10 +1,11 @@
-/** The landing page, the API docs page and the error pages. */
+/** The landing page and the error pages. */
+import { catalogue } from "../../analysis/catalogue.js";
 import { html, type SafeHtml } from "../html.js";
 
 export function landingBody(signedIn: boolean): SafeHtml {
   return html`<section class="card">
   <h1>Grade any web page in seconds</h1>
-  <p>pagegrade fetches a page and runs 53 checks on it — SEO, performance, security and more — then tells you
+  <p>pagegrade fetches a page and runs ${catalogue.length} checks on it — SEO, performance, security and more — then tells you
   what passes, what fails, the exact elements at fault and how to fix them. Reports are grouped by site, can be
   shared with a client (publicly, privately or behind a password) and are all available through a REST API.</p>
   <p>${signedIn ? html`<a class="button" href="/reports">Go to your reports</a>` : html`<a class="button" href="/register">Create a free account</a> or <a href="/login">log in</a>`}</p>
@@ -18,16 +19,6 @@ export function landingBody(signedIn: boolean): SafeHtml {
     <li><strong>Miscellaneous</strong>: social previews, viewport, charset, llms.txt…</li>
   </ul>
 </section>`;
-}
-
-export function docsBody(): SafeHtml {
-  return html`<h1>API documentation</h1>
-<div class="card">
-  <p>Every call needs your API key from <a href="/account">your account</a> as <code>Authorization: Bearer &lt;key&gt;</code>.
-  The full machine-readable description is the <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a>.</p>
-  <div id="operations"><p class="muted">Loading the operations…</p></div>
-</div>
-<script src="/assets/docs.js" defer></script>`;
 }
 
 export function errorBody(title: string, message: string): SafeHtml {

@@ -76,7 +76,7 @@ ${flash ? notice(flash) : ""}
 <section class="card">
   <p><span class="key">${webhook.url}</span></p>
   <p class="muted">${webhook.enabled === 1 ? "Enabled" : "Disabled"} · events ${webhook.events.split(",").join(", ")} · secret <code>${webhook.secret_hint}</code></p>
-  <p>${action("ping", "Send a ping")} ${action("enabled", webhook.enabled === 1 ? "Disable" : "Enable")} ${action("delete", "Delete", "danger")}</p>
+  <p>${action("ping", "Send a ping")} ${action("enabled", webhook.enabled === 1 ? "Disable" : "Enable")} <a href="/account/webhooks/${webhook.id}/delete">Delete…</a></p>
 </section>
 <section class="card">
   <h2>Deliveries</h2>

@@ -3,11 +3,10 @@
  * each category's change, then the checks that changed in the diff's order (regressions first), each with
  * the evidence that appeared and disappeared.
  */
-import { categoryNames } from "../../analysis/checks/check.js";
 import type { AnalysisDiff, CheckDiff } from "../../reports/analysis-diff.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
-import { evidenceFields } from "./report-page.js";
+import { categoryNames, evidenceFields } from "./report-findings.js";
 
 const changeNames: Record<string, string> = {
   regressed: "Regressed",

@@ -3,10 +3,11 @@
  * CSV with `Accept: text/csv`, streamed: the issues one row per finding item), the comparison with an earlier
  * crawl, and the progress feed as a `text/event-stream`.
  */
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CrawlNotComplete } from "../../../../crawls/crawl-diff.js";
+import { streamCrawlEvents } from "../../../../crawls/crawl-event-stream.js";
 import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
-import type { CrawlRow } from "../../../../crawls/crawl-store.js";
 import {
   crawlObject,
   crawlPageObject,
@@ -36,9 +37,6 @@ interface PageQuery {
   page?: number;
 }
 
-/** How often the event stream looks at the crawl, and how often it sends a keep-alive comment. */
-const pollMs = 400;
-const keepAliveMs = 15_000;
 /** A crawl's body may carry a list of URLs (up to max_pages of them): 1 MiB, where other bodies get 16 KiB. */
 export const crawlBodyLimit = 1024 * 1024;
 
@@ -200,65 +198,12 @@ export async function crawlRoutes(
       // Each stream holds a connection and polls the database: a user has a few at once (429 beyond).
       const release = quotas.openStream(request.account.id);
       reply.hijack();
-      const response = reply.raw;
-      response.writeHead(200, {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-        "x-request-id": request.id,
-        // A stream's connection is not reused: closed with the stream, it cannot hold the service's close.
-        connection: "close",
+      await streamCrawlEvents(request.raw, reply.raw, request.id, {
+        first,
+        reload: () => crawls.show(request.account.id, first.id),
+        closing,
+        release,
       });
-      try {
-        let closed = false;
-        request.raw.on("close", () => {
-          closed = true;
-        });
-        const send = (event: string, crawl: CrawlRow) =>
-          response.write(`event: ${event}\ndata: ${JSON.stringify(crawlObject(crawl))}\n\n`);
-        let last = "";
-        let lastWrite = Date.now();
-        let crawl: CrawlRow | undefined = first;
-        let seen: CrawlRow = first;
-        // The stream ends when the service shuts down, so it never holds the close.
-        while (!closed && !closing.aborted) {
-          if (!crawl) {
-            // Deleted meanwhile (a delete cancels a running crawl): the stream still ends with its final event.
-            send("cancelled", {
-              ...seen,
-              status: seen.status === "running" || seen.status === "queued" ? "cancelled" : seen.status,
-            });
-            break;
-          }
-          seen = crawl;
-          const counts = JSON.stringify([
-            crawl.status,
-            crawl.discovered,
-            crawl.analysed,
-            crawl.failed,
-            crawl.excluded,
-            crawl.urls_dropped,
-            crawl.links_dropped,
-          ]);
-          if (["complete", "cancelled", "failed"].includes(crawl.status)) {
-            send(crawl.status, crawl);
-            break;
-          }
-          if (counts !== last) {
-            send("progress", crawl);
-            last = counts;
-            lastWrite = Date.now();
-          } else if (Date.now() - lastWrite > keepAliveMs) {
-            response.write(": keep-alive\n\n");
-            lastWrite = Date.now();
-          }
-          await new Promise((resolve) => setTimeout(resolve, pollMs));
-          crawl = await crawls.show(request.account.id, first.id);
-        }
-        response.end();
-      } finally {
-        release();
-      }
     },
   );
 }

@@ -1,0 +1,82 @@
+/**
+ * A crawl's site issues on its page: one collapsed row per issue (importance, title, how many findings), most
+ * important first; opening one shows its message and a paged table of its items, each with its pages, its other
+ * facts and the pages linking to it. The open issue and its table page live in the query string (`open`,
+ * `items`), so paging works without JavaScript.
+ */
+import type { CrawlIssueRow } from "../../crawls/crawl-store.js";
+import { siteIssueObject } from "../../crawls/present.js";
+import { type HtmlValue, html, type SafeHtml } from "../html.js";
+
+/** Items per page of an issue's table, and sources listed per item before "and N more". */
+export const issueItemsPerPage = 25;
+const sourcesShown = 5;
+const importanceOrder = ["high", "medium", "low"];
+
+export interface IssueTableState {
+  /** The check id of the issue shown open, or "". */
+  open: string;
+  /** Its table's page, from 1. */
+  items: number;
+}
+
+export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state: IssueTableState): SafeHtml {
+  const issues = rows
+    .map(siteIssueObject)
+    .sort((a, b) => importanceOrder.indexOf(a.importance) - importanceOrder.indexOf(b.importance));
+  return html`<section class="card" id="site-issues" aria-labelledby="site-issues-heading">
+  <h2 id="site-issues-heading">Site issues</h2>
+  <p><a href="/crawls/${crawlId}/issues.csv" download>Download the site issues (CSV)</a></p>
+  ${
+    issues.length === 0
+      ? html`<p>No site check found anything.</p>`
+      : issues.map((issue) => {
+          const open = state.open === issue.check;
+          const page = open ? state.items : 1;
+          const lastPage = Math.max(1, Math.ceil(issue.items.length / issueItemsPerPage));
+          const shown = issue.items.slice((page - 1) * issueItemsPerPage, page * issueItemsPerPage);
+          const link = (to: number) =>
+            `/crawls/${crawlId}?open=${encodeURIComponent(issue.check)}&items=${to}#issue-${issue.check}`;
+          return html`<details class="site-issue importance-${issue.importance}" id="issue-${issue.check}"${open ? html` open` : ""}>
+    <summary><span class="badge importance-badge">${issue.importance}</span> <strong>${issue.title}</strong> <span class="issue-count">${issue.count} ${issue.count === 1 ? "finding" : "findings"}</span></summary>
+    <p>${issue.message}</p>
+    <table>
+      <thead><tr><th scope="col">Page</th><th scope="col">Details</th><th scope="col">Linked from</th></tr></thead>
+      <tbody>${shown.map((item) => itemRow(item))}</tbody>
+    </table>
+    ${
+      lastPage > 1
+        ? html`<nav class="pagination" aria-label="Pages of ${issue.title}">
+      ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous</a>` : ""}
+      <span>Page ${page} of ${lastPage}</span>
+      ${page < lastPage ? html`<a href="${link(page + 1)}" rel="next">Next</a>` : ""}
+    </nav>`
+        : ""
+    }
+    ${issue.truncated ? html`<p class="muted">Only the first ${issue.items.length} of ${issue.count} are kept; the CSV has the same.</p>` : ""}
+    <p><a href="/crawls/${crawlId}?issue=${encodeURIComponent(issue.check)}#pages">Show the pages concerned in the pages table</a></p>
+  </details>`;
+        })
+  }
+</section>`;
+}
+
+/** One finding: its page or group of pages, its other facts, and the pages linking to it. */
+function itemRow(item: Record<string, unknown>): SafeHtml {
+  const urls =
+    typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
+  const facts = Object.entries(item)
+    .filter(([key, value]) => !["url", "pages", "sources", "fingerprint"].includes(key) && value !== null)
+    .map(
+      ([key, value]) =>
+        `${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
+    );
+  const sources = Array.isArray(item.sources) ? (item.sources as string[]) : [];
+  const list = (values: string[]): HtmlValue =>
+    values.map((url, index) => html`${index > 0 ? html`<br>` : ""}<span class="key">${url}</span>`);
+  return html`<tr>
+    <td>${list(urls)}</td>
+    <td>${facts.join(" · ")}</td>
+    <td>${list(sources.slice(0, sourcesShown))}${sources.length > sourcesShown ? html`<br><span class="muted">and ${sources.length - sourcesShown} more</span>` : ""}</td>
+  </tr>`;
+}
