@@ -42,11 +42,14 @@ export function splitFindings(results: Record<string, CheckResult>, category: st
   return { toAct, rest };
 }
 
-/** Links to each category with what needs doing there. */
+/**
+ * Links to each category with what needs doing there. A category none of whose checks applied (accessibility in
+ * raw mode) gets no link: "all clear" would claim what was never judged.
+ */
 export function categoryNav(results: Record<string, CheckResult>): SafeHtml {
   const links = Object.keys(categoryNames).flatMap((category) => {
     const { toAct, rest } = splitFindings(results, category);
-    if (toAct.length + rest.length === 0) return [];
+    if (toAct.length === 0 && rest.every(([, result]) => result.status === "na")) return [];
     const failed = toAct.filter(([, result]) => result.status === "fail").length;
     const warned = toAct.filter(([, result]) => result.status === "warn").length;
     const counts = [
