@@ -12,6 +12,9 @@ import { inScope } from "../analysis/crawl-url.js";
 import type { RequestTurn, SiteRequests } from "../analysis/fetch/site-requests.js";
 import type { FrontierStore } from "./frontier-store.js";
 
+/** The longest wait for the next request a part spends in its worker's slot; a longer one it spends queued. */
+export const waitInSlotMs = 1_000;
+
 export class CrawlRequests implements SiteRequests {
   readonly cacheScope: string | null;
   /** Settles when the part's request before the last one asked for is done. */
@@ -57,8 +60,15 @@ export class CrawlRequests implements SiteRequests {
     return (url.protocol === "https:" || url.protocol === "http:") && inScope(url.href, this.crawl.project);
   }
 
-  /** Waits until the crawl's next request to the site may start, and takes that start. */
+  /**
+   * Waits until the crawl's next request to the site may start, and takes that start. A request inside a page's
+   * analysis (a host probe) never holds its worker's slot longer than `waitInSlotMs`: when the next start is
+   * further away (a long Crawl-delay), it goes without waiting and takes no start. Pages themselves wait queued
+   * (the crawler's `politely`), so the delay still spaces every page.
+   */
   private async startPolitely(): Promise<void> {
+    const next = await this.frontier.nextRequestAt(this.crawl.id, 0, Date.now());
+    if (next - Date.now() > waitInSlotMs) return;
     const startAt = await this.frontier.nextRequestAt(this.crawl.id, this.delayMs(), Date.now());
     const wait = startAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));

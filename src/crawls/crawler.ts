@@ -16,7 +16,7 @@ import { timestamp } from "../timestamps.js";
 import type { SecretBox } from "../webhooks/secret-box.js";
 import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
 import { openCrawlHeaders } from "./crawl-headers.js";
-import { CrawlRequests } from "./crawl-requests.js";
+import { CrawlRequests, waitInSlotMs } from "./crawl-requests.js";
 import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
 import type { CrawlStores } from "./crawl-stores.js";
 import type { FrontierEntry } from "./frontier-store.js";
@@ -81,8 +81,6 @@ const seedLeaseMs = 5 * 60_000;
 const finishLeaseMs = 60_000;
 /** How often an idle part looks again while others still fetch pages that may add more. */
 const idlePollMs = 200;
-/** The longest wait for the next request a part spends in its worker's slot; a longer one it spends queued. */
-export const waitInSlotMs = 1_000;
 
 export function crawlHandler(dependencies: CrawlerDependencies) {
   return async (job: JobContext<CrawlPayload>): Promise<void> => {

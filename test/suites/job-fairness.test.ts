@@ -167,12 +167,14 @@ describe("one user's slow jobs do not delay another's (SQLite, default settings)
     const reportAlone = await timeAsyncReport(api, b, `${quick.url}/a?asked=alone`);
     const alone = await timeCrawl(api, b, `${quick.url}/`, 60_000);
 
-    // A's two crawls (two parts each): each fetches its first page, then must wait 60 s for the next.
+    // A's two crawls (two parts each): each reads robots.txt, then must wait 60 s before its next request to
+    // the site (the delay counts between all of a crawl's request starts, robots.txt's included); their parts
+    // wait as delayed jobs, holding no slot.
     for (const site of patient)
       expect((await call(api, a, "/crawls", { url: `${site.url}/`, sitemaps: 0 })).status).toBe(202);
     await eventually(
-      () => patient.some((site) => site.requests.includes("/")),
-      "A's crawls to fetch a first page",
+      () => patient.some((site) => site.requests.includes("/robots.txt")),
+      "A's crawls to read robots.txt",
       20_000,
     );
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // their parts now wait for the next request
