@@ -143,13 +143,16 @@ describe("one user's slow jobs do not delay another's (SQLite, default settings)
         attempts: number;
         last_error: string | null;
       }>;
+    // (Under a loaded machine a connection may also fail first; a delivery cut at the 15 s budget must still come.)
+    const timedOut = "The receiver did not answer within 15 s.";
     await eventually(
-      async () => (await deliveries()).some((delivery) => delivery.attempts >= 1),
-      "a ping's first attempt to end",
+      async () => (await deliveries()).some((delivery) => delivery.last_error === timedOut),
+      "a ping's attempt to end at the 15 s budget",
       25_000,
     );
-    const ended = (await deliveries()).find((delivery) => delivery.attempts >= 1);
-    expect(ended?.last_error).toBe("The receiver did not answer within 15 s.");
+    expect(
+      (await deliveries()).filter((delivery) => delivery.last_error === timedOut).length,
+    ).toBeGreaterThan(0);
   });
 
   it("crawls waiting out a Crawl-delay of 60 s delay B's report by less than 2 s and B's crawl not at all", {
