@@ -25,6 +25,11 @@ const checkIds = new Set(catalogue.map((entry) => entry.id));
 const fields = ["score", "categories", "checks"];
 
 export function loadBudget(path: string): Budget {
+  return loadBudgetFile(path, parseBudget);
+}
+
+/** Reads a budget file and checks it with `parse`; every refusal is a usage error naming the file. */
+export function loadBudgetFile<T>(path: string, parse: (raw: unknown) => T): T {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -38,14 +43,15 @@ export function loadBudget(path: string): Budget {
     throw new UsageError(`the budget file "${path}" is not valid JSON: ${(error as Error).message}`);
   }
   try {
-    return parseBudget(raw);
+    return parse(raw);
   } catch (error) {
     if (error instanceof BudgetError) throw new UsageError(`the budget file "${path}": ${error.message}`);
     throw error;
   }
 }
 
-class BudgetError extends Error {}
+/** A budget that breaks a rule; the message names the offending key. */
+export class BudgetError extends Error {}
 
 /** Validates a parsed budget; throws with a message naming the offending field. */
 export function parseBudget(raw: unknown): Budget {

@@ -6,10 +6,9 @@
  *   {"score": 70, "max_findings": {"checks": {"broken-links": 0}, "categories": {"security": 10},
  *                                  "importance": {"high": 0, "medium": 25}}}
  */
-import { readFileSync } from "node:fs";
 import { catalogue } from "../../analysis/catalogue.js";
 import { siteChecks } from "../../analysis/site-checks/index.js";
-import { UsageError } from "../usage.js";
+import { BudgetError, loadBudgetFile } from "./budget.js";
 
 export interface SiteBudget {
   score?: number;
@@ -22,27 +21,8 @@ const checkIds = new Set([...catalogue.map((entry) => entry.id), ...siteChecks.m
 const categories = [...new Set([...catalogue.map((entry) => entry.category), "miscellaneous"])];
 const importanceNames = ["high", "medium", "low"];
 
-class BudgetError extends Error {}
-
 export function loadSiteBudget(path: string): SiteBudget {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    throw new UsageError(`cannot read the budget file "${path}"`);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`the budget file "${path}" is not valid JSON: ${(error as Error).message}`);
-  }
-  try {
-    return parseSiteBudget(raw);
-  } catch (error) {
-    if (error instanceof BudgetError) throw new UsageError(`the budget file "${path}": ${error.message}`);
-    throw error;
-  }
+  return loadBudgetFile(path, parseSiteBudget);
 }
 
 /** Validates a parsed site budget; throws with a message naming the offending key. */
