@@ -171,6 +171,9 @@ function failureMessage(error: unknown, deadline: AbortSignal, timeoutMs: number
   if (error instanceof FetchFailure) return error.message;
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof FetchFailure) return cause.message;
-  if (deadline.aborted) return `The receiver did not answer within ${timeoutMs / 1000} s.`;
+  // The agent's own header and body timers share the deadline's length and may fire first.
+  const code = (error as { code?: unknown })?.code;
+  if (deadline.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT")
+    return `The receiver did not answer within ${timeoutMs / 1000} s.`;
   return "A connection to the receiver could not be established.";
 }

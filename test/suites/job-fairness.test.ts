@@ -145,11 +145,18 @@ describe("one user's slow jobs do not delay another's (SQLite, default settings)
       }>;
     // (Under a loaded machine a connection may also fail first; a delivery cut at the 15 s budget must still come.)
     const timedOut = "The receiver did not answer within 15 s.";
+    let seen: unknown = [];
     await eventually(
-      async () => (await deliveries()).some((delivery) => delivery.last_error === timedOut),
+      async () => {
+        const now = await deliveries();
+        seen = now.map((delivery) => [delivery.attempts, delivery.last_error]);
+        return now.some((delivery) => delivery.last_error === timedOut);
+      },
       "a ping's attempt to end at the 15 s budget",
       25_000,
-    );
+    ).catch((error) => {
+      throw new Error(`${error.message}; the deliveries: ${JSON.stringify(seen)}`);
+    });
     expect(
       (await deliveries()).filter((delivery) => delivery.last_error === timedOut).length,
     ).toBeGreaterThan(0);

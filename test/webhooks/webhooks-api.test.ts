@@ -59,6 +59,7 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
       received.push({ path, headers: request.headers, body });
       const queue = answers.get(path) ?? [204];
       const status = queue.length > 1 ? (queue.shift() as number) : (queue[0] as number);
+      if (status === 0) return; // never answers: the delivery's deadline must end the attempt
       if (status === 302) response.setHeader("location", "/followed");
       if (status === 299) {
         // 200, then a body that never ends.
@@ -82,6 +83,7 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
     receiver = await startServer({}, { fallback: record });
     api = await startApi(kind, {
       PAGEGRADE_WEBHOOK_RETRY_SCHEDULE: "1,1",
+      PAGEGRADE_WEBHOOK_TIMEOUT_SECONDS: "2",
       PAGEGRADE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
     });
     key = await api.newUser();
@@ -333,6 +335,19 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
       15_000,
     );
     expect(Date.now() - started).toBeLessThan(10_000);
+    await call(api, "DELETE", `/api/v1/webhooks/${hook.id}`, { key });
+  });
+
+  it("ends an attempt the receiver never answers at the timeout, and says so", async () => {
+    answers.set("/silent", [0]);
+    const hook = await createHook("/silent");
+    await call(api, "POST", `/api/v1/webhooks/${hook.id}/ping`, { key });
+    await eventually(
+      async () => (await deliveries(hook.id))[0]?.last_error != null,
+      "the first attempt to end",
+      10_000,
+    );
+    expect((await deliveries(hook.id))[0]?.last_error).toBe("The receiver did not answer within 2 s.");
     await call(api, "DELETE", `/api/v1/webhooks/${hook.id}`, { key });
   });
 
