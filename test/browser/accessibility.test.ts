@@ -152,7 +152,7 @@ describe("the accessibility category in rendered mode", () => {
     expect(Object.keys(report.results).filter((id) => id.startsWith("a11y-"))).toHaveLength(
       accessibilityChecks.length,
     );
-    // 6 failed checks (high: image-alt, label, aria-roles, button-name; medium: color-contrast, html-has-lang)
+    // 6 failed checks (high: image-alt, button-name; medium: label, aria-roles, color-contrast, html-has-lang)
     // among the ones that apply; the informative duplicate-id-aria does not count.
     expect(report.categories.accessibility).toBe(accessibilityScore(report.results));
     expect(report.categories.accessibility).toBeLessThan(80);

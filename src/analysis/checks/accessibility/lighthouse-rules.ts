@@ -121,7 +121,7 @@ export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
   },
   {
     rule: "aria-roles",
-    weight: 10,
+    weight: 7,
     help: "ARIA roles used must conform to valid values",
     description: "Ensure all elements with a role attribute use a valid value",
   },
@@ -271,7 +271,7 @@ export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
   },
   {
     rule: "label",
-    weight: 10,
+    weight: 7,
     help: "Form elements must have labels",
     description: "Ensure every form element has a label",
   },
@@ -319,7 +319,7 @@ export const lighthouseAxeRules: readonly LighthouseAxeRule[] = [
   },
   {
     rule: "select-name",
-    weight: 10,
+    weight: 7,
     help: "Select element must have an accessible name",
     description: "Ensure select element has an accessible name",
   },
