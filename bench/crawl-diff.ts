@@ -8,20 +8,14 @@
  * check statuses), the least any comparison must do. Reported: the diff's median time over 5 runs (target
  * < 2 s) and its ratio to the baseline. BENCH_DIFF_PAGES sets the crawls' size.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type Insertable, sql } from "kysely";
-import { AccountService } from "../src/accounts/account-service.js";
 import { CrawlComparison } from "../src/crawls/crawl-diff.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
-import { openStore } from "../src/store/database.js";
 import type { Database } from "../src/store/schema.js";
 import type { Store } from "../src/store/store.js";
+import { benchDatabase, benchUser, insertCompleteCrawl, insertInBatches } from "./seeded-crawl.js";
 
 const pages = Number(process.env.BENCH_DIFF_PAGES ?? 10_000);
-const postgresUrl = process.env.PAGEGRADE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const runs = 5;
 const siteChecks = ["broken-links", "orphan-pages", "duplicate-title"];
 const findingsPerCheck = 1_000;
@@ -43,44 +37,18 @@ async function insertAll<Table extends "crawl_pages" | "crawl_issues" | "crawl_f
   table: Table,
   rows: Insertable<Database[Table]>[],
 ): Promise<void> {
-  await store.db.transaction().execute(async (trx) => {
-    for (let start = 0; start < rows.length; start += 400) {
-      await trx
-        .insertInto(table)
-        .values(rows.slice(start, start + 400) as never)
-        .execute();
-    }
-  });
+  await store.db.transaction().execute((trx) => insertInBatches(trx, table, rows, 400));
 }
 
-async function completeCrawl(store: Store, userId: number, finishedAt: string): Promise<number> {
-  const crawl = await store.db
-    .insertInto("crawls")
-    .values({
-      user_id: userId,
-      url: "https://bench.example/",
-      project: "bench.example",
-      status: "complete",
-      max_pages: pages,
-      max_depth: 10,
-      sitemaps: 0,
-      include: "[]",
-      exclude: "[]",
-      mode: "raw",
-      privacy: 1,
-      schedule: "off",
-      analysed: pages,
-      discovered: pages,
-      score: 80,
-      result: "decent",
-      robots_txt: null,
-      finished_at: finishedAt,
-      created_at: finishedAt,
-      updated_at: finishedAt,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return crawl.id;
+function completeCrawl(store: Store, userId: number, finishedAt: string): Promise<number> {
+  return insertCompleteCrawl(store, {
+    userId,
+    url: "https://bench.example/",
+    pages,
+    score: 80,
+    result: "decent",
+    finishedAt,
+  });
 }
 
 /** Crawl `side` (0: the older, 1: the newer) of the generated site. */
@@ -160,14 +128,10 @@ async function median(work: () => Promise<unknown>): Promise<number> {
 }
 
 async function bench(kind: "sqlite" | "postgres"): Promise<boolean> {
-  const dir = mkdtempSync(join(tmpdir(), "pagegrade-bench-diff-"));
-  const schema = `bench_${randomBytes(6).toString("hex")}`;
-  const store =
-    kind === "sqlite"
-      ? await openStore(`sqlite:${join(dir, "bench.db")}`)
-      : await openStore(postgresUrl, { schema });
+  const database = await benchDatabase(kind);
+  const { store } = database;
   try {
-    const userId = (await new AccountService(store).createUser("bench@example.com", null)).account.id;
+    const { userId } = await benchUser(store);
     const older = await completeCrawl(store, userId, "2026-01-01T00:00:00.000Z");
     const newer = await completeCrawl(store, userId, "2026-01-08T00:00:00.000Z");
     const building = performance.now();
@@ -198,15 +162,7 @@ async function bench(kind: "sqlite" | "postgres"): Promise<boolean> {
     );
     return met;
   } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-    if (kind === "postgres") {
-      const pg = await import("pg");
-      const client = new pg.default.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    }
+    await database.drop();
   }
 }
 

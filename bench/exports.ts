@@ -12,22 +12,24 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "kysely";
-import pg from "pg";
-import { AccountService } from "../src/accounts/account-service.js";
 import { urlTemplate } from "../src/crawls/page-checks.js";
-import { openStore } from "../src/store/database.js";
 import type { Store } from "../src/store/store.js";
 import { timestamp } from "../src/timestamps.js";
+import {
+  type BenchDatabase,
+  benchDatabase,
+  benchUser,
+  insertCompleteCrawl,
+  postgresAnswers,
+  postgresUrl,
+} from "./seeded-crawl.js";
 
 const pages = Number(process.env.BENCH_EXPORT_PAGES ?? 10_000);
 const linksPerPage = 10;
-const postgresUrl = process.env.PAGEGRADE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const site = "https://shop.example";
 const here = new URL(".", import.meta.url).pathname;
 
@@ -110,32 +112,15 @@ async function baseline(body: Buffer): Promise<Download> {
 /** A complete crawl of `pages` pages, its links and its failed checks, written directly. */
 async function seedCrawl(store: Store, userId: number): Promise<number> {
   const now = timestamp();
-  const crawl = await store.db
-    .insertInto("crawls")
-    .values({
-      user_id: userId,
-      url: `${site}/`,
-      project: "shop.example",
-      status: "complete",
-      max_pages: pages,
-      max_depth: 10,
-      sitemaps: 0,
-      include: "[]",
-      exclude: "[]",
-      mode: "raw",
-      privacy: 1,
-      schedule: "off",
-      analysed: pages,
-      discovered: pages,
-      score: 71,
-      result: "decent",
-      started_at: now,
-      finished_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const crawlId = await insertCompleteCrawl(store, {
+    userId,
+    url: `${site}/`,
+    pages,
+    score: 71,
+    result: "decent",
+    startedAt: now,
+    finishedAt: now,
+  });
   const urlOf = (index: number) =>
     index === 0 ? `${site}/` : `${site}/${["blog", "shop", "docs", "help"][index % 4]}/page-${index}`;
   const batch = 500;
@@ -146,7 +131,7 @@ async function seedCrawl(store: Store, userId: number): Promise<number> {
         .insertInto("crawl_pages")
         .values(
           indexes.map((index) => ({
-            crawl_id: crawl.id,
+            crawl_id: crawlId,
             url: urlOf(index),
             depth: 1,
             state: "done" as const,
@@ -165,7 +150,7 @@ async function seedCrawl(store: Store, userId: number): Promise<number> {
         .values(
           indexes.flatMap((index) =>
             Array.from({ length: linksPerPage }, (_, link) => ({
-              crawl_id: crawl.id,
+              crawl_id: crawlId,
               from_url: urlOf(index),
               to_url: urlOf((index + link + 1) % pages),
               nofollow: 0,
@@ -179,7 +164,7 @@ async function seedCrawl(store: Store, userId: number): Promise<number> {
         .values(
           rows.flatMap((row) =>
             ["image-alt", "meta-description", "inline-css"].map((check) => ({
-              crawl_id: crawl.id,
+              crawl_id: crawlId,
               page_id: row.id,
               check_id: check,
               status: check === "inline-css" ? ("warn" as const) : ("fail" as const),
@@ -195,14 +180,14 @@ async function seedCrawl(store: Store, userId: number): Promise<number> {
         .execute();
     }
   });
-  return crawl.id;
+  return crawlId;
 }
 
-async function benchOn(kind: string, databaseUrl: string, schema?: string): Promise<void> {
-  const store = await openStore(databaseUrl, schema ? { schema } : {});
-  const { account, key } = await new AccountService(store).createUser("bench@example.com", null);
+async function benchOn(kind: string, database: BenchDatabase): Promise<void> {
+  const { store, url: databaseUrl, schema } = database;
+  const { userId, key } = await benchUser(store);
   const seeding = performance.now();
-  const crawlId = await seedCrawl(store, account.id);
+  const crawlId = await seedCrawl(store, userId);
   // As autovacuum leaves a table after a crawl's inserts: the planner knows its size.
   if (schema) await sql`analyze crawl_links, crawl_pages, crawl_page_checks`.execute(store.db);
   console.log(
@@ -251,22 +236,19 @@ async function benchOn(kind: string, databaseUrl: string, schema?: string): Prom
   } finally {
     service.kill("SIGTERM");
     await once(service, "exit");
-    if (schema) await store.db.schema.dropSchema(schema).cascade().execute();
-    await store.close();
   }
 }
 
-const tempDir = mkdtempSync(join(tmpdir(), "pagegrade-bench-exports-"));
-try {
-  await benchOn("SQLite", `sqlite:${join(tempDir, "bench.db")}`);
-  const probe = new pg.Client({ connectionString: postgresUrl });
-  const reachable = await probe.connect().then(
-    () => true,
-    () => false,
-  );
-  await probe.end().catch(() => undefined);
-  if (reachable) await benchOn("PostgreSQL", postgresUrl, `bench_exports_${process.pid}`);
-  else console.log(`PostgreSQL at ${postgresUrl} does not answer: skipped`);
-} finally {
-  rmSync(tempDir, { recursive: true, force: true });
+/** The benchmark on a fresh database of the kind, removed afterwards whatever happens. */
+async function benchOnFresh(kind: "sqlite" | "postgres"): Promise<void> {
+  const database = await benchDatabase(kind);
+  try {
+    await benchOn(kind === "sqlite" ? "SQLite" : "PostgreSQL", database);
+  } finally {
+    await database.drop();
+  }
 }
+
+await benchOnFresh("sqlite");
+if (await postgresAnswers()) await benchOnFresh("postgres");
+else console.log(`PostgreSQL at ${postgresUrl} does not answer: skipped`);

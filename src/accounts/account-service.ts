@@ -3,11 +3,10 @@
  * Shared by the `pagegrade user|key` commands, the API's authentication and, later, the web pages.
  */
 import { randomBytes } from "node:crypto";
-import { CompiledQuery, sql, type Transaction } from "kysely";
-import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import type { Account, KeyOwner } from "./account.js";
+import { AccountStore } from "./account-store.js";
 import { digestOf, generateApiKey, looksLikeApiKey, maskedKey } from "./api-keys.js";
 import { type KeyOwnerMemory, keyOwnerMemoryFor } from "./key-owner-memory.js";
 
@@ -29,43 +28,13 @@ function timingDecoy(): Promise<string> {
   return decoy;
 }
 
-interface KeyOwnerRow extends Account {
-  reports_version: number;
-  key_id: number;
-}
-
 export class AccountService {
-  /**
-   * The key lookup runs on every API request; its SQL is built once (Kysely's builder costs several times
-   * what the indexed lookup itself does) and run with each request's digest.
-   */
-  private readonly keyOwnerSql: string;
+  private readonly accounts: AccountStore;
   private readonly keyOwners: KeyOwnerMemory | null;
 
-  constructor(private readonly store: Store) {
+  constructor(store: Store) {
+    this.accounts = new AccountStore(store);
     this.keyOwners = keyOwnerMemoryFor(store);
-    // On PostgreSQL a version is the counter plus the user's rows in report_changes (migration 017), read in
-    // one statement so both come from one snapshot.
-    const reportsVersion =
-      store.dialect === "postgres"
-        ? sql<number>`users.reports_version + (select count(*) from report_changes where report_changes.user_id = users.id)`.as(
-            "reports_version",
-          )
-        : sql<number>`users.reports_version`.as("reports_version");
-    this.keyOwnerSql = store.db
-      .selectFrom("api_keys")
-      .innerJoin("users", "users.id", "api_keys.user_id")
-      .select([
-        "users.id",
-        "users.email",
-        "users.created_at",
-        "users.updated_at",
-        reportsVersion,
-        "api_keys.id as key_id",
-      ])
-      .where("api_keys.digest", "=", "")
-      .where("api_keys.revoked_at", "is", null)
-      .compile().sql;
   }
 
   /** Creates a user and its first API key; returns the key in full (the only time it is shown). */
@@ -77,44 +46,19 @@ export class AccountService {
     if (password !== null && password.length > 256)
       throw new AccountError("the password may not be longer than 256 characters");
     const passwordHash = password === null ? null : await hashPassword(password);
-    const now = timestamp();
-    return this.store.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom("users")
-        .select("id")
-        .where("email", "=", normalised)
-        .executeTakeFirst();
-      if (existing) throw new AccountError(`a user with the e-mail ${normalised} already exists`);
-      const user = await trx
-        .insertInto("users")
-        .values({ email: normalised, password_hash: passwordHash, created_at: now, updated_at: now })
-        .returning(["id", "email", "created_at", "updated_at"])
-        .executeTakeFirstOrThrow();
-      return { account: user, key: await insertKey(trx, user.id, now) };
-    });
+    const issued = generateApiKey();
+    const account = await this.accounts.insertUser(normalised, passwordHash, issued, timestamp());
+    if (!account) throw new AccountError(`a user with the e-mail ${normalised} already exists`);
+    return { account, key: issued.key };
   }
 
   /** Issues a new key for an existing user, revoking the others unless keepOld. */
   async issueKey(email: string, keepOld = false): Promise<{ account: Account; key: string }> {
     const normalised = normaliseEmail(email);
-    const now = timestamp();
-    return this.store.db.transaction().execute(async (trx) => {
-      const user = await trx
-        .selectFrom("users")
-        .select(["id", "email", "created_at", "updated_at"])
-        .where("email", "=", normalised)
-        .executeTakeFirst();
-      if (!user) throw new AccountError(`no user has the e-mail ${normalised}`);
-      if (!keepOld) {
-        await trx
-          .updateTable("api_keys")
-          .set({ revoked_at: now })
-          .where("user_id", "=", user.id)
-          .where("revoked_at", "is", null)
-          .execute();
-      }
-      return { account: user, key: await insertKey(trx, user.id, now) };
-    });
+    const issued = generateApiKey();
+    const account = await this.accounts.addKeyByEmail(normalised, issued, keepOld, timestamp());
+    if (!account) throw new AccountError(`no user has the e-mail ${normalised}`);
+    return { account, key: issued.key };
   }
 
   /**
@@ -131,14 +75,8 @@ export class AccountService {
     if (remembered) return remembered;
     const lookup = this.keyOwners?.lookup();
     try {
-      const { rows } = await this.store.db.executeQuery<KeyOwnerRow>(
-        CompiledQuery.raw(this.keyOwnerSql, [digest]),
-      );
-      const row = rows[0];
-      if (!row) return null;
-      const { key_id, reports_version, ...account } = row;
-      const owner = { account, keyId: key_id, reportsVersion: Number(reports_version) };
-      lookup?.remember(digest, owner);
+      const owner = await this.accounts.keyOwner(digest);
+      if (owner) lookup?.remember(digest, owner);
       return owner;
     } finally {
       lookup?.end();
@@ -147,11 +85,7 @@ export class AccountService {
 
   /** The account for an e-mail and password, or null. Unknown e-mails cost as much time as wrong passwords. */
   async verifyLogin(email: string, password: string): Promise<Account | null> {
-    const row = await this.store.db
-      .selectFrom("users")
-      .select(["id", "email", "created_at", "updated_at", "password_hash"])
-      .where("email", "=", email.trim().toLowerCase())
-      .executeTakeFirst();
+    const row = await this.accounts.withPassword(email.trim().toLowerCase());
     const valid = await verifyPassword(password, row?.password_hash ?? (await timingDecoy()));
     if (!row?.password_hash || !valid) return null;
     const { password_hash: _hash, ...account } = row;
@@ -160,70 +94,32 @@ export class AccountService {
 
   /** Changes the password after checking the current one; throws AccountError with a message for the form. */
   async changePassword(userId: number, current: string, next: string): Promise<void> {
-    const row = await this.store.db
-      .selectFrom("users")
-      .select("password_hash")
-      .where("id", "=", userId)
-      .executeTakeFirstOrThrow();
-    if (!row.password_hash || !(await verifyPassword(current, row.password_hash))) {
+    const passwordHash = await this.accounts.passwordHash(userId);
+    if (!passwordHash || !(await verifyPassword(current, passwordHash))) {
       throw new AccountError("The current password is not correct.");
     }
     if (next.length < minimumPasswordLength)
       throw new AccountError(`The new password must have at least ${minimumPasswordLength} characters.`);
     if (next.length > 256) throw new AccountError("The new password may not be longer than 256 characters.");
-    await this.store.db
-      .updateTable("users")
-      .set({ password_hash: await hashPassword(next), updated_at: timestamp() })
-      .where("id", "=", userId)
-      .execute();
+    await this.accounts.setPasswordHash(userId, await hashPassword(next), timestamp());
   }
 
   /** Revokes the user's keys and issues a new one; returns it in full (shown once). */
   async regenerateKey(userId: number): Promise<string> {
-    const now = timestamp();
-    return this.store.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("api_keys")
-        .set({ revoked_at: now })
-        .where("user_id", "=", userId)
-        .where("revoked_at", "is", null)
-        .execute();
-      return insertKey(trx, userId, now);
-    });
+    const issued = generateApiKey();
+    await this.accounts.replaceKeys(userId, issued, timestamp());
+    return issued.key;
   }
 
   /** The user's live keys as they may be shown: masked. */
   async listKeys(userId: number): Promise<Array<{ id: number; key: string; created_at: string }>> {
-    const rows = await this.store.db
-      .selectFrom("api_keys")
-      .select(["id", "prefix", "last_four", "created_at"])
-      .where("user_id", "=", userId)
-      .where("revoked_at", "is", null)
-      .orderBy("id")
-      .execute();
+    const rows = await this.accounts.liveKeys(userId);
     return rows.map((row) => ({
       id: row.id,
       key: maskedKey(row.prefix, row.last_four),
       created_at: row.created_at,
     }));
   }
-}
-
-/** Stores a new key's digest for the user; returns the key itself, which is not kept anywhere. */
-async function insertKey(trx: Transaction<Database>, userId: number, now: string): Promise<string> {
-  const issued = generateApiKey();
-  await trx
-    .insertInto("api_keys")
-    .values({
-      user_id: userId,
-      digest: issued.digest,
-      prefix: issued.prefix,
-      last_four: issued.lastFour,
-      created_at: now,
-      revoked_at: null,
-    })
-    .execute();
-  return issued.key;
 }
 
 /**

@@ -10,7 +10,6 @@
  * skipped: its analysis will set the next time.
  */
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import type { ScheduleIntervals } from "../config.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { ReportStore } from "../store/report-store.js";
@@ -18,6 +17,7 @@ import type { ReportSchedule } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { type AnalyseReportPayload, enqueueAnalysis } from "./analysis-job.js";
+import { ScheduleStore } from "./schedule-store.js";
 
 export const scheduleDueReportsJob = "schedule-due-reports";
 
@@ -47,28 +47,13 @@ export function scheduleDueReportsHandler(
   reports: ReportStore,
   jobs: JobQueue,
 ): () => Promise<void> {
+  const schedule = new ScheduleStore(store);
   return async () => {
     const now = new Date();
-    const due = await store.db
-      .selectFrom("reports")
-      .select(["id", "user_id", "next_run_at"])
-      .where("next_run_at", "is not", null)
-      .where("next_run_at", "<=", timestamp(now))
-      .where("schedule", "!=", "off")
-      .where("pending_analyses", "=", 0)
-      .orderBy("next_run_at")
-      .orderBy("id")
-      .limit(sweepBatch)
-      .execute();
+    const due = await schedule.due(timestamp(now), sweepBatch);
     const leaseEnd = timestamp(new Date(now.getTime() + claimLeaseMs));
     for (const report of due) {
-      const claimed = await store.db
-        .updateTable("reports")
-        .set({ next_run_at: leaseEnd })
-        .where("id", "=", report.id)
-        .where(sql.ref("next_run_at"), "=", report.next_run_at)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      if (!(await schedule.claim(report.id, report.next_run_at, leaseEnd))) continue;
       const payload: AnalyseReportPayload = {
         userId: report.user_id,
         reportId: report.id,

@@ -9,11 +9,9 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultCrawlBounds } from "../../src/config.js";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
+import { crawlTestSettings, endedCrawl, testPage as page } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { html, startServer } from "../helpers/local-server.js";
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
 
 const linksPerPage = 5_000;
 
@@ -47,7 +45,7 @@ describe.each(databaseKinds)("crawl bounds on %s", (kind) => {
   let key: string;
 
   beforeAll(async () => {
-    api = await startApi(kind, { PAGEGRADE_CRAWL_DELAY_MS: "0", PAGEGRADE_CRAWLS_PER_USER: "5" });
+    api = await startApi(kind, crawlTestSettings);
     key = await api.newUser();
   });
   afterAll(() => api.close());
@@ -55,16 +53,7 @@ describe.each(databaseKinds)("crawl bounds on %s", (kind) => {
   const crawlTo = async (json: Record<string, unknown>) => {
     const created = await call(api, "POST", "/api/v1/crawls", { key, json: { sitemaps: 0, ...json } });
     expect(created.statusCode, created.body).toBe(202);
-    const id = created.json().data.id as number;
-    await eventually(
-      async () =>
-        ["complete", "cancelled", "failed"].includes(
-          (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data.status,
-        ),
-      "the crawl to finish",
-      60_000,
-    );
-    return (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data;
+    return endedCrawl(api, key, created.json().data.id as number, 60_000);
   };
 
   it("stores at most its bounds of a site whose pages each link to 5,000 new URLs, and counts the rest", async () => {

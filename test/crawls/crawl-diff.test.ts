@@ -12,10 +12,10 @@ import {
   shortenedDiff,
 } from "../../src/crawls/crawl-diff.js";
 import type { CrawlRow } from "../../src/crawls/crawl-store.js";
-import { type CrawlStores, openCrawlStores } from "../../src/crawls/crawl-stores.js";
+import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import { ValidationFailed } from "../../src/errors.js";
-import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
-import { crawlOwner, runningCrawl } from "../helpers/crawl-rows.js";
+import { databaseKinds, type TestDatabase } from "../helpers/api.js";
+import { crawlOwner, crawlStoresOn, runningCrawl } from "../helpers/crawl-rows.js";
 
 const url = (path: string) => `https://site.example${path}`;
 
@@ -26,10 +26,8 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
   let userId: number;
 
   beforeAll(async () => {
-    database = await freshDatabase(kind);
-    stores = openCrawlStores(database.store);
+    ({ database, stores, userId } = await crawlStoresOn(kind));
     comparison = new CrawlComparison(stores.crawls, stores.diffs);
-    userId = await crawlOwner(database.store);
   });
   afterAll(async () => database.drop());
 

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
 import type { CrawlPageQuery } from "../../src/crawls/crawl-listing-store.js";
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
-import { type CrawlStores, openCrawlStores } from "../../src/crawls/crawl-stores.js";
-import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
-import { crawlOwner, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
+import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
+import { databaseKinds, type TestDatabase } from "../helpers/api.js";
+import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
 
 const url = (path: string) => new URL(path, siteUrl).href;
 
@@ -36,9 +36,8 @@ describe.each(databaseKinds)("CrawlListings on %s", (kind) => {
   let other: CrawlRow;
 
   beforeAll(async () => {
-    database = await freshDatabase(kind);
-    stores = openCrawlStores(database.store);
-    const userId = await crawlOwner(database.store);
+    let userId: number;
+    ({ database, stores, userId } = await crawlStoresOn(kind));
     crawl = await runningCrawl(stores, userId, { max_pages: 100 });
     other = await runningCrawl(stores, userId);
     const bounds = crawlBounds(100);

@@ -7,11 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
+import { crawlTestSettings, endedCrawl, testPage as page } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { html, type LocalServer, redirect, startServer } from "../helpers/local-server.js";
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
 
 const product = (name: string, price: string) =>
   page(
@@ -46,7 +44,7 @@ describe.each(databaseKinds)("list mode and extraction on %s", (kind) => {
 
   beforeAll(async () => {
     server = await startServer(site());
-    api = await startApi(kind, { PAGEGRADE_CRAWL_DELAY_MS: "0", PAGEGRADE_CRAWLS_PER_USER: "5" });
+    api = await startApi(kind, crawlTestSettings);
     key = await api.newUser();
     other = await api.newUser();
   });
@@ -55,17 +53,7 @@ describe.each(databaseKinds)("list mode and extraction on %s", (kind) => {
     await server.close();
   });
 
-  const waitForEnd = async (id: number) => {
-    await eventually(
-      async () =>
-        ["complete", "cancelled", "failed"].includes(
-          (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data.status,
-        ),
-      "the crawl to finish",
-      30_000,
-    );
-    return (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data;
-  };
+  const waitForEnd = (id: number) => endedCrawl(api, key, id);
 
   it("analyses the listed URLs only, with each page's extracted values in JSON and CSV", async () => {
     const urls = [

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
 import type { CrawlRow } from "../../src/crawls/crawl-store.js";
-import { type CrawlStores, openCrawlStores } from "../../src/crawls/crawl-stores.js";
+import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import { timestamp } from "../../src/timestamps.js";
-import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
-import { crawlOwner, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
+import { databaseKinds, type TestDatabase } from "../helpers/api.js";
+import { crawlOwner, crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
 
 const at = (ms: number) => timestamp(new Date(ms));
 
@@ -20,9 +20,7 @@ describe.each(databaseKinds)("CrawlStore on %s", (kind) => {
   let stranger: number;
 
   beforeAll(async () => {
-    database = await freshDatabase(kind);
-    stores = openCrawlStores(database.store);
-    userId = await crawlOwner(database.store);
+    ({ database, stores, userId } = await crawlStoresOn(kind));
     stranger = await crawlOwner(database.store);
   });
   afterAll(async () => database.drop());

@@ -10,11 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
+import { crawlTestSettings, endedCrawl, testPage as page } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { type LocalServer, startServer } from "../helpers/local-server.js";
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
 
 function site(base: () => string) {
   const html = (text: string) => (_request: IncomingMessage, response: ServerResponse) => {
@@ -66,7 +64,7 @@ describe.each(databaseKinds)("crawls on %s", (kind) => {
     let base = "";
     server = await startServer(site(() => base));
     base = server.url;
-    api = await startApi(kind, { PAGEGRADE_CRAWL_DELAY_MS: "0", PAGEGRADE_CRAWLS_PER_USER: "5" });
+    api = await startApi(kind, crawlTestSettings);
     key = await api.newUser();
     other = await api.newUser();
   });
@@ -75,17 +73,7 @@ describe.each(databaseKinds)("crawls on %s", (kind) => {
     await server.close();
   });
 
-  const waitForEnd = async (id: number) => {
-    await eventually(
-      async () =>
-        ["complete", "cancelled", "failed"].includes(
-          (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data.status,
-        ),
-      "the crawl to finish",
-      30_000,
-    );
-    return (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data;
-  };
+  const waitForEnd = (id: number) => endedCrawl(api, key, id);
 
   it("crawls the site into its project and finds what only a whole-site view can", async () => {
     const created = await call(api, "POST", "/api/v1/crawls", { key, json: { url: `${server.url}/` } });
@@ -300,17 +288,7 @@ describe.each(databaseKinds)("crawls on %s", (kind) => {
     expect(smallPages.some((entry) => entry.excluded === "limit")).toBe(true);
   });
 
-  async function waitForEndFor(id: number, as: string) {
-    await eventually(
-      async () =>
-        ["complete", "cancelled", "failed"].includes(
-          (await call(api, "GET", `/api/v1/crawls/${id}`, { key: as })).json().data.status,
-        ),
-      "the crawl to finish",
-      30_000,
-    );
-    return (await call(api, "GET", `/api/v1/crawls/${id}`, { key: as })).json().data;
-  }
+  const waitForEndFor = (id: number, as: string) => endedCrawl(api, as, id);
 
   it("refuses bad fields with 422s naming them, more crawls than allowed with 429, and cancels a queued one", async () => {
     const idle = await startApi(kind, { PAGEGRADE_WORKERS: "0", PAGEGRADE_CRAWLS_PER_USER: "1" });

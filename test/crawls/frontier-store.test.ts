@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
-import { type CrawlStores, openCrawlStores } from "../../src/crawls/crawl-stores.js";
+import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import { timestamp } from "../../src/timestamps.js";
-import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
-import { crawlOwner, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
+import { databaseKinds, type TestDatabase } from "../helpers/api.js";
+import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
 
 const later = () => timestamp(new Date(Date.now() + 30_000));
 const url = (path: string) => new URL(path, siteUrl).href;
@@ -21,9 +21,7 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
   let userId: number;
 
   beforeAll(async () => {
-    database = await freshDatabase(kind);
-    stores = openCrawlStores(database.store);
-    userId = await crawlOwner(database.store);
+    ({ database, stores, userId } = await crawlStoresOn(kind));
   });
   afterAll(async () => database.drop());
 

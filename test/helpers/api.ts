@@ -61,6 +61,19 @@ export async function freshDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   };
 }
 
+/** The service's settings in tests, before a test's own: no rate limits or quotas, no Chromium sandbox. */
+export const testServiceSettings: Record<string, string> = {
+  PAGEGRADE_RATE_LIMIT: "0",
+  PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
+  // The other quotas (src/limits/quotas.ts) too: tests that count them turn them on.
+  PAGEGRADE_CRAWL_START_RATE_LIMIT: "0",
+  PAGEGRADE_PING_RATE_LIMIT: "0",
+  PAGEGRADE_PDF_RATE_LIMIT: "0",
+  PAGEGRADE_SIGNUP_RATE_LIMIT: "0",
+  // Tests run as root, where Chromium (report PDFs) cannot have its sandbox.
+  PAGEGRADE_CHROMIUM_SANDBOX: "0",
+};
+
 export interface TestApi {
   app: FastifyInstance;
   database: TestDatabase;
@@ -85,19 +98,7 @@ export async function startApi(
       ...env,
     }),
   );
-  const config = loadServiceConfig({
-    DATABASE_URL: database.url,
-    PAGEGRADE_RATE_LIMIT: "0",
-    PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
-    // The other quotas (src/limits/quotas.ts) too: tests that count them turn them on.
-    PAGEGRADE_CRAWL_START_RATE_LIMIT: "0",
-    PAGEGRADE_PING_RATE_LIMIT: "0",
-    PAGEGRADE_PDF_RATE_LIMIT: "0",
-    PAGEGRADE_SIGNUP_RATE_LIMIT: "0",
-    // Tests run as root, where Chromium (report PDFs) cannot have its sandbox.
-    PAGEGRADE_CHROMIUM_SANDBOX: "0",
-    ...env,
-  });
+  const config = loadServiceConfig({ DATABASE_URL: database.url, ...testServiceSettings, ...env });
   const app = await buildApp({
     store: database.store,
     analyzer,

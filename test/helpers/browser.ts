@@ -9,7 +9,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { buildApp } from "../../src/app.js";
 import { loadAnalysisConfig, loadServiceConfig } from "../../src/config.js";
-import { freshDatabase } from "./api.js";
+import { freshDatabase, testServiceSettings } from "./api.js";
 
 export const chromiumPath = process.env.PAGEGRADE_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -34,19 +34,7 @@ export async function startService(settings: Record<string, string> = {}) {
   const analyzer = new Analyzer(
     loadAnalysisConfig({ PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1", PAGEGRADE_PROBE_CACHE_SECONDS: "0" }),
   );
-  const config = loadServiceConfig({
-    DATABASE_URL: database.url,
-    PAGEGRADE_RATE_LIMIT: "0",
-    PAGEGRADE_ANALYSIS_RATE_LIMIT: "0",
-    // The other quotas (src/limits/quotas.ts) too: tests that count them turn them on.
-    PAGEGRADE_CRAWL_START_RATE_LIMIT: "0",
-    PAGEGRADE_PING_RATE_LIMIT: "0",
-    PAGEGRADE_PDF_RATE_LIMIT: "0",
-    PAGEGRADE_SIGNUP_RATE_LIMIT: "0",
-    // Tests run as root, where Chromium (report PDFs) cannot have its sandbox.
-    PAGEGRADE_CHROMIUM_SANDBOX: "0",
-    ...settings,
-  });
+  const config = loadServiceConfig({ DATABASE_URL: database.url, ...testServiceSettings, ...settings });
   const app = await buildApp({ store: database.store, analyzer, config, logger: false });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

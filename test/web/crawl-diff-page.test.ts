@@ -7,8 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
+import { signedInClient } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
-import { WebClient } from "../helpers/web-client.js";
+import type { WebClient } from "../helpers/web-client.js";
 
 /** The part of the page from the section with this id to the next section. */
 function section(body: string, id: string): string {
@@ -40,10 +41,8 @@ describe.each(databaseKinds)("the comparison page on %s", (kind) => {
   beforeAll(async () => {
     site = await startChangingSite();
     api = await startApi(kind, { PAGEGRADE_CRAWL_DELAY_MS: "0" });
-    owner = new WebClient(api.app);
-    stranger = new WebClient(api.app);
-    await owner.post("/register", { email: "crawler@example.com", password: "correct horse battery" });
-    await stranger.post("/register", { email: "other@example.com", password: "correct horse battery" });
+    owner = await signedInClient(api.app, "crawler@example.com");
+    stranger = await signedInClient(api.app, "other@example.com");
   });
   afterAll(async () => {
     await api.close();

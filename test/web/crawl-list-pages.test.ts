@@ -6,12 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.js";
-import { eventually } from "../helpers/job-queues.js";
+import { crawlTestSettings, endedCrawlPage, testPage as page, signedInClient } from "../helpers/crawl-api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
-import { WebClient } from "../helpers/web-client.js";
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+import type { WebClient } from "../helpers/web-client.js";
 
 describe("crawl form: lists and extraction", () => {
   let api: TestApi;
@@ -26,25 +23,16 @@ describe("crawl form: lists and extraction", () => {
       "/two": html(page("Two", '<span class="price">€ 2</span>')),
       "/three": html(page("Three", '<span class="price">€ 3</span>')),
     });
-    api = await startApi("sqlite", { PAGEGRADE_CRAWL_DELAY_MS: "0", PAGEGRADE_CRAWLS_PER_USER: "5" });
-    owner = new WebClient(api.app);
-    stranger = new WebClient(api.app);
-    await owner.post("/register", { email: "lists@example.com", password: "correct horse battery" });
-    await stranger.post("/register", { email: "other@example.com", password: "correct horse battery" });
+    api = await startApi("sqlite", crawlTestSettings);
+    owner = await signedInClient(api.app, "lists@example.com");
+    stranger = await signedInClient(api.app, "other@example.com");
   });
   afterAll(async () => {
     await api.close();
     await site.close();
   });
 
-  const finished = async (path: string) => {
-    await eventually(
-      async () => !(await owner.get(path)).body.includes('http-equiv="refresh"'),
-      "the crawl",
-      20_000,
-    );
-    return owner.get(path);
-  };
+  const finished = (path: string) => endedCrawlPage(owner, path);
 
   it("offers a list textarea, a file upload and extraction rules in a multipart form", async () => {
     const form = (await owner.get("/crawls")).body;

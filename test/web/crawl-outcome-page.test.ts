@@ -4,12 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.js";
-import { eventually } from "../helpers/job-queues.js";
+import { endedCrawlPage, testPage as page, signedInClient } from "../helpers/crawl-api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
-import { WebClient } from "../helpers/web-client.js";
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+import type { WebClient } from "../helpers/web-client.js";
 
 describe("a finished crawl's page", () => {
   let api: TestApi;
@@ -26,8 +23,7 @@ describe("a finished crawl's page", () => {
       PAGEGRADE_CRAWL_URLS_PER_PAGE: "2",
       PAGEGRADE_CRAWL_LINKS_PER_PAGE: "1",
     });
-    owner = new WebClient(api.app);
-    await owner.post("/register", { email: "outcome@example.com", password: "correct horse battery" });
+    owner = await signedInClient(api.app, "outcome@example.com");
   });
   afterAll(async () => {
     await api.close();
@@ -38,12 +34,7 @@ describe("a finished crawl's page", () => {
     const started = await owner.post("/crawls", fields);
     expect(started.statusCode).toBe(303);
     const path = started.headers.location as string;
-    await eventually(
-      async () => !(await owner.get(path)).body.includes('http-equiv="refresh"'),
-      "the crawl",
-      20_000,
-    );
-    return (await owner.get(path)).body;
+    return (await endedCrawlPage(owner, path)).body;
   };
 
   it("shows a failed start page's reason", async () => {

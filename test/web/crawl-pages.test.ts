@@ -6,12 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.js";
+import { endedCrawlPage, testPage as page, signedInClient } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
-import { WebClient } from "../helpers/web-client.js";
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+import type { WebClient } from "../helpers/web-client.js";
 
 describe("crawl pages", () => {
   let api: TestApi;
@@ -32,10 +30,8 @@ describe("crawl pages", () => {
       },
     });
     api = await startApi("sqlite", { PAGEGRADE_CRAWL_DELAY_MS: "0", PAGEGRADE_CRAWLS_PER_USER: "1" });
-    owner = new WebClient(api.app);
-    stranger = new WebClient(api.app);
-    await owner.post("/register", { email: "crawler@example.com", password: "correct horse battery" });
-    await stranger.post("/register", { email: "other@example.com", password: "correct horse battery" });
+    owner = await signedInClient(api.app, "crawler@example.com");
+    stranger = await signedInClient(api.app, "other@example.com");
   });
   afterAll(async () => {
     await api.close();
@@ -54,13 +50,7 @@ describe("crawl pages", () => {
     expect(started.statusCode).toBe(303);
     const path = started.headers.location as string;
     expect(path).toMatch(/^\/crawls\/\d+$/);
-    await eventually(
-      async () => !(await owner.get(path)).body.includes('http-equiv="refresh"'),
-      "the crawl",
-      20_000,
-    );
-
-    const done = await owner.get(path);
+    const done = await endedCrawlPage(owner, path);
     expect(done.body).toContain("<h2>Complete</h2>");
     expect(done.body).toMatch(/Site score <strong>\d+<\/strong>/);
     expect(done.body).toContain("<strong>Broken links</strong>");
