@@ -95,6 +95,11 @@ export class CrawlFindings {
     return { rows, total };
   }
 
+  /** The first links in (source, target) order, without counting them all (the overview has the count). */
+  firstLinks(crawlId: number, limit: number): Promise<LinkRow[]> {
+    return this.links.list(crawlId, {}, { limit, offset: 0 });
+  }
+
   /** Every link the filter keeps, as CSV: the link object's columns. */
   linksCsv(crawlId: number, filter: LinkFilter): AsyncIterable<string> {
     const columns = ["source", "target", "anchor", "nofollow", "target_status"] as const;

@@ -1,7 +1,8 @@
 /**
  * Crawls as pages, for the signed-in user: the list with the start form (`?project=` shows a project's crawls
- * over time and fills the form with its home page), one crawl (live while it runs, then its report), its pages
- * and issues as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
+ * over time and fills the form with its home page), one crawl (live while it runs, then its report with its page
+ * checks rolled up and its first links; crawl-findings-routes.ts pages them), its pages and issues as CSV, cancel
+ * and delete. The rules are the CrawlService's, as in the API.
  */
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -21,6 +22,7 @@ import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { crawlDiffBody, crawlDiffRefusal } from "./views/crawl-diff.js";
+import { checkRollupTable, linksOnCrawlPage, rollupShown } from "./views/crawl-findings.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
 import { confirmBody } from "./views/forms.js";
 
@@ -158,6 +160,11 @@ export async function crawlRoutes(
       };
       const { rows, total } = await crawls.pageTable(crawl.id, query);
       const overview = await crawls.overview(crawl.id);
+      const finished = crawl.status !== "queued" && crawl.status !== "running";
+      const rollup = finished
+        ? await crawlFindings.checks(crawl.id, { limit: rollupShown, offset: 0 })
+        : null;
+      const links = await crawlFindings.firstLinks(crawl.id, linksOnCrawlPage);
       const flash = await sessions.takeFlash(found.token);
       const issueTable = {
         open: issues.some((row) => row.check_id === request.query.open) ? (request.query.open as string) : "",
@@ -168,6 +175,8 @@ export async function crawlRoutes(
         overview,
         issues,
         issueTable,
+        ...(rollup ? { checkRollup: checkRollupTable(crawl.id, rollup.rows, rollup.total) } : {}),
+        links,
         pages: rows,
         pageTotal: total,
         table,
