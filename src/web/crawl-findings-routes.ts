@@ -1,8 +1,9 @@
 /**
  * A crawl's findings as pages, for the signed-in owner (another user's crawl, an unknown crawl or an unknown
- * check: the same 404 page): a page check's affected pages (`/crawls/{id}/checks/{check}/pages`, paged, and as
- * CSV) and the internal links (`/crawls/{id}/links`, filtered by `to`, `from` and `status` as in the API, paged,
- * and as CSV with the same filters). A filter value that is not allowed is ignored and named, never refused.
+ * check: the same 404 page): a page check's affected pages (`/crawls/{id}/checks/{check}/pages`, paged) and the
+ * internal links (`/crawls/{id}/links`, filtered by `to`, `from` and `status` as in the API, paged). A filter
+ * value that is not allowed is ignored and named, never refused. Their CSV downloads are served with the crawl's
+ * other CSVs (crawl-routes.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isPageCheck } from "../crawls/check-rollup.js";
@@ -10,7 +11,6 @@ import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { LinkFilter } from "../crawls/crawl-link-store.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
 import type { CrawlRow } from "../crawls/crawl-store.js";
-import { sendCsvStream } from "../http/send-csv.js";
 import { findOwned } from "./owned-resource.js";
 import { notFoundPage, sendHtml } from "./render.js";
 import {
@@ -27,7 +27,6 @@ export async function crawlFindingsRoutes(
   app: FastifyInstance,
   { crawls, crawlFindings }: { crawls: CrawlService; crawlFindings: CrawlFindings },
 ): Promise<void> {
-  /** The owner's crawl and a page check it names; null once the 404 page is sent. */
   const ownedCheck = async (
     request: FastifyRequest<{ Params: { id: string; check: string } }>,
     reply: FastifyReply,
@@ -59,20 +58,6 @@ export async function crawlFindingsRoutes(
     },
   );
 
-  app.get<{ Params: { id: string; check: string } }>(
-    "/crawls/:id/checks/:check/pages.csv",
-    async (request, reply) => {
-      const crawl = await ownedCheck(request, reply);
-      if (!crawl) return reply;
-      const check = request.params.check;
-      return sendCsvStream(
-        reply.header("cache-control", "no-store"),
-        `crawl-${crawl.id}-${check}-pages.csv`,
-        crawlFindings.checkPagesCsv(crawl.id, check),
-      );
-    },
-  );
-
   app.get<{ Params: { id: string }; Querystring: Query }>("/crawls/:id/links", async (request, reply) => {
     const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
     if (!crawl) return reply;
@@ -87,16 +72,6 @@ export async function crawlFindingsRoutes(
       reply,
       `Links of ${crawl.project}`,
       linksBody({ crawl, filter: state, ignored, rows, total, page }),
-    );
-  });
-
-  app.get<{ Params: { id: string }; Querystring: Query }>("/crawls/:id/links.csv", async (request, reply) => {
-    const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
-    if (!crawl) return reply;
-    return sendCsvStream(
-      reply.header("cache-control", "no-store"),
-      `crawl-${crawl.id}-links.csv`,
-      crawlFindings.linksCsv(crawl.id, linkFilterOf(request.query).filter),
     );
   });
 }
