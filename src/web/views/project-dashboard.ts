@@ -150,7 +150,7 @@ function crawlScoreChart(trend: CrawlRow[]): SafeHtml | "" {
   const last = scored.at(-1) as CrawlRow;
   const label = `Site score over ${scored.length} crawls: from ${first.score} to ${last.score}.`;
   return html`<figure class="score-chart">
-  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="crawl-score-title">
+  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="group" aria-labelledby="crawl-score-title">
     <title id="crawl-score-title">${label}</title>
     ${[0, 50, 80, 100].map((score) => gridLine(score, y(score)))}
     <polyline points="${points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(" ")}" fill="none" stroke="#3056d3" stroke-width="2"/>
@@ -174,7 +174,7 @@ function issuesChart(trend: CrawlRow[]): SafeHtml {
   const last = trend.at(-1) as CrawlRow;
   const label = `Site findings by importance over ${trend.length} crawls; latest: ${last.issues_high} high, ${last.issues_medium} medium, ${last.issues_low} low.`;
   return html`<figure class="score-chart">
-  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="crawl-issues-title">
+  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="group" aria-labelledby="crawl-issues-title">
     <title id="crawl-issues-title">${label}</title>
     ${gridLine(0, y(0))}
     ${gridLine(top, y(top))}
