@@ -1,8 +1,8 @@
 /**
  * Crawls as pages, for the signed-in user: the list with the start form (`?project=` shows a project's crawls
  * over time and fills the form with its home page), one crawl (live while it runs, then its report with its page
- * checks rolled up and its first links; crawl-findings-routes.ts pages them), its pages, issues, a check's
- * failing pages and its links (filtered as on their page) as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
+ * checks rolled up and its first links; crawl-findings-routes.ts pages them), its pages, issues, roll-up, a
+ * check's failing pages and its links (filtered as on their page) as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
  */
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -243,6 +243,20 @@ export async function crawlRoutes(
       reply.header("cache-control", "no-store"),
       `crawl-${found.crawl.id}-issues.csv`,
       crawlFindings.issuesCsv(found.crawl.id),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>("/crawls/:id/checks.csv", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const { rows } = await crawlFindings.checks(found.crawl.id, {
+      limit: Number.MAX_SAFE_INTEGER,
+      offset: 0,
+    });
+    return sendCsvStream(
+      reply.header("cache-control", "no-store"),
+      `crawl-${found.crawl.id}-checks.csv`,
+      crawlFindings.checksCsv(rows),
     );
   });
 

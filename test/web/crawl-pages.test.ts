@@ -93,6 +93,9 @@ describe("crawl pages", () => {
     const checkCsv = await owner.get(`${path}/checks/${check}/pages.csv`);
     expect(checkCsv.body).toMatch(/^url,status,message,evidence\r\n/);
     expect((await owner.get(`${path}/checks/no-such-check/pages`)).statusCode).toBe(404);
+    expect((await owner.get(`${path}/checks.csv`)).body).toMatch(
+      new RegExp(`^check,category,importance,fail,warn,pages,priority,templates\r\n${check},`),
+    );
     // The links themselves, anchor text escaped, filtered as in the API, and as CSV with the same filters.
     expect(done.body).toContain(`<td><span class="key">${site.url}/a</span></td>`);
     expect(done.body).toContain("&#60;i onclick=x&#62;Brakes");

@@ -34,7 +34,8 @@ const checkPagesPath = (crawlId: number, check: string) =>
 /** The crawl page's "Page checks": the roll-up's top rows, each linking to the pages that fail or warn on it. */
 export function checkRollupTable(crawlId: number, rows: CrawlRollupRow[], total: number): SafeHtml {
   if (rows.length === 0) return html`<p>No page check failed or warned on the crawl's pages.</p>`;
-  return html`<p class="muted">By priority: importance × pages (a warning counts half). ${total > rows.length ? `The first ${rows.length} of ${total}; ` : ""}<a href="/api/v1/crawls/${crawlId}/checks">the API</a> lists every one.</p>
+  return html`<p class="muted">By priority: importance × pages (a warning counts half).${total > rows.length ? ` The first ${rows.length} of ${total}.` : ""}</p>
+  <p><a href="/crawls/${crawlId}/checks.csv" download>Download every check rolled up (CSV)</a></p>
   <table class="check-rollup">
     <thead><tr><th scope="col">Check</th><th scope="col">Importance</th><th scope="col">Failed</th><th scope="col">Warned</th><th scope="col">Where</th></tr></thead>
     <tbody>${rows.map(
