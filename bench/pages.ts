@@ -1,7 +1,9 @@
 /**
  * `npm run bench:pages`: server-side render time of the heaviest pages, through the whole app (routing, session,
  * store queries on SQLite, the view, the layout): a report page with every check of the catalogue failing with
- * 50 evidence items each, and the page of a finished 10,000-page crawl with a page-sized issue list. The
+ * 50 evidence items each, the page of a finished 10,000-page crawl with a page-sized issue list, its page
+ * checks rolled up and its 30,000 links; the links listing (its last page, and filtered by target), the last page
+ * of a check's failing pages, and the project dashboard comparing that crawl with the one before. The
  * baseline, measured in the same run, is the landing page (the same app path, session included, with no data). Prints the median and
  * p95 of each and its ratio to the baseline; the goal is under 100 ms each.
  */
@@ -52,65 +54,130 @@ const inserted = await db
   .returning("id")
   .executeTakeFirstOrThrow();
 
-// A finished crawl of 10,000 pages with its links and site issues.
-const crawl = await runningCrawl(openCrawlStores(api.database.store), userId, { max_pages: crawlPages });
-const now = timestamp();
-for (let start = 0; start < crawlPages; start += 500) {
+// Two finished crawls of 10,000 pages of one project, each with its links (3 a page, anchor text included),
+// its page checks (3 failing or warning on every page) and site issues; the second breaks a different page in
+// every 50 and fails one more check on a page in 10, so the dashboard's comparison has changes to find.
+async function seedCrawl(variant: number, finishedAt: string): Promise<number> {
+  const crawl = await runningCrawl(openCrawlStores(api.database.store), userId, { max_pages: crawlPages });
+  const broken = (index: number) => (index + variant) % 50 === 0;
+  const statuses = (index: number) => ({
+    "image-alt": "fail",
+    "meta-description": index % 2 ? "warn" : "fail",
+    ...(variant === 1 && index % 10 === 0 ? { "heading-order": "fail" } : {}),
+  });
+  for (let start = 0; start < crawlPages; start += 500) {
+    const pages = await db
+      .insertInto("crawl_pages")
+      .values(
+        Array.from({ length: 500 }, (_, offset) => {
+          const index = start + offset;
+          return {
+            crawl_id: crawl.id,
+            url: `https://site.example/page-${index}`,
+            depth: index === 0 ? 0 : 1 + (index % 7),
+            state: broken(index) ? "failed" : "analysed",
+            status_code: broken(index) ? 404 : 200,
+            title: `Page ${index}`,
+            score: broken(index) ? null : index % 100,
+            result: broken(index) ? null : "decent",
+            inlinks: index % 13,
+            check_statuses: broken(index) ? null : JSON.stringify(statuses(index)),
+          };
+        }) as never,
+      )
+      .returning(["id", "url"])
+      .execute();
+    await db
+      .insertInto("crawl_links")
+      .values(
+        pages.flatMap((page, offset) =>
+          [1, 2, 3].map((step) => ({
+            crawl_id: crawl.id,
+            from_url: page.url,
+            to_url: `https://site.example/page-${(start + offset + step * 37) % crawlPages}`,
+            nofollow: step === 3 ? 1 : 0,
+            anchor: `Read page ${(start + offset + step * 37) % crawlPages} <now>`,
+          })),
+        ),
+      )
+      .execute();
+    await db
+      .insertInto("crawl_page_checks")
+      .values(
+        pages.flatMap((page, offset) =>
+          Object.entries(statuses(start + offset)).map(([check, status]) => ({
+            crawl_id: crawl.id,
+            page_id: page.id,
+            check_id: check,
+            status: status as "fail" | "warn",
+            template: `/${page.url.split("/")[3]}`,
+            message: `${check} ${status}ed.`,
+            items: "[]",
+          })),
+        ),
+      )
+      .execute();
+  }
+  const issueItems = Array.from({ length: 200 }, (_, index) => ({
+    url: `https://site.example/page-${index * 50 + variant}`,
+    status_code: 404,
+    sources: Array.from({ length: 8 }, (_, source) => `https://site.example/page-${source}`),
+  }));
   await db
-    .insertInto("crawl_pages")
+    .insertInto("crawl_issues")
     .values(
-      Array.from({ length: 500 }, (_, offset) => {
-        const index = start + offset;
-        return {
-          crawl_id: crawl.id,
-          url: `https://site.example/page-${index}`,
-          depth: index === 0 ? 0 : 1 + (index % 7),
-          state: index % 50 === 0 ? "failed" : "analysed",
-          status_code: index % 50 === 0 ? 404 : 200,
-          title: `Page ${index}`,
-          score: index % 50 === 0 ? null : index % 100,
-          result: index % 50 === 0 ? null : "decent",
-          inlinks: index % 13,
-        };
-      }) as never,
+      ["broken-links", "duplicate-title", "orphan-pages", "redirect-chains"].map((check, position) => ({
+        crawl_id: crawl.id,
+        position,
+        check_id: check,
+        category: "seo",
+        importance: position === 0 ? "high" : "medium",
+        title: check,
+        message: `${check} found.`,
+        count: 200,
+        items: JSON.stringify(issueItems),
+        truncated: 0,
+      })) as never,
     )
     .execute();
+  await db
+    .insertInto("crawl_findings")
+    .values(
+      issueItems.map((item, position) => ({
+        crawl_id: crawl.id,
+        check_id: "broken-links",
+        position,
+        fingerprint: item.url,
+        item: JSON.stringify(item),
+      })),
+    )
+    .execute();
+  await db
+    .updateTable("crawls")
+    .set({
+      status: "complete",
+      analysed: crawlPages - 200,
+      failed: 200,
+      discovered: crawlPages,
+      score: 49 + variant,
+      result: "bad",
+      finished_at: finishedAt,
+    } as never)
+    .where("id", "=", crawl.id)
+    .execute();
+  return crawl.id;
 }
-const issueItems = Array.from({ length: 200 }, (_, index) => ({
-  url: `https://site.example/page-${index * 50}`,
-  status_code: 404,
-  sources: Array.from({ length: 8 }, (_, source) => `https://site.example/page-${source}`),
-}));
+// The project the crawls belong to has a report, as every project does.
 await db
-  .insertInto("crawl_issues")
-  .values(
-    ["broken-links", "duplicate-title", "orphan-pages", "redirect-chains"].map((check, position) => ({
-      crawl_id: crawl.id,
-      position,
-      check_id: check,
-      category: "seo",
-      importance: position === 0 ? "high" : "medium",
-      title: check,
-      message: `${check} found.`,
-      count: 200,
-      items: JSON.stringify(issueItems),
-      truncated: 0,
-    })) as never,
-  )
+  .insertInto("reports")
+  .values(seedRow(userId, { url: "https://site.example/", score: 60 }))
   .execute();
-await db
-  .updateTable("crawls")
-  .set({
-    status: "complete",
-    analysed: crawlPages - 200,
-    failed: 200,
-    discovered: crawlPages,
-    score: 49,
-    result: "bad",
-    finished_at: now,
-  } as never)
-  .where("id", "=", crawl.id)
-  .execute();
+const seeding = performance.now();
+await seedCrawl(0, "2026-01-01T00:00:00.000000Z");
+const crawlId = await seedCrawl(1, timestamp());
+console.log(
+  `seeded two crawls of ${crawlPages} pages in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+);
 
 async function measure(path: string): Promise<{ median: number; p95: number; bytes: number }> {
   const times: number[] = [];
@@ -135,7 +202,11 @@ const baseline = await measure("/");
 const rows: Array<[string, Awaited<ReturnType<typeof measure>>]> = [
   ["landing page (baseline)", baseline],
   [`report page, ${catalogue.length} failed checks × 50 items`, await measure(`/reports/${inserted.id}`)],
-  [`crawl page, ${crawlPages} pages`, await measure(`/crawls/${crawl.id}`)],
+  [`crawl page, ${crawlPages} pages`, await measure(`/crawls/${crawlId}`)],
+  [`crawl links, last page of ${3 * crawlPages}`, await measure(`/crawls/${crawlId}/links?page=600`)],
+  [`links to one page`, await measure(`/crawls/${crawlId}/links?to=https://site.example/page-5000`)],
+  [`pages failing a check, last page`, await measure(`/crawls/${crawlId}/checks/image-alt/pages?page=200`)],
+  ["project dashboard, two crawls compared", await measure("/projects/site.example")],
 ];
 for (const [name, row] of rows) {
   console.log(

@@ -8,8 +8,15 @@ import { type CheckRollupWithTemplates, rollupOf } from "./check-rollup.js";
 import type { CheckPageRow, CheckRollupStore } from "./check-rollup-store.js";
 import type { CrawlLinkStore, LinkFilter, LinkRow } from "./crawl-link-store.js";
 import type { CrawlListings } from "./crawl-listing-store.js";
+import type { CrawlIssueRow } from "./crawl-store.js";
 import { csvChunks } from "./csv.js";
-import { checkPageCsvRow, issueItemCsvColumns, issueItemCsvRows, linkObject } from "./findings-present.js";
+import {
+  checkPageCsvRow,
+  issueItemCsvColumns,
+  issueItemCsvRow,
+  linkFindingTarget,
+  linkObject,
+} from "./findings-present.js";
 import { crawlPageCsvHeader, crawlPageCsvRow } from "./present.js";
 
 /** A roll-up row as the pages show it. */
@@ -88,6 +95,11 @@ export class CrawlFindings {
     return { rows, total };
   }
 
+  /** The first links in (source, target) order, without counting them all (the overview has the count). */
+  firstLinks(crawlId: number, limit: number): Promise<LinkRow[]> {
+    return this.links.list(crawlId, {}, { limit, offset: 0 });
+  }
+
   /** Every link the filter keeps, as CSV: the link object's columns. */
   linksCsv(crawlId: number, filter: LinkFilter): AsyncIterable<string> {
     const columns = ["source", "target", "anchor", "nofollow", "target_status"] as const;
@@ -109,16 +121,35 @@ export class CrawlFindings {
   }
 
   /**
-   * The site issues as CSV, one row per finding item, with every page linking to a link finding's URL (read from
-   * the recorded links, not the five the item lists).
+   * The site issues as CSV, one row per finding, in the issues' order: every finding of each check (read from
+   * `crawl_findings` a batch at a time, not only the items its issue lists), with every page linking to a link
+   * finding's URL (read from the recorded links, not the five the item lists). A crawl finished before those
+   * findings were stored (migration 020) has none there: its export lists the items stored with each issue.
    */
   issuesCsv(crawlId: number): AsyncIterable<string> {
     const { listings, links } = this;
+    async function rows(issue: CrawlIssueRow, items: Array<Record<string, unknown>>): Promise<unknown[][]> {
+      const targets = items.flatMap((item) => linkFindingTarget(item) ?? []);
+      const sources =
+        targets.length === 0
+          ? new Map<string, string[]>()
+          : await links.sourcesOfEach(crawlId, targets, issue.check_id === "nofollow-internal-links");
+      return items.map((item) => {
+        const url = linkFindingTarget(item);
+        return issueItemCsvRow(issue, item, url === null ? [] : (sources.get(url) ?? []));
+      });
+    }
     async function* batches(): AsyncGenerator<unknown[][]> {
       for (const issue of await listings.issues(crawlId)) {
-        yield await issueItemCsvRows(issue, (url) =>
-          links.sourcesOf(crawlId, url, issue.check_id === "nofollow-internal-links"),
-        );
+        let stored = 0;
+        for await (const batch of listings.findingBatches(crawlId, issue.check_id)) {
+          stored += batch.length;
+          yield await rows(
+            issue,
+            batch.map((item) => JSON.parse(item) as Record<string, unknown>),
+          );
+        }
+        if (stored === 0) yield await rows(issue, JSON.parse(issue.items) as Array<Record<string, unknown>>);
       }
     }
     return csvChunks(issueItemCsvColumns, batches());

@@ -1,7 +1,7 @@
 /**
  * The lists of a crawl's results for the API, the pages and the command line: its pages (in the order found, or
- * as a table filtered by state or URLs and sorted by a column), its site issues, and its overview (grouped counts
- * for the crawl page's charts).
+ * as a table filtered by state or URLs and sorted by a column), its site issues, every finding of a site check
+ * (a batch at a time, for the issues export), and its overview (grouped counts for the crawl page's charts).
  */
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -152,5 +152,27 @@ export class CrawlListings {
       .where("crawl_id", "=", crawlId)
       .orderBy("position")
       .execute();
+  }
+
+  /**
+   * Every finding of one site check of the crawl (`crawl_findings`, migration 020) in the check's order, a batch
+   * at a time (by position, so each batch is a range of the primary key), as the items' JSON.
+   */
+  async *findingBatches(crawlId: number, check: string, batchRows = 1_000): AsyncGenerator<string[]> {
+    let after = -1;
+    for (;;) {
+      const rows = await this.db
+        .selectFrom("crawl_findings")
+        .select(["position", "item"])
+        .where("crawl_id", "=", crawlId)
+        .where("check_id", "=", check)
+        .where("position", ">", after)
+        .orderBy("position")
+        .limit(batchRows)
+        .execute();
+      if (rows.length > 0) yield rows.map((row) => row.item);
+      if (rows.length < batchRows) return;
+      after = (rows[rows.length - 1] as { position: number }).position;
+    }
   }
 }

@@ -78,24 +78,30 @@ export function itemDetail(item: Record<string, unknown>): string {
     .join("; ");
 }
 
+/** The URL whose linking pages a link finding lists (its `sources`), or null for other findings. */
+export function linkFindingTarget(item: Record<string, unknown>): string | null {
+  return Array.isArray(item.sources) && typeof item.url === "string" ? item.url : null;
+}
+
 /**
- * One row per listed item of the issue. A link finding's `sources` are every linking page (`allSources`);
- * `fingerprint` is the item's own when it has one.
+ * One finding's row: `url` is the item's URL or its group's pages; `sources` every page linking to a link
+ * finding's URL (given, read from the recorded links; the item itself lists only the first 5); `fingerprint` the
+ * item's own when it has one.
  */
-export async function issueItemCsvRows(
-  issue: CrawlIssueRow,
-  allSources: (url: string) => Promise<string[]>,
-): Promise<unknown[][]> {
-  const rows: unknown[][] = [];
-  for (const item of JSON.parse(issue.items) as Array<Record<string, unknown>>) {
-    const url =
-      typeof item.url === "string" ? item.url : Array.isArray(item.pages) ? item.pages.join(" ") : "";
-    const sources =
-      Array.isArray(item.sources) && typeof item.url === "string"
-        ? (await allSources(item.url)).join(" ")
-        : "";
-    const fingerprint = typeof item.fingerprint === "string" ? item.fingerprint : "";
-    rows.push([issue.check_id, issue.importance, issue.title, fingerprint, url, itemDetail(item), sources]);
-  }
-  return rows;
+export function issueItemCsvRow(
+  issue: Pick<CrawlIssueRow, "check_id" | "importance" | "title">,
+  item: Record<string, unknown>,
+  sources: string[],
+): unknown[] {
+  const url = typeof item.url === "string" ? item.url : Array.isArray(item.pages) ? item.pages.join(" ") : "";
+  const fingerprint = typeof item.fingerprint === "string" ? item.fingerprint : "";
+  return [
+    issue.check_id,
+    issue.importance,
+    issue.title,
+    fingerprint,
+    url,
+    itemDetail(item),
+    sources.join(" "),
+  ];
 }

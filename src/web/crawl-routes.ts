@@ -1,12 +1,14 @@
 /**
  * Crawls as pages, for the signed-in user: the list with the start form (`?project=` shows a project's crawls
- * over time and fills the form with its home page), one crawl (live while it runs, then its report), its pages
- * and issues as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
+ * over time and fills the form with its home page), one crawl (live while it runs, then its report with its page
+ * checks rolled up and its first links; crawl-findings-routes.ts pages them), its pages, issues, roll-up, a
+ * check's failing pages and its links (filtered as on their page) as CSV, cancel and delete. The rules are the CrawlService's, as in the API.
  */
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import { isPageCheck } from "../crawls/check-rollup.js";
 import { CrawlNotComplete } from "../crawls/crawl-diff.js";
 import { streamCrawlEvents } from "../crawls/crawl-event-stream.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
@@ -17,10 +19,12 @@ import { extractionNames, siteIssueObject } from "../crawls/present.js";
 import { ValidationFailed } from "../errors.js";
 import { sendCsvStream } from "../http/send-csv.js";
 import { crawlLimitRefusal, QuotaExceeded, type Quotas } from "../limits/quotas.js";
+import { linkFilterOf } from "./crawl-findings-routes.js";
 import { findOwned } from "./owned-resource.js";
-import { seeOther, sendHtml } from "./render.js";
+import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { crawlDiffBody, crawlDiffRefusal } from "./views/crawl-diff.js";
+import { checkRollupTable, linksOnCrawlPage, rollupShown } from "./views/crawl-findings.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
 import { confirmBody } from "./views/forms.js";
 
@@ -158,6 +162,11 @@ export async function crawlRoutes(
       };
       const { rows, total } = await crawls.pageTable(crawl.id, query);
       const overview = await crawls.overview(crawl.id);
+      const finished = crawl.status !== "queued" && crawl.status !== "running";
+      const rollup = finished
+        ? await crawlFindings.checks(crawl.id, { limit: rollupShown, offset: 0 })
+        : null;
+      const links = await crawlFindings.firstLinks(crawl.id, linksOnCrawlPage);
       const flash = await sessions.takeFlash(found.token);
       const issueTable = {
         open: issues.some((row) => row.check_id === request.query.open) ? (request.query.open as string) : "",
@@ -168,6 +177,8 @@ export async function crawlRoutes(
         overview,
         issues,
         issueTable,
+        ...(rollup ? { checkRollup: checkRollupTable(crawl.id, rollup.rows, rollup.total) } : {}),
+        links,
         pages: rows,
         pageTotal: total,
         table,
@@ -234,6 +245,48 @@ export async function crawlRoutes(
       crawlFindings.issuesCsv(found.crawl.id),
     );
   });
+
+  app.get<{ Params: { id: string } }>("/crawls/:id/checks.csv", async (request, reply) => {
+    const found = await owned(request, reply);
+    if (!found) return reply;
+    const { rows } = await crawlFindings.checks(found.crawl.id, {
+      limit: Number.MAX_SAFE_INTEGER,
+      offset: 0,
+    });
+    return sendCsvStream(
+      reply.header("cache-control", "no-store"),
+      `crawl-${found.crawl.id}-checks.csv`,
+      crawlFindings.checksCsv(rows),
+    );
+  });
+
+  app.get<{ Params: { id: string; check: string } }>(
+    "/crawls/:id/checks/:check/pages.csv",
+    async (request, reply) => {
+      const found = await owned(request, reply);
+      if (!found) return reply;
+      const check = request.params.check;
+      if (!isPageCheck(check)) return notFoundPage(request, reply);
+      return sendCsvStream(
+        reply.header("cache-control", "no-store"),
+        `crawl-${found.crawl.id}-${check}-pages.csv`,
+        crawlFindings.checkPagesCsv(found.crawl.id, check),
+      );
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    "/crawls/:id/links.csv",
+    async (request, reply) => {
+      const found = await owned(request, reply);
+      if (!found) return reply;
+      return sendCsvStream(
+        reply.header("cache-control", "no-store"),
+        `crawl-${found.crawl.id}-links.csv`,
+        crawlFindings.linksCsv(found.crawl.id, linkFilterOf(request.query).filter),
+      );
+    },
+  );
 
   app.post<{ Params: { id: string } }>("/crawls/:id/cancel", async (request, reply) => {
     const found = await owned(request, reply);

@@ -20,6 +20,7 @@ import type { ReportService } from "../reports/report-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { apiDocs } from "./api-docs.js";
+import { crawlFindingsRoutes } from "./crawl-findings-routes.js";
 import { crawlRoutes } from "./crawl-routes.js";
 import { refuseForgedForms } from "./csrf.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
@@ -79,5 +80,6 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
     await accountRoutes(signedIn, options);
     await webhookRoutes(signedIn, options);
     await crawlRoutes(signedIn, options);
+    await crawlFindingsRoutes(signedIn, options);
   });
 }

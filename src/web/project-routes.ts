@@ -1,6 +1,6 @@
 /**
  * The user's projects (signed-in): the list (searched, sorted and paged from the query string), a project's
- * dashboard, and deleting a project with all of its reports, after a confirmation page.
+ * dashboard (with its latest crawl compared with the one before, by the comparison service), and deleting a project with all of its reports, after a confirmation page.
  */
 import type { FastifyInstance } from "fastify";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
@@ -51,8 +51,18 @@ export async function projectRoutes(
     if (!project) return notFoundPage(request, reply);
     const trend = await crawls.trend(user.id, project.project);
     const latest = trend.at(-1);
-    const fixFirst = latest ? (await crawlFindings.checks(latest.id, { limit: 5, offset: 0 })).rows : [];
-    return sendHtml(request, reply, project.project, projectDashboardBody({ project, trend, fixFirst }));
+    const [fixFirst, changes] = latest
+      ? await Promise.all([
+          crawlFindings.checks(latest.id, { limit: 5, offset: 0 }).then((found) => found.rows),
+          crawls.comparison.diff(user.id, latest.id).then((diff) => diff ?? null),
+        ])
+      : [[], null];
+    return sendHtml(
+      request,
+      reply,
+      project.project,
+      projectDashboardBody({ project, trend, fixFirst, changes }),
+    );
   });
 
   app.get<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {

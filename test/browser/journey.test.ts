@@ -210,21 +210,30 @@ describe("every page at 1280 and 390 pixels", () => {
     await page.waitForURL(/\/reports\/\d+$/);
     const report = new URL(page.url()).pathname;
 
-    await page.goto(`${service.url}/crawls`);
-    await page.fill("#url", `${site.url}/`);
-    await page.getByRole("button", { name: "Start the crawl" }).click();
-    await page.waitForURL(/\/crawls\/\d+$/);
-    const crawl = new URL(page.url()).pathname;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const answer = await fetch(`${service.url}/api/v1${crawl}`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      const { data } = (await answer.json()) as { data: { status: string } };
-      if (data.status === "complete") break;
-      if (Date.now() > deadline) throw new Error(`the crawl is still ${data.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    // Two crawls of the site, so the project page has changes to show and the crawl a comparison.
+    const crawlOnce = async () => {
+      await page.goto(`${service.url}/crawls`);
+      await page.fill("#url", `${site.url}/`);
+      await page.getByRole("button", { name: "Start the crawl" }).click();
+      await page.waitForURL(/\/crawls\/\d+$/);
+      const path = new URL(page.url()).pathname;
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const answer = await fetch(`${service.url}/api/v1${path}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        const { data } = (await answer.json()) as { data: { status: string } };
+        if (data.status === "complete") return path;
+        if (Date.now() > deadline) throw new Error(`the crawl is still ${data.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    await crawlOnce();
+    const crawl = await crawlOnce();
+    const rollup = await fetch(`${service.url}/api/v1${crawl}/checks`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const check = ((await rollup.json()) as { data: Array<{ check: string }> }).data[0]?.check as string;
     await page.close();
     Object.assign(paths, {
       reports: "/reports",
@@ -237,6 +246,10 @@ describe("every page at 1280 and 390 pixels", () => {
       webhooks: "/account/webhooks",
       crawls: "/crawls",
       crawl,
+      "crawl-links": `${crawl}/links`,
+      "crawl-check-pages": `${crawl}/checks/${check}/pages`,
+      "crawl-diff": `${crawl}/diff`,
+      project: `/projects/${new URL(site.url).hostname}`,
     });
   }, 120_000);
   afterAll(async () => {

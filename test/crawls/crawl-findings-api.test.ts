@@ -225,8 +225,9 @@ describe.each(databaseKinds)("a crawl's findings on %s", (kind) => {
     expect((await call(api, "GET", `/api/v1/projects/${project}`, { key: other })).statusCode).toBe(404);
   });
 
-  it("answers another user 404 on every finding of the crawl", async () => {
-    for (const path of ["/checks", "/checks/image-alt/pages", "/links"]) {
+  it("answers another user 404 on every route of the crawl, as for a crawl that does not exist", async () => {
+    // One owned-crawl lookup serves the crawl routes and the findings routes: the same problem everywhere.
+    for (const path of ["", "/pages", "/issues", "/events", "/checks", "/checks/image-alt/pages", "/links"]) {
       const response = await call(api, "GET", `/api/v1/crawls/${crawlId}${path}`, { key: other });
       expect(response.statusCode).toBe(404);
       const { request_id: _, instance, ...problem } = response.json();

@@ -59,8 +59,10 @@ describe("crawl form: lists and extraction", () => {
     expect(done.body).toContain('<th scope="col" class="extracted">price</th>');
     expect(done.body).toContain('<td class="extracted">€ 1</td>');
     expect(done.body).toContain('<td class="extracted">€ 2</td>');
-    // Linked from /one, but not listed: never fetched, not even listed.
-    expect(done.body).not.toContain(`${site.url}/three`);
+    // Linked from /one, but not listed: never fetched, not even a row of the pages table (only its link shows).
+    const table = done.body.slice(done.body.indexOf('id="pages"'), done.body.indexOf('id="links"'));
+    expect(table).toContain(`${site.url}/two`);
+    expect(table).not.toContain(`${site.url}/three`);
     const csv = await owner.get(`${path}/pages.csv`);
     expect(csv.body.split("\r\n")[0]?.endsWith(",error,price")).toBe(true);
     expect(csv.body).toContain(",€ 2\r\n");

@@ -1,7 +1,8 @@
 /**
  * The crawl pages: a project links to its crawls; the form starts a crawl (a bad field is refused with the
  * service's message, the per-user limit too); a running crawl's page reloads itself and can be cancelled; a
- * finished one shows its score, issues with evidence, a pages table filtered by status and by issue, and CSV
+ * finished one shows its score, issues with evidence, its page checks rolled up (each opening the pages that
+ * fail it), a pages table filtered by status and by issue, its links (filtered, anchor text escaped), and CSV
  * downloads; another user sees 404s; deleting keeps the reports.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +21,12 @@ describe("crawl pages", () => {
   beforeAll(async () => {
     site = await startServer({
       "/": html(page("Home", '<a href="/a">A</a> <a href="/b">B</a> <a href="/gone">Gone</a>')),
-      "/a": html(page("Same title", '<a href="/">Home</a> <p>About wheels and spokes.</p>')),
+      "/a": html(
+        page(
+          "Same title",
+          '<a href="/">Home</a> <a href="/b">&lt;i onclick=x&gt;Brakes</a> <p>About wheels and spokes.</p>',
+        ),
+      ),
       "/b": html(page("Same title", '<a href="/">Home</a> <p>About brakes, pads and cables.</p>')),
       "/slow": async (_request, response) => {
         await new Promise((resolve) => setTimeout(resolve, 400));
@@ -65,7 +71,37 @@ describe("crawl pages", () => {
     expect(done.body.indexOf("Pages by answer")).toBeLessThan(done.body.indexOf('id="site-issues"'));
     for (const section of ["site-issues", "pages", "links"])
       expect(done.body).toContain(`href="#${section}"`);
-    expect(done.body).not.toContain('id="page-checks"');
+    // The page checks rolled up, each linking to the pages that fail it.
+    expect(done.body).toContain('href="#page-checks"');
+    const check = /href="\/crawls\/\d+\/checks\/([a-z0-9-]+)\/pages"/.exec(done.body)?.[1] as string;
+    expect(check).toBeTruthy();
+    const failing = await owner.get(`${path}/checks/${check}/pages`);
+    expect(failing.statusCode).toBe(200);
+    expect(failing.body).toMatch(/Page 1 of 1 · \d+ pages?/);
+    expect(failing.body).toMatch(/<a href="\/reports\/\d+">http:\/\/127\.0\.0\.1:\d+\//);
+    expect(failing.body).toContain(`href="${path}/checks/${check}/pages.csv"`);
+    const checkCsv = await owner.get(`${path}/checks/${check}/pages.csv`);
+    expect(checkCsv.body).toMatch(/^url,status,message,evidence\r\n/);
+    expect((await owner.get(`${path}/checks/no-such-check/pages`)).statusCode).toBe(404);
+    expect((await owner.get(`${path}/checks.csv`)).body).toMatch(
+      new RegExp(`^check,category,importance,fail,warn,pages,priority,templates\r\n${check},`),
+    );
+    // The links themselves, anchor text escaped, filtered as in the API, and as CSV with the same filters.
+    expect(done.body).toContain(`<td><span class="key">${site.url}/a</span></td>`);
+    expect(done.body).toContain("&#60;i onclick=x&#62;Brakes");
+    expect(done.body).not.toContain("<i onclick=x>");
+    expect(done.body).toContain(`href="${path}/links.csv"`);
+    const toB = await owner.get(`${path}/links?to=${encodeURIComponent(`${site.url}/b`)}`);
+    expect(toB.body).toContain("Page 1 of 1 · 2 links");
+    const broken = await owner.get(`${path}/links?status=404`);
+    expect(broken.body).toContain("Page 1 of 1 · 1 link");
+    expect(broken.body).toContain(`href="${path}/links.csv?status=404"`);
+    expect((await owner.get(`${path}/links.csv?status=404`)).body).toBe(
+      `source,target,anchor,nofollow,target_status\r\n${site.url}/,${site.url}/gone,Gone,false,404\r\n`,
+    );
+    const ignored = await owner.get(`${path}/links?status=abc`);
+    expect(ignored.body).toContain("Ignored invalid status.");
+    expect(ignored.body).toContain("Page 1 of 1 · 6 links");
     const opened = (await owner.get(`${path}?open=broken-links&items=1`)).body;
     expect(opened).toMatch(/id="issue-broken-links" open>/);
     expect(done.body).toContain("<strong>Duplicate titles</strong>");
@@ -96,7 +132,14 @@ describe("crawl pages", () => {
     expect(projectCrawls.body).toContain(`href="${path}"`);
     expect((await owner.get("/projects")).body).toContain('href="/crawls?project=127.0.0.1"');
 
-    for (const suffix of ["", "/pages.csv", "/issues.csv"]) {
+    for (const suffix of [
+      "",
+      "/pages.csv",
+      "/issues.csv",
+      "/links",
+      "/links.csv",
+      `/checks/${check}/pages`,
+    ]) {
       expect((await stranger.get(`${path}${suffix}`)).statusCode).toBe(404);
     }
     expect((await stranger.post(`${path}/delete`)).statusCode).toBe(404);

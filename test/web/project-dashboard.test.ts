@@ -1,7 +1,8 @@
 /**
  * A project's dashboard page on both databases: its reports by result, the score and the findings by importance
  * over its complete crawls as server-drawn SVG (each point linking to its crawl), "fix first" from the latest
- * crawl's roll-up with its URL patterns; a project without crawls; another user's project is a 404.
+ * crawl's roll-up with its URL patterns, what changed in the latest crawl against the one before (none with one
+ * crawl); a project without crawls; another user's project is a 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timestamp } from "../../src/timestamps.js";
@@ -34,6 +35,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     finished: string,
     figures: { score: number; high: number; medium: number; low: number },
     failedPages: string[],
+    more: { passingPages?: string[]; brokenLinks?: string[] } = {},
   ) => {
     const db = api.database.store.db;
     const now = timestamp();
@@ -65,10 +67,59 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    for (const url of more.passingPages ?? []) {
+      await db
+        .insertInto("crawl_pages")
+        .values({ crawl_id: crawl.id, url, state: "done", depth: 1, status_code: 200, check_statuses: "{}" })
+        .execute();
+    }
+    const broken = more.brokenLinks ?? [];
+    if (broken.length > 0) {
+      const items = broken.map((url) => ({
+        url,
+        status: 404,
+        sources: ["https://shop.example/"],
+        fingerprint: url,
+      }));
+      await db
+        .insertInto("crawl_issues")
+        .values({
+          crawl_id: crawl.id,
+          position: 0,
+          check_id: "broken-links",
+          category: "seo",
+          importance: "high",
+          title: "Broken links",
+          message: "Internal links point to URLs that answer an error.",
+          count: broken.length,
+          items: JSON.stringify(items),
+          truncated: 0,
+        })
+        .execute();
+      await db
+        .insertInto("crawl_findings")
+        .values(
+          items.map((item, position) => ({
+            crawl_id: crawl.id,
+            check_id: "broken-links",
+            position,
+            fingerprint: item.fingerprint,
+            item: JSON.stringify(item),
+          })),
+        )
+        .execute();
+    }
     for (const url of failedPages) {
       const page = await db
         .insertInto("crawl_pages")
-        .values({ crawl_id: crawl.id, url, state: "done", depth: 1, status_code: 200 })
+        .values({
+          crawl_id: crawl.id,
+          url,
+          state: "done",
+          depth: 1,
+          status_code: 200,
+          check_statuses: JSON.stringify({ "image-alt": "fail" }),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       await db
@@ -101,12 +152,18 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
       "2026-11-01T10:00:00.000000Z",
       { score: 70, high: 4, medium: 1, low: 0 },
       ["https://shop.example/blog/a"],
+      { passingPages: ["https://shop.example/"], brokenLinks: ["https://shop.example/old"] },
     );
+    // With one crawl there is nothing to compare it with.
+    expect((await client.get("/projects/shop.example")).body).not.toContain("latest-changes");
     const latest = await seedCrawl(
       userId,
       "2026-11-08T10:00:00.000000Z",
       { score: 75, high: 2, medium: 3, low: 1 },
       ["https://shop.example/", "https://shop.example/blog/a", "https://shop.example/blog/b"],
+      {
+        brokenLinks: ["https://shop.example/old", "https://shop.example/<new>", "https://shop.example/gone"],
+      },
     );
 
     const page = await client.get("/projects/shop.example");
@@ -121,6 +178,16 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
       /<strong>image-alt<\/strong> <span class="muted">\(high\)<\/span>: 3 failed, 0 warned/,
     );
     expect(page.body).toContain("/blog/* (2), / (1)");
+    // What changed against the crawl before: the comparison's counts, its first new findings, its page.
+    const changes = page.body.slice(page.body.indexOf('id="latest-changes"'));
+    expect(changes).toContain("Against the crawl finished 2026-11-01; site score +5.");
+    expect(changes).toContain("<dt>New findings</dt><dd>2</dd>");
+    expect(changes).toContain("<dt>Resolved findings</dt><dd>0</dd>");
+    expect(changes).toContain("<dt>Pages regressed</dt><dd>1</dd>");
+    expect(changes).toContain("<dt>Pages fixed</dt><dd>0</dd>");
+    expect(changes).toContain('<span class="key">https://shop.example/&#60;new&#62;</span>');
+    expect(changes).toContain('<strong>broken-links</strong> <span class="muted">(high)</span>');
+    expect(changes).toContain(`<a href="/crawls/${latest}/diff">`);
     expect((await client.get("/projects")).body).toContain('<a href="/projects/shop.example">Dashboard</a>');
 
     const stranger = await signUp("stranger@example.com");

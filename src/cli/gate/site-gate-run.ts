@@ -5,6 +5,7 @@
  * with the one line that says why the command exits as it does.
  */
 import { writeFileSync } from "node:fs";
+import { CrawlFindings } from "../../crawls/crawl-findings.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import type { CrawlStores } from "../../crawls/crawl-stores.js";
 import { crawlObject, siteIssueObject } from "../../crawls/present.js";
@@ -15,7 +16,7 @@ import type { GateCase } from "./junit.js";
 import { loadSiteBudget, type SiteBudget } from "./site-budget.js";
 import { atOrAbove, type Importance, importances, newFindings, siteBudgetBreaches } from "./site-gate.js";
 import { siteJunitXml } from "./site-junit.js";
-import { loadSiteBaseline, rolledUpChecks, type SiteSnapshot, type SnapshotIssue } from "./site-snapshot.js";
+import { loadSiteBaseline, type SiteSnapshot, type SnapshotIssue } from "./site-snapshot.js";
 
 export interface SiteGateSettings {
   json: string | undefined;
@@ -48,12 +49,14 @@ export function readSiteGate(flags: SiteGateFlags): SiteGateSettings {
   };
 }
 
-/** The crawl in the baseline format, read from its store. */
+/** The crawl in the baseline format, read from its store; its roll-up is the API's (`CrawlFindings.checks`). */
 export async function siteSnapshot(stores: CrawlStores, crawl: CrawlRow): Promise<SiteSnapshot> {
-  const [issueRows, findings, statuses] = await Promise.all([
+  const rollup = new CrawlFindings(stores.rollups, stores.links, stores.listings);
+  const [issueRows, findings, statuses, checks] = await Promise.all([
     stores.listings.issues(crawl.id),
     stores.diffs.findings(crawl.id),
     stores.diffs.pageStatuses(crawl.id),
+    rollup.checks(crawl.id, { limit: Number.MAX_SAFE_INTEGER, offset: 0 }),
   ]);
   const issues: SnapshotIssue[] = issueRows.map(siteIssueObject).map((issue) => ({
     check: issue.check,
@@ -70,7 +73,7 @@ export async function siteSnapshot(stores: CrawlStores, crawl: CrawlRow): Promis
     checks: JSON.parse(page.check_statuses) as Record<string, string>,
   }));
   const { id: _id, ...described } = crawlObject(crawl); // the temporary database's id means nothing afterwards
-  return { object: "site_snapshot", crawl: described, issues, checks: rolledUpChecks(pages), pages };
+  return { object: "site_snapshot", crawl: described, issues, checks: checks.rows, pages };
 }
 
 /** Writes the gate's files, prints its verdict, and returns the exit code (0 passed, 1 failed) and why. */

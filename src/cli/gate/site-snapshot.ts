@@ -1,11 +1,13 @@
 /**
  * The site gate's record of a crawl (`pagegrade crawl --json FILE`, and what `--baseline FILE` reads back): the
- * crawl object, its site issues with every finding and its fingerprint, the page checks rolled up (pages that
- * fail or warn), and every analysed page's check statuses other than `pass`. Reading a baseline checks the
+ * crawl object, its site issues with every finding and its fingerprint, the page checks rolled up (the API's
+ * roll-up, `GET /crawls/{id}/checks`, by the same rules: crawls/check-rollup.ts), and every analysed page's check
+ * statuses other than `pass`. Reading a baseline checks the
  * fields the gate compares, so a wrong file is a clear usage error rather than a silently empty comparison.
  */
 import { readFileSync } from "node:fs";
 import { catalogue } from "../../analysis/catalogue.js";
+import type { CheckRollupWithTemplates } from "../../crawls/check-rollup.js";
 import { UsageError } from "../usage.js";
 
 export interface SnapshotIssue {
@@ -18,14 +20,8 @@ export interface SnapshotIssue {
   items: Array<Record<string, unknown> & { fingerprint: string }>;
 }
 
-export interface SnapshotCheck {
-  check: string;
-  category: string;
-  importance: string;
-  fail: number;
-  warn: number;
-  pages: number;
-}
+/** A page check rolled up over the crawl: the API's `check_rollup` without `object`. */
+export type SnapshotCheck = CheckRollupWithTemplates;
 
 export interface SnapshotPage {
   url: string;
@@ -42,32 +38,6 @@ export interface SiteSnapshot {
 }
 
 const described = new Map(catalogue.map((entry) => [entry.id, entry]));
-
-/** The page checks that fail or warn somewhere, counted over the pages, in catalogue order. */
-export function rolledUpChecks(pages: SnapshotPage[]): SnapshotCheck[] {
-  const counts = new Map<string, { fail: number; warn: number }>();
-  for (const page of pages) {
-    for (const [check, status] of Object.entries(page.checks)) {
-      if (status !== "fail" && status !== "warn") continue;
-      const count = counts.get(check) ?? { fail: 0, warn: 0 };
-      count[status]++;
-      counts.set(check, count);
-    }
-  }
-  return catalogue
-    .filter((entry) => counts.has(entry.id))
-    .map((entry) => {
-      const { fail, warn } = counts.get(entry.id) as { fail: number; warn: number };
-      return {
-        check: entry.id,
-        category: entry.category,
-        importance: entry.importance,
-        fail,
-        warn,
-        pages: fail + warn,
-      };
-    });
-}
 
 /** The importance and category of a page check, from the catalogue. */
 export function pageCheckInfo(check: string): { category: string; importance: string } {

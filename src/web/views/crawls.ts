@@ -2,14 +2,16 @@
  * The crawl pages: the list with the form that starts a crawl (a project's crawls over time when filtered by
  * project), and one crawl: live progress while it runs (over its event stream with /assets/crawl-progress.js,
  * or reloading itself without JavaScript), then its summary (crawl-overview.ts), links to its sections, the
- * site issues (site-issues.ts), the page checks when given, the pages table with its filters and CSV downloads,
- * and its links.
+ * site issues (site-issues.ts), the page checks rolled up (crawl-findings.ts), the pages table with its filters
+ * and CSV downloads, and its links (the first of them, a filter form and a CSV link).
  */
+import type { LinkRow } from "../../crawls/crawl-link-store.js";
 import type { CrawlOverview } from "../../crawls/crawl-listing-store.js";
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "../../crawls/crawl-store.js";
 import { extractedOf, extractionNames } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { listPageLink } from "../list-query.js";
+import { linkFilterForm, linksCsvPath, linksTable } from "./crawl-findings.js";
 import { crawlStatusNames, crawlSummary } from "./crawl-overview.js";
 import { alert, csrfField, notice, option } from "./forms.js";
 import { paginationNav } from "./list-controls.js";
@@ -116,8 +118,10 @@ export interface CrawlView {
   overview: CrawlOverview;
   issues: CrawlIssueRow[];
   issueTable: IssueTableState;
-  /** The page checks rolled up over the crawl's pages, once a caller provides them; no section without. */
+  /** The page checks rolled up over the crawl's pages (crawl-findings.ts), once finished; no section without. */
   checkRollup?: SafeHtml;
+  /** The first links the crawl recorded, in (source, target) order. */
+  links: LinkRow[];
   pages: CrawlPageRow[];
   pageTotal: number;
   table: PageTableState;
@@ -156,13 +160,22 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
 </article>`;
 }
 
-/** The links the crawl recorded, and the site issues about links. */
-function linksCard({ crawl, overview, issues }: CrawlView): SafeHtml {
+/** The links the crawl recorded: counts, the site issues about links, the first links and the way to the rest. */
+function linksCard({ crawl, overview, issues, links }: CrawlView): SafeHtml {
   const about = issues.filter((issue) => /link|redirect/.test(issue.check_id));
+  const total = overview.links.total;
+  const none = { to: "", from: "", status: "" };
   return html`<section class="card" id="links" aria-labelledby="links-heading">
   <h2 id="links-heading">Links</h2>
-  <p>${overview.links.total} ${overview.links.total === 1 ? "link" : "links"} between the crawl's pages recorded, ${overview.links.nofollow} of them nofollow.</p>
+  <p>${total} ${total === 1 ? "link" : "links"} between the crawl's pages recorded, ${overview.links.nofollow} of them nofollow.</p>
   ${about.length > 0 ? html`<ul>${about.map((issue) => html`<li><a href="/crawls/${crawl.id}?open=${encodeURIComponent(issue.check_id)}#issue-${issue.check_id}">${issue.title}</a> <span class="muted">${issue.count}</span></li>`)}</ul>` : html`<p>No site check found a problem with them.</p>`}
+  ${
+    total === 0
+      ? ""
+      : html`${linkFilterForm(crawl.id, none)}
+  <p><a href="${linksCsvPath(crawl.id, none)}" download>Download every link (CSV)</a>${total > links.length ? html` · <a href="/crawls/${crawl.id}/links">Every link, page by page</a>` : ""}</p>
+  ${linksTable(links)}`
+  }
 </section>`;
 }
 

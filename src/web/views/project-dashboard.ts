@@ -1,9 +1,11 @@
 /**
  * A project's dashboard: its reports by result and mean score, the score and the site findings by importance
  * over its last 20 complete crawls (server-drawn SVG like the report's score chart, each point a link to its
- * crawl), "fix first" (the latest crawl's top page checks with the URL patterns one fix clears), and the latest
- * crawl's "what changed" slot.
+ * crawl), "fix first" (the latest crawl's top page checks with the URL patterns one fix clears), and what changed
+ * in the latest crawl against the one before it (the comparison service's diff, crawl-diff.ts: counts, the first
+ * new findings, and a link to the comparison page).
  */
+import type { CrawlDiff } from "../../crawls/crawl-diff.js";
 import type { CrawlRollupRow } from "../../crawls/crawl-findings.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import type { ProjectDetail } from "../../projects/project-service.js";
@@ -15,7 +17,12 @@ export interface ProjectDashboardView {
   /** Oldest first; the last is the latest complete crawl. */
   trend: CrawlRow[];
   fixFirst: CrawlRollupRow[];
+  /** The latest crawl compared with the complete crawl before it (`from` null when there is none). */
+  changes: CrawlDiff | null;
 }
+
+/** New findings listed on the dashboard; the comparison page lists the rest. */
+export const newFindingsShown = 5;
 
 const chart = { width: 640, height: 180, left: 36, right: 16, top: 12, bottom: 28 };
 const importances = [
@@ -24,7 +31,7 @@ const importances = [
   { key: "issues_low", name: "Low", colour: "#5b6473" },
 ] as const;
 
-export function projectDashboardBody({ project, trend, fixFirst }: ProjectDashboardView): SafeHtml {
+export function projectDashboardBody({ project, trend, fixFirst, changes }: ProjectDashboardView): SafeHtml {
   const latest = trend.at(-1);
   const name = encodeURIComponent(project.project);
   return html`<h1>${project.project}</h1>
@@ -47,17 +54,51 @@ ${
   <h2>Fix first</h2>
   ${fixFirstList(latest, fixFirst)}
 </section>
-${latestCrawlChanges(latest)}`
+${changes ? latestCrawlChanges(changes) : ""}`
     : html`<section class="card"><p>No complete crawl yet: <a href="/crawls?project=${name}">crawl the site</a> to follow it over time.</p></section>`
 }`;
 }
 
 /**
- * The latest crawl's "what changed" against the crawl before it. The comparison of two crawls is its own page;
- * until it exists this slot shows nothing.
+ * The latest crawl's changes against the crawl before it: findings new and resolved, page checks regressed and
+ * fixed (pages), the first new findings, and the comparison page. Nothing when there is no earlier complete crawl.
  */
-export function latestCrawlChanges(_latest: CrawlRow): SafeHtml | "" {
-  return "";
+export function latestCrawlChanges(diff: CrawlDiff): SafeHtml | "" {
+  if (diff.from === null) return "";
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const added = sum(diff.site_issues.map((issue) => issue.new_count));
+  const resolved = sum(diff.site_issues.map((issue) => issue.resolved_count));
+  const regressed = sum(diff.page_checks.map((check) => check.regressed));
+  const fixed = sum(diff.page_checks.map((check) => check.fixed));
+  const first = diff.site_issues
+    .flatMap((issue) => issue.new.map((item) => ({ issue, item })))
+    .slice(0, newFindingsShown);
+  return html`<section class="card" id="latest-changes" aria-labelledby="latest-changes-heading">
+  <h2 id="latest-changes-heading">What changed in the latest crawl</h2>
+  <p class="muted">Against the crawl finished ${day(diff.from.finished_at ?? "")}${diff.score_change === null ? "" : html`; site score ${diff.score_change > 0 ? "+" : ""}${diff.score_change}`}.</p>
+  <dl class="facts">
+    <div><dt>New findings</dt><dd>${added}</dd></div>
+    <div><dt>Resolved findings</dt><dd>${resolved}</dd></div>
+    <div><dt>Pages regressed</dt><dd>${regressed}</dd></div>
+    <div><dt>Pages fixed</dt><dd>${fixed}</dd></div>
+  </dl>
+  ${
+    first.length === 0
+      ? ""
+      : html`<h3>First new findings</h3>
+  <ul class="new-findings">${first.map(
+    ({ issue, item }) =>
+      html`<li><strong>${issue.check}</strong> <span class="muted">(${issue.importance})</span>: <span class="key">${findingPlace(item)}</span></li>`,
+  )}</ul>`
+  }
+  <p><a href="/crawls/${diff.to.id}/diff">Everything that changed since the previous crawl</a></p>
+</section>`;
+}
+
+/** Where a finding is: its URL, or its group's pages. */
+function findingPlace(item: Record<string, unknown>): string {
+  if (typeof item.url === "string") return item.url;
+  return Array.isArray(item.pages) ? (item.pages as string[]).join(", ") : "";
 }
 
 function fixFirstList(latest: CrawlRow, rows: CrawlRollupRow[]): SafeHtml {
@@ -109,7 +150,7 @@ function crawlScoreChart(trend: CrawlRow[]): SafeHtml | "" {
   const last = scored.at(-1) as CrawlRow;
   const label = `Site score over ${scored.length} crawls: from ${first.score} to ${last.score}.`;
   return html`<figure class="score-chart">
-  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="crawl-score-title">
+  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="group" aria-labelledby="crawl-score-title">
     <title id="crawl-score-title">${label}</title>
     ${[0, 50, 80, 100].map((score) => gridLine(score, y(score)))}
     <polyline points="${points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(" ")}" fill="none" stroke="#3056d3" stroke-width="2"/>
@@ -133,7 +174,7 @@ function issuesChart(trend: CrawlRow[]): SafeHtml {
   const last = trend.at(-1) as CrawlRow;
   const label = `Site findings by importance over ${trend.length} crawls; latest: ${last.issues_high} high, ${last.issues_medium} medium, ${last.issues_low} low.`;
   return html`<figure class="score-chart">
-  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="crawl-issues-title">
+  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="group" aria-labelledby="crawl-issues-title">
     <title id="crawl-issues-title">${label}</title>
     ${gridLine(0, y(0))}
     ${gridLine(top, y(top))}

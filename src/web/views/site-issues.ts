@@ -53,7 +53,7 @@ export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state:
     </nav>`
         : ""
     }
-    ${issue.truncated ? html`<p class="muted">Only the first ${issue.items.length} of ${issue.count} are kept; the CSV has the same.</p>` : ""}
+    ${issue.truncated ? html`<p class="muted">Only the first ${issue.items.length} of ${issue.count} are shown here; <a href="/crawls/${crawlId}/issues.csv" download>the CSV</a> lists every one.</p>` : ""}
     <p><a href="/crawls/${crawlId}?issue=${encodeURIComponent(issue.check)}#pages">Show the pages concerned in the pages table</a></p>
   </details>`;
         })

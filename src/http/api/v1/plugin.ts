@@ -20,6 +20,7 @@ import type { ResponseCache } from "../../response-cache.js";
 import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
+import { ownedCrawlLookup } from "./crawls/owned-crawl.js";
 import { crawlRoutes } from "./crawls/routes.js";
 import { metaRoutes } from "./meta/routes.js";
 import { projectRoutes } from "./projects/routes.js";
@@ -76,6 +77,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     webhooks: options.webhooks,
     crawls: options.crawls,
     crawlFindings: options.crawlFindings,
+    ownedCrawl: ownedCrawlLookup(options.crawls),
     responses: options.responses,
     closing: options.closing,
     quotas,

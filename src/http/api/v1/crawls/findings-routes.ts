@@ -2,7 +2,7 @@
  * /api/v1/crawls/{id}/checks (the page checks rolled up), /checks/{check}/pages (a check's affected pages) and
  * /links (the internal links): JSON pages, or with `Accept: text/csv` every row, streamed as it is read.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isPageCheck } from "../../../../crawls/check-rollup.js";
 import type { LinkFilter } from "../../../../crawls/crawl-link-store.js";
 import { checkPageObject, checkRollupObject, linkObject } from "../../../../crawls/findings-present.js";
@@ -19,13 +19,8 @@ interface PageQuery {
 
 export async function crawlFindingsRoutes(
   app: FastifyInstance,
-  { crawls, crawlFindings }: ApiContext,
+  { crawlFindings, ownedCrawl: owned }: ApiContext,
 ): Promise<void> {
-  const owned = async (request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply) => {
-    const crawl = await crawls.show(request.account.id, request.params.id);
-    if (!crawl) await sendProblem(request, reply, problems.notFound());
-    return crawl;
-  };
   const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
   const paging = (query: PageQuery) => {
     const page = query.page ?? 1;

@@ -4,7 +4,7 @@
  * crawl, and the progress feed as a `text/event-stream`.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { CrawlNotComplete } from "../../../../crawls/crawl-diff.js";
 import { streamCrawlEvents } from "../../../../crawls/crawl-event-stream.js";
 import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
@@ -42,13 +42,8 @@ export const crawlBodyLimit = 1024 * 1024;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { crawls, crawlFindings, closing, quotas, limits }: ApiContext,
+  { crawls, crawlFindings, ownedCrawl: owned, closing, quotas, limits }: ApiContext,
 ): Promise<void> {
-  const owned = async (request: FastifyRequest<{ Params: { id: number } }>, reply: FastifyReply) => {
-    const crawl = await crawls.show(request.account.id, request.params.id);
-    if (!crawl) await sendProblem(request, reply, problems.notFound());
-    return crawl;
-  };
   const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
 
   const createOptions = { schema: createCrawl, preHandler: limits.charge("crawl-starts") };

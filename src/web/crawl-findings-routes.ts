@@ -1,0 +1,104 @@
+/**
+ * A crawl's findings as pages, for the signed-in owner (another user's crawl, an unknown crawl or an unknown
+ * check: the same 404 page): a page check's affected pages (`/crawls/{id}/checks/{check}/pages`, paged) and the
+ * internal links (`/crawls/{id}/links`, filtered by `to`, `from` and `status` as in the API, paged). A filter
+ * value that is not allowed is ignored and named, never refused. Their CSV downloads are served with the crawl's
+ * other CSVs (crawl-routes.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isPageCheck } from "../crawls/check-rollup.js";
+import type { CrawlFindings } from "../crawls/crawl-findings.js";
+import type { LinkFilter } from "../crawls/crawl-link-store.js";
+import type { CrawlService } from "../crawls/crawl-service.js";
+import type { CrawlRow } from "../crawls/crawl-store.js";
+import { findOwned } from "./owned-resource.js";
+import { notFoundPage, sendHtml } from "./render.js";
+import {
+  checkPagesBody,
+  checkPagesPerPage,
+  type LinkFilterState,
+  linksBody,
+  linksPerPage,
+} from "./views/crawl-findings.js";
+
+type Query = Record<string, string | undefined>;
+
+export async function crawlFindingsRoutes(
+  app: FastifyInstance,
+  { crawls, crawlFindings }: { crawls: CrawlService; crawlFindings: CrawlFindings },
+): Promise<void> {
+  const ownedCheck = async (
+    request: FastifyRequest<{ Params: { id: string; check: string } }>,
+    reply: FastifyReply,
+  ): Promise<CrawlRow | null> => {
+    const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
+    if (!crawl) return null;
+    if (isPageCheck(request.params.check)) return crawl;
+    await notFoundPage(request, reply);
+    return null;
+  };
+
+  app.get<{ Params: { id: string; check: string }; Querystring: Query }>(
+    "/crawls/:id/checks/:check/pages",
+    async (request, reply) => {
+      const crawl = await ownedCheck(request, reply);
+      if (!crawl) return reply;
+      const check = request.params.check;
+      const page = pageOf(request.query);
+      const { rows, total } = await crawlFindings.checkPages(crawl.id, check, {
+        limit: checkPagesPerPage,
+        offset: (page - 1) * checkPagesPerPage,
+      });
+      return sendHtml(
+        request,
+        reply,
+        `Pages failing ${check}`,
+        checkPagesBody({ crawl, check, rows, total, page }),
+      );
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: Query }>("/crawls/:id/links", async (request, reply) => {
+    const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
+    if (!crawl) return reply;
+    const { state, filter, ignored } = linkFilterOf(request.query);
+    const page = pageOf(request.query);
+    const { rows, total } = await crawlFindings.linkList(crawl.id, filter, {
+      limit: linksPerPage,
+      offset: (page - 1) * linksPerPage,
+    });
+    return sendHtml(
+      request,
+      reply,
+      `Links of ${crawl.project}`,
+      linksBody({ crawl, filter: state, ignored, rows, total, page }),
+    );
+  });
+}
+
+/** The list's page from the query string: a positive whole number, else the first. */
+function pageOf(query: Query): number {
+  return /^[1-9][0-9]{0,8}$/.test(query.page ?? "") ? Number(query.page) : 1;
+}
+
+/**
+ * The links filter from the query string, as the API reads it: `to` and `from` exact URLs (trimmed, at most
+ * 2048 characters), `status` a status code (100–599) or `error`; a status of another shape is ignored.
+ */
+export function linkFilterOf(query: Query): {
+  state: LinkFilterState;
+  filter: LinkFilter;
+  ignored: string[];
+} {
+  const text = (value: string | undefined) => (value ?? "").trim().slice(0, 2048);
+  const to = text(query.to);
+  const from = text(query.from);
+  const rawStatus = text(query.status);
+  const status = /^[1-5][0-9]{2}$/.test(rawStatus) || rawStatus === "error" ? rawStatus : "";
+  const filter: LinkFilter = {
+    ...(to ? { to } : {}),
+    ...(from ? { from } : {}),
+    ...(status ? { status: status === "error" ? "error" : Number(status) } : {}),
+  };
+  return { state: { to, from, status }, filter, ignored: rawStatus && !status ? ["status"] : [] };
+}
