@@ -466,10 +466,12 @@ class CrawlRun {
   private async redirected(page: CrawlPageRow, status: number, location: string): Promise<void> {
     const { frontier } = this.dependencies.stores;
     const target = crawlUrl(location, page.url);
-    await frontier.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
+    // The target is queued before the hop is settled: in between, another part must see either this page still
+    // fetching or its target queued, or it may find nothing left and end the crawl without the target.
     if (target && inScope(target, this.crawl.project) && !this.listed) {
       await frontier.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
     }
+    await frontier.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
   }
 
   private async failed(page: CrawlPageRow, error: unknown, reportId: number | undefined): Promise<void> {
