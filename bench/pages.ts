@@ -7,6 +7,7 @@
  */
 import { catalogue } from "../src/analysis/catalogue.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
+import { ReportStore } from "../src/store/report-store.js";
 import { timestamp } from "../src/timestamps.js";
 import { startApi } from "../test/helpers/api.js";
 import { runningCrawl } from "../test/helpers/crawl-rows.js";
@@ -46,11 +47,9 @@ const results = Object.fromEntries(
     },
   ]),
 );
-const inserted = await db
-  .insertInto("reports")
-  .values(seedRow(userId, { url: "https://bench.example/", score: 12, results: JSON.stringify(results) }))
-  .returning("id")
-  .executeTakeFirstOrThrow();
+const inserted = await new ReportStore(api.database.store).insert(
+  seedRow(userId, { url: "https://bench.example/", score: 12, results: JSON.stringify(results) }),
+);
 
 // A finished crawl of 10,000 pages with its links and site issues.
 const crawl = await runningCrawl(openCrawlStores(api.database.store), userId, { max_pages: crawlPages });

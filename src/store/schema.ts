@@ -46,7 +46,6 @@ export interface ReportsTable {
   password_hash: string | null;
   summary: string | null;
   categories: string | null;
-  results: string | null;
   generated_at: string | null;
   created_at: string;
   updated_at: string;
@@ -71,8 +70,9 @@ export interface ReportsTable {
 }
 
 /**
- * One analysis of a report, complete or failed. The report row carries a copy of its latest complete analysis;
- * this table is the history. `results` is brotli-compressed JSON (analysis-document.ts).
+ * One analysis of a report, complete or failed: the history. The report row carries its latest complete
+ * analysis's columns but for the check results, which are stored here only (migration 022) and read through the
+ * report's `analysis_id`. `results` is brotli-compressed JSON (analysis-document.ts).
  */
 export interface AnalysesTable {
   id: Generated<number>;

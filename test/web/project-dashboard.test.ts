@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
-import { seedRow } from "../helpers/seed.js";
+import { seedColumns } from "../helpers/seed.js";
 import { WebClient } from "../helpers/web-client.js";
 
 describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
@@ -92,8 +92,8 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     await api.database.store.db
       .insertInto("reports")
       .values([
-        seedRow(userId, { url: "https://shop.example/", score: 90 }),
-        seedRow(userId, { url: "https://shop.example/blog/a", score: 60 }),
+        seedColumns(userId, { url: "https://shop.example/", score: 90 }),
+        seedColumns(userId, { url: "https://shop.example/blog/a", score: 60 }),
       ])
       .execute();
     const first = await seedCrawl(
@@ -131,7 +131,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     const { client, userId } = await signUp("no-crawls@example.com");
     await api.database.store.db
       .insertInto("reports")
-      .values(seedRow(userId, { url: "https://quiet.example/", score: 40 }))
+      .values(seedColumns(userId, { url: "https://quiet.example/", score: 40 }))
       .execute();
     const page = await client.get("/projects/quiet.example");
     expect(page.statusCode).toBe(200);
