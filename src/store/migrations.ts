@@ -23,6 +23,7 @@ import { crawlLists } from "./migrations/019_crawl_lists.js";
 import { crawlFindings } from "./migrations/020_crawl_findings.js";
 import { crawlPageChecks } from "./migrations/021_crawl_page_checks.js";
 import { resultsOnce } from "./migrations/022_results_once.js";
+import { pageChecksOnce } from "./migrations/023_page_checks_once.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -45,6 +46,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "020_crawl_findings": crawlFindings(),
     "021_crawl_page_checks": crawlPageChecks(),
     "022_results_once": resultsOnce(dialect),
+    "023_page_checks_once": pageChecksOnce(),
   };
 }
 

@@ -265,6 +265,8 @@ export interface CrawlsTable {
   urls: Generated<string | null>;
   /** Extraction rules, a JSON array (`[]` for none). */
   extract: Generated<string>;
+  /** 0 for a crawl analysed before page checks were recorded (migration 023): it compares on site findings only. */
+  checks_recorded: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -297,8 +299,6 @@ export interface CrawlPagesTable {
   error: string | null;
   /** The extraction rules' values, one JSON array per rule in the crawl's order; null when none were read. */
   extracted: Generated<string | null>;
-  /** An analysed page's page-check statuses other than `pass`, as a JSON object (check id → status). */
-  check_statuses: string | null;
   attempts: Generated<number>;
   /** The part fetching it (while `fetching`), and until when its claim holds. */
   claimed_by: Generated<number | null>;
@@ -328,7 +328,11 @@ export interface CrawlIssuesTable {
   truncated: number;
 }
 
-/** A page check that failed or warned on an analysed page of a crawl (migration 021). */
+/**
+ * A page check that failed or warned on an analysed page of a crawl (migration 021), as the crawl judged it: what
+ * the roll-up counts and comparing two crawls reads. Its message and evidence are on the analysis the crawl made
+ * of the page (request id `crawl:<crawl>:<page>`; migration 023).
+ */
 export interface CrawlPageChecksTable {
   crawl_id: number;
   page_id: number;
@@ -336,9 +340,6 @@ export interface CrawlPageChecksTable {
   status: "fail" | "warn";
   /** The page's URL path pattern: "/", "/about", "/blog/*". */
   template: string;
-  message: string;
-  /** JSON array: the check's first evidence items. */
-  items: string;
 }
 
 /** Every site finding of a crawl with its fingerprint (the issue's `items` list only the first 100). */
