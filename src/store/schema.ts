@@ -1,7 +1,8 @@
 /**
  * The tables as Kysely sees them. Timestamps are ISO-8601 UTC text with microseconds
  * ("2026-11-20T10:15:30.000000Z") in both dialects: they sort as text, and the API returns them as they are.
- * JSON documents (a report's summary, categories and results) are stored as text and sent back verbatim.
+ * JSON documents (a report's summary and categories) are stored as text and sent back verbatim; check results
+ * are stored once per analysis, brotli-packed (analysis-document.ts), and sent back as the bytes they unpack to.
  */
 import type { Generated } from "kysely";
 import type { AnalysisMode, AnalysisTrigger } from "../vocabulary.js";
