@@ -2,6 +2,8 @@
  * Migration 022 stores a report's check results once, on the analysis it shows: a report with several analyses
  * (complete, failed, complete again) written the way the previous version wrote it answers byte for byte as
  * before, in its show and list bodies and in its history (the list and each analysis), on both databases.
+ * Migration 023 records a page's failed checks once: pages that had only `check_statuses` get their rows, and a
+ * crawl from before either was recorded is marked so that comparing it says nothing about page checks.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,6 +13,7 @@ import { type Kysely, Migrator } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
+import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
 import { analysisJson } from "../../src/http/api/v1/analyses/present.js";
 import { reportJson } from "../../src/reports/present.js";
 import { packResults } from "../../src/store/analysis-document.js";
@@ -20,12 +23,13 @@ import { migrate, migrationsFor } from "../../src/store/migrations.js";
 import { ReportStore } from "../../src/store/report-store.js";
 import type { Store } from "../../src/store/store.js";
 import { databaseKinds, postgresUrl } from "../helpers/api.js";
+import { runningCrawl } from "../helpers/crawl-rows.js";
 import { seedRow } from "../helpers/seed.js";
 
 /** The migration that last shipped while reports kept a copy of their results. */
 const previousLastMigration = "021_crawl_page_checks";
 
-async function previousVersionDatabase(kind: (typeof databaseKinds)[number]) {
+async function previousVersionDatabase(kind: (typeof databaseKinds)[number], last = previousLastMigration) {
   let store: Store;
   let drop: () => Promise<void>;
   let schema: string | undefined;
@@ -49,7 +53,7 @@ async function previousVersionDatabase(kind: (typeof databaseKinds)[number]) {
     provider: { getMigrations: async () => migrationsFor(store.dialect) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error } = await migrator.migrateTo(previousLastMigration);
+  const { error } = await migrator.migrateTo(last);
   if (error) throw error;
   return { store, drop };
 }
@@ -154,6 +158,88 @@ describe.each(databaseKinds)("results stored once (migration 022) on %s", (kind)
       expect(JSON.parse(Buffer.from(shownBefore, "base64").toString()).results).toEqual(
         JSON.parse(resultsOf(3)),
       );
+    } finally {
+      await store.close();
+      await drop();
+    }
+  });
+});
+
+describe.each(databaseKinds)("page checks recorded once (migration 023) on %s", (kind) => {
+  it("turns statuses into rows, keeps existing rows, and marks crawls that recorded none", async () => {
+    const { store, drop } = await previousVersionDatabase(kind, "022_results_once");
+    try {
+      const old = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const userId = (await new AccountService(store).createUser("ann@example.com", null)).account.id;
+      const stores = openCrawlStores(store);
+      const recent = await runningCrawl(stores, userId);
+      const early = await runningCrawl(stores, userId);
+      const page = async (crawlId: number, path: string, statuses: string | null) =>
+        (
+          (await old
+            .insertInto("crawl_pages")
+            .values({
+              crawl_id: crawlId,
+              url: `https://site.example${path}`,
+              depth: 1,
+              state: "done",
+              status_code: 200,
+              score: 80,
+              result: "good",
+              check_statuses: statuses,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow()) as { id: number }
+        ).id;
+      // Analysed between 020 and 021: statuses only.
+      const between = await page(recent.id, "/blog/a", '{"image-alt":"fail","title":"warn","hreflang":"na"}');
+      // Analysed after 021: statuses and rows (with the message and items 021 kept).
+      const later = await page(recent.id, "/about", '{"title":"warn"}');
+      await old
+        .insertInto("crawl_page_checks")
+        .values({
+          crawl_id: recent.id,
+          page_id: later,
+          check_id: "title",
+          status: "warn",
+          template: "/about",
+          message: "The title is short.",
+          items: "[]",
+        })
+        .execute();
+      // Analysed before 020: neither.
+      await page(early.id, "/", null);
+
+      await migrate(store);
+
+      const rows = await store.db
+        .selectFrom("crawl_page_checks")
+        .selectAll()
+        .orderBy("page_id")
+        .orderBy("check_id")
+        .execute();
+      expect(rows).toEqual([
+        { crawl_id: recent.id, page_id: between, check_id: "image-alt", status: "fail", template: "/blog/*" },
+        { crawl_id: recent.id, page_id: between, check_id: "title", status: "warn", template: "/blog/*" },
+        { crawl_id: recent.id, page_id: later, check_id: "title", status: "warn", template: "/about" },
+      ]);
+      const flags = await store.db
+        .selectFrom("crawls")
+        .select(["id", "checks_recorded"])
+        .orderBy("id")
+        .execute();
+      expect(flags).toEqual([
+        { id: recent.id, checks_recorded: 1 },
+        { id: early.id, checks_recorded: 0 },
+      ]);
+      // The early crawl has nothing to compare page by page; the recent one reads its rows back.
+      const compared = [];
+      for await (const batch of stores.diffs.comparedPages(early.id, recent.id)) compared.push(...batch);
+      expect(compared).toEqual([]);
+      expect(await stores.diffs.pageStatuses(recent.id)).toEqual([
+        { url: "https://site.example/about", check_statuses: '{"title":"warn"}' },
+        { url: "https://site.example/blog/a", check_statuses: '{"title":"warn","image-alt":"fail"}' },
+      ]);
     } finally {
       await store.close();
       await drop();
