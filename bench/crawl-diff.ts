@@ -32,11 +32,9 @@ const usual = {
   "cumulative-layout-shift": "na",
 };
 
-async function insertAll<Table extends "crawl_pages" | "crawl_issues" | "crawl_findings">(
-  store: Store,
-  table: Table,
-  rows: Insertable<Database[Table]>[],
-): Promise<void> {
+async function insertAll<
+  Table extends "crawl_pages" | "crawl_issues" | "crawl_findings" | "crawl_page_checks",
+>(store: Store, table: Table, rows: Insertable<Database[Table]>[]): Promise<void> {
   await store.db.transaction().execute((trx) => insertInBatches(trx, table, rows, 400));
 }
 
@@ -58,6 +56,7 @@ async function fillCrawl(store: Store, crawlId: number, side: 0 | 1): Promise<vo
     ...Array.from({ length: common }, (_, i) => i),
     ...Array.from({ length: pages - common }, (_, i) => (side === 0 ? common + i : pages + i)),
   ];
+  const statusesOf = new Map<string, Record<string, string>>();
   await insertAll(
     store,
     "crawl_pages",
@@ -65,6 +64,7 @@ async function fillCrawl(store: Store, crawlId: number, side: 0 | 1): Promise<vo
       const statuses: Record<string, string> = { ...usual };
       if (side === 1 && i % 10 === 0) statuses["image-alt"] = "fail";
       if (side === 0 && i % 15 === 0) statuses.title = "warn";
+      statusesOf.set(`https://bench.example/p/${i}`, statuses);
       return {
         crawl_id: crawlId,
         url: `https://bench.example/p/${i}`,
@@ -78,9 +78,29 @@ async function fillCrawl(store: Store, crawlId: number, side: 0 | 1): Promise<vo
         result: "decent",
         excluded: null,
         error: null,
-        check_statuses: JSON.stringify(statuses),
       };
     }),
+  );
+  // Each page's failed and warned checks, as the crawler records them.
+  const stored = await store.db
+    .selectFrom("crawl_pages")
+    .select(["id", "url"])
+    .where("crawl_id", "=", crawlId)
+    .execute();
+  await insertAll(
+    store,
+    "crawl_page_checks",
+    stored.flatMap((page) =>
+      Object.entries(statusesOf.get(page.url) ?? {})
+        .filter(([, status]) => status === "fail" || status === "warn")
+        .map(([check, status]) => ({
+          crawl_id: crawlId,
+          page_id: page.id,
+          check_id: check,
+          status: status as "fail" | "warn",
+          template: "/p/*",
+        })),
+    ),
   );
   const shift = side === 0 ? 0 : changedFindings;
   await insertAll(
@@ -143,8 +163,8 @@ async function bench(kind: "sqlite" | "postgres"): Promise<boolean> {
     const comparison = new CrawlComparison(stores.crawls, stores.diffs);
     const baseline = await median(() =>
       store.db
-        .selectFrom("crawl_pages")
-        .select(["url", "check_statuses"])
+        .selectFrom("crawl_page_checks")
+        .select(["page_id", "check_id", "status"])
         .where("crawl_id", "=", newer)
         .execute(),
     );

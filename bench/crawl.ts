@@ -10,10 +10,11 @@
  *     the Node.js flag and environment `npm start` gives the service) with the service's crawler over a fresh
  *     SQLite database: pages per second against the baseline (target ≥ 0.8×),
  *     wall time (target < 5 minutes for 10,000), peak RSS at 1,000 and at 10,000 pages (target flat, under
- *     300 MB; the engine alone's peak, in this process, is printed beside it), database bytes per page
- *     (reports, analyses, the crawl's pages, links and issues).
+ *     300 MB; the engine alone's peak, in this process, is printed beside it), database bytes per analysed
+ *     page, in all and by table (bench/storage/database-bytes.ts).
  * BENCH_CRAWL_PAGES sets the large crawl's size; BENCH_CRAWL_CONCURRENCY the requests at once (default 8, as
- * bench:analysis).
+ * bench:analysis); BENCH_CRAWL_DATABASE=postgres://… stores the crawls in PostgreSQL instead (a fresh schema
+ * each, dropped afterwards).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -36,6 +37,8 @@ interface CrawlResult {
   failed: number;
   peakRssMb: number;
   databaseBytesPerPage: number;
+  /** Bytes per analysed page by table (indexes included), and their total. */
+  tables: Record<string, number>;
 }
 
 const here = new URL(".", import.meta.url).pathname;
@@ -133,6 +136,8 @@ try {
     };
   });
   console.table(rows);
+  console.log("\ndatabase bytes per analysed page, by table (indexes included):");
+  console.table(Object.fromEntries(results.map(({ pages, result }) => [`${pages} pages`, result.tables])));
   const [small, large] = rows as [(typeof rows)[number], (typeof rows)[number]];
   console.log(
     `\n${largeCrawl} pages in ${large.seconds} s (target < 300 s); ${large["vs engine"]} the engine alone (target ≥ 0.8×); ` +

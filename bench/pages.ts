@@ -9,6 +9,7 @@
  */
 import { catalogue } from "../src/analysis/catalogue.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
+import { ReportStore } from "../src/store/report-store.js";
 import { timestamp } from "../src/timestamps.js";
 import { startApi } from "../test/helpers/api.js";
 import { runningCrawl } from "../test/helpers/crawl-rows.js";
@@ -48,11 +49,9 @@ const results = Object.fromEntries(
     },
   ]),
 );
-const inserted = await db
-  .insertInto("reports")
-  .values(seedRow(userId, { url: "https://bench.example/", score: 12, results: JSON.stringify(results) }))
-  .returning("id")
-  .executeTakeFirstOrThrow();
+const inserted = await new ReportStore(api.database.store).insert(
+  seedRow(userId, { url: "https://bench.example/", score: 12, results: JSON.stringify(results) }),
+);
 
 // Two finished crawls of 10,000 pages of one project, each with its links (3 a page, anchor text included),
 // its page checks (3 failing or warning on every page) and site issues; the second breaks a different page in

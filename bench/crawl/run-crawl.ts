@@ -1,13 +1,15 @@
 /**
  * One crawl for bench:crawl in a process of its own (so its peak memory is its own): the crawler the service
- * runs, over a fresh SQLite database in a temporary directory, with politeness off and the heap growth the
+ * runs, over a fresh SQLite database in a temporary directory (or, with BENCH_CRAWL_DATABASE=postgres://…, a
+ * fresh schema of that PostgreSQL database, dropped afterwards), with politeness off and the heap growth the
  * service's processes set. Prints one JSON line:
- * seconds, pages analysed, peak RSS, database bytes per page.
+ * seconds, pages analysed, peak RSS, database bytes per page, in all and per table (bench/storage/database-bytes.ts).
  * Arguments: <start URL> <max pages> <requests at once>.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { defaultScheduleIntervals, loadAnalysisConfig } from "../../src/config.js";
@@ -19,12 +21,17 @@ import { applyHeapGrowth } from "../../src/runtime/heap-growth.js";
 import { openStore } from "../../src/store/database.js";
 import { ReportStore } from "../../src/store/report-store.js";
 import { timestamp } from "../../src/timestamps.js";
+import { bytesPerTable, perPage } from "../storage/database-bytes.js";
 
 applyHeapGrowth();
 const [url, maxPagesText, concurrencyText] = process.argv.slice(2);
 const maxPages = Number(maxPagesText);
 const directory = mkdtempSync(join(tmpdir(), "pagegrade-bench-crawl-"));
-const store = await openStore(`sqlite:${join(directory, "crawl.db")}`);
+const postgresUrl = process.env.BENCH_CRAWL_DATABASE;
+const schema = `bench_crawl_${process.pid}`;
+const store = await openStore(postgresUrl ?? `sqlite:${join(directory, "crawl.db")}`, {
+  ...(postgresUrl ? { schema } : {}),
+});
 const analyzer = new Analyzer(loadAnalysisConfig({ ...process.env, PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" }));
 const stores = openCrawlStores(store);
 const { crawls } = stores;
@@ -53,11 +60,9 @@ await crawlHere(
 const seconds = (performance.now() - started) / 1000;
 const finished = await crawls.find(userId, crawl.id);
 await analyzer.close();
+const tables = perPage(await bytesPerTable(store), finished?.analysed ?? 0);
+if (postgresUrl) await sql`drop schema ${sql.id(schema)} cascade`.execute(store.db);
 await store.close();
-const databaseBytes = readdirSync(directory).reduce(
-  (sum, name) => sum + statSync(join(directory, name)).size,
-  0,
-);
 rmSync(directory, { recursive: true, force: true });
 process.stdout.write(
   `${JSON.stringify({
@@ -67,6 +72,7 @@ process.stdout.write(
     failed: finished?.failed ?? 0,
     issues: [finished?.issues_high, finished?.issues_medium, finished?.issues_low],
     peakRssMb: process.resourceUsage().maxRSS / 1024,
-    databaseBytesPerPage: databaseBytes / Math.max(1, finished?.analysed ?? 0),
+    databaseBytesPerPage: tables.total,
+    tables,
   })}\n`,
 );

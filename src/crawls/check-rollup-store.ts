@@ -1,11 +1,15 @@
 /**
  * The page checks of a crawl rolled up, in SQL over `crawl_page_checks` (migration 021): per check the pages
  * where it failed and warned, the URL patterns with the most affected pages, and the affected pages themselves
- * (a page of them, or every one in batches for the CSV export).
+ * (a page of them, or every one in batches for the CSV export), each with the check's message and first evidence
+ * items read from the analysis the crawl made of the page (migration 023; one unique-index lookup a page).
  */
 import { type Kysely, sql } from "kysely";
+import type { CheckResults } from "../analysis/judge.js";
+import { unpackResults } from "../store/analysis-document.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
+import { checkEvidence } from "./page-checks.js";
 
 export interface CheckCounts {
   check_id: string;
@@ -74,8 +78,13 @@ export class CheckRollupStore {
   }
 
   /** A page of the check's affected pages, in the order the crawl found them. */
-  pages(crawlId: number, check: string, page: { limit: number; offset: number }): Promise<CheckPageRow[]> {
-    return this.affected(crawlId, check).limit(page.limit).offset(page.offset).execute();
+  async pages(
+    crawlId: number,
+    check: string,
+    page: { limit: number; offset: number },
+  ): Promise<CheckPageRow[]> {
+    const rows = await this.affected(crawlId, check).limit(page.limit).offset(page.offset).execute();
+    return rows.map((row) => withEvidence(row, check));
   }
 
   /** Every affected page of the check, a batch at a time (by page id, so each batch is an index range). */
@@ -86,9 +95,9 @@ export class CheckRollupStore {
         .where("checks.page_id", ">", after)
         .limit(batchRows)
         .execute();
-      if (rows.length > 0) yield rows;
+      if (rows.length > 0) yield rows.map((row) => withEvidence(row, check));
       if (rows.length < batchRows) return;
-      after = (rows[rows.length - 1] as CheckPageRow).page_id;
+      after = (rows[rows.length - 1] as (typeof rows)[number]).page_id;
     }
   }
 
@@ -96,16 +105,27 @@ export class CheckRollupStore {
     return this.db
       .selectFrom("crawl_page_checks as checks")
       .innerJoin("crawl_pages as pages", "pages.id", "checks.page_id")
-      .select([
-        "checks.page_id",
-        "pages.url",
-        "pages.report_id",
-        "checks.status",
-        "checks.message",
-        "checks.items",
-      ])
+      .leftJoin("analyses as judged", (join) =>
+        join.on(
+          "judged.request_id",
+          "=",
+          sql<string>`'crawl:' || cast(checks.crawl_id as text) || ':' || cast(checks.page_id as text)`,
+        ),
+      )
+      .select(["checks.page_id", "pages.url", "pages.report_id", "checks.status", "judged.results"])
       .where("checks.crawl_id", "=", crawlId)
       .where("checks.check_id", "=", check)
       .orderBy("checks.page_id");
   }
+}
+
+/** An affected page's row with the check's message and evidence, from the page's packed results. */
+function withEvidence(
+  row: Omit<CheckPageRow, "message" | "items"> & { results: Buffer | null },
+  check: string,
+): CheckPageRow {
+  const { results, ...page } = row;
+  const parsed =
+    results === null ? null : (JSON.parse(unpackResults(results).toString("utf8")) as CheckResults);
+  return { ...page, ...checkEvidence(parsed, check) };
 }

@@ -7,11 +7,12 @@
  * statuses, which the command line's site gate saves and compares.
  */
 import { type Kysely, sql } from "kysely";
+import { catalogue } from "../analysis/catalogue.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import type { CrawlRow } from "./crawl-store.js";
 
-/** A page analysed by both crawls: its non-pass check statuses on each side (JSON objects). */
+/** A page analysed by both crawls: its failed and warned checks on each side (JSON objects, check → status). */
 export interface ComparedPage {
   url: string;
   before: string;
@@ -165,9 +166,18 @@ export class CrawlDiffStore {
 
   /**
    * The pages both crawls analysed, in URL order, `batch` at a time (each batch read after the previous one is
-   * handled), so however large the crawls only one batch is held.
+   * handled), so however large the crawls only one batch is held. A page's statuses are its rows in
+   * `crawl_page_checks` (read for the batch's pages over the (crawl, page) index); a crawl analysed before those
+   * were recorded has none to compare (`checks_recorded` 0), so nothing is yielded.
    */
   async *comparedPages(from: number, to: number, batch = 2000): AsyncGenerator<ComparedPage[]> {
+    const recorded = await this.db
+      .selectFrom("crawls")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("id", "in", [from, to])
+      .where("checks_recorded", "=", 1)
+      .executeTakeFirstOrThrow();
+    if (Number(recorded.n) < (from === to ? 1 : 2)) return;
     let after = "";
     for (;;) {
       const rows = await this.db
@@ -175,19 +185,52 @@ export class CrawlDiffStore {
         .innerJoin("crawl_pages as before", (join) =>
           join.onRef("before.url", "=", "after.url").on("before.crawl_id", "=", from),
         )
-        .select(["after.url", "before.check_statuses as before", "after.check_statuses as after"])
+        .select(["after.url", "before.id as before_id", "after.id as after_id"])
         .where("after.crawl_id", "=", to)
         .where("after.url", ">", after)
-        .where("after.check_statuses", "is not", null)
-        .where("before.check_statuses", "is not", null)
+        .where("after.result", "is not", null)
+        .where("before.result", "is not", null)
         .orderBy("after.url")
         .limit(batch)
         .execute();
       if (rows.length === 0) return;
-      yield rows as ComparedPage[];
+      const [before, later] = await Promise.all([
+        this.statusesOf(
+          from,
+          rows.map((row) => row.before_id),
+        ),
+        this.statusesOf(
+          to,
+          rows.map((row) => row.after_id),
+        ),
+      ]);
+      yield rows.map((row) => ({
+        url: row.url,
+        before: JSON.stringify(before.get(row.before_id) ?? {}),
+        after: JSON.stringify(later.get(row.after_id) ?? {}),
+      }));
       if (rows.length < batch) return;
-      after = (rows[rows.length - 1] as ComparedPage).url;
+      after = (rows[rows.length - 1] as (typeof rows)[number]).url;
     }
+  }
+
+  /** The failed and warned checks of these pages of the crawl, by page (check id → status, in catalogue order). */
+  private async statusesOf(crawlId: number, pageIds: number[]): Promise<Map<number, Record<string, string>>> {
+    const byPage = new Map<number, Record<string, string>>();
+    for (let start = 0; start < pageIds.length; start += 1000) {
+      const rows = await this.db
+        .selectFrom("crawl_page_checks")
+        .select(["page_id", "check_id", "status"])
+        .where("crawl_id", "=", crawlId)
+        .where("page_id", "in", pageIds.slice(start, start + 1000))
+        .execute();
+      for (const row of rows.sort(inCatalogueOrder)) {
+        const statuses = byPage.get(row.page_id) ?? {};
+        statuses[row.check_id] = row.status;
+        byPage.set(row.page_id, statuses);
+      }
+    }
+    return byPage;
   }
 
   /** The report of each of these URLs in either crawl (the first crawl's where both have one). */
@@ -223,15 +266,44 @@ export class CrawlDiffStore {
       .execute();
   }
 
-  /** Every analysed page of the crawl with its non-pass check statuses (JSON), in URL order. */
+  /**
+   * Every analysed page of the crawl with its failed and warned checks (a JSON object, check id → status, in
+   * catalogue order), in URL order.
+   */
   async pageStatuses(crawlId: number): Promise<Array<{ url: string; check_statuses: string }>> {
-    const rows = await this.db
-      .selectFrom("crawl_pages")
-      .select(["url", "check_statuses"])
-      .where("crawl_id", "=", crawlId)
-      .where("check_statuses", "is not", null)
-      .orderBy("url")
-      .execute();
-    return rows as Array<{ url: string; check_statuses: string }>;
+    const [pages, checks] = await Promise.all([
+      this.db
+        .selectFrom("crawl_pages")
+        .select(["id", "url"])
+        .where("crawl_id", "=", crawlId)
+        .where("result", "is not", null)
+        .orderBy("url")
+        .execute(),
+      this.db
+        .selectFrom("crawl_page_checks")
+        .select(["page_id", "check_id", "status"])
+        .where("crawl_id", "=", crawlId)
+        .execute(),
+    ]);
+    const byPage = new Map<number, Record<string, string>>();
+    for (const row of checks.sort(inCatalogueOrder)) {
+      const statuses = byPage.get(row.page_id) ?? {};
+      statuses[row.check_id] = row.status;
+      byPage.set(row.page_id, statuses);
+    }
+    return pages.map((page) => ({
+      url: page.url,
+      check_statuses: JSON.stringify(byPage.get(page.id) ?? {}),
+    }));
   }
+}
+
+/** Each page check's place in the catalogue (the order a page's results list them). */
+const cataloguePlace = new Map(catalogue.map((entry, index) => [entry.id, index]));
+
+function inCatalogueOrder(a: { check_id: string }, b: { check_id: string }): number {
+  return (
+    (cataloguePlace.get(a.check_id) ?? catalogue.length) -
+    (cataloguePlace.get(b.check_id) ?? catalogue.length)
+  );
 }

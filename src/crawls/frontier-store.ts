@@ -519,8 +519,6 @@ async function storePageChecks(
         check_id: check.check,
         status: check.status,
         template,
-        message: check.message,
-        items: check.items,
       })),
     )
     .execute();

@@ -1,7 +1,8 @@
 /**
- * What a crawl keeps of a page's check results for its roll-up: the checks that failed or warned, each with its
- * message and first evidence items, and the page's URL pattern (`urlTemplate`), the unit of "one fix clears N
- * pages". A pure function of the results: nothing here reads or writes.
+ * What a crawl keeps of a page's check results for its roll-up and comparisons: the checks that failed or warned
+ * and the page's URL pattern (`urlTemplate`), the unit of "one fix clears N pages"; and, read back from the
+ * page's analysis when its affected pages are listed, a check's message and first evidence items
+ * (`checkEvidence`). Pure functions of the results: nothing here reads or writes.
  */
 import type { CheckResults } from "../analysis/judge.js";
 
@@ -11,8 +12,11 @@ export const keptEvidenceItems = 5;
 export interface PageCheck {
   check: string;
   status: "fail" | "warn";
+}
+
+/** A check's message and its first evidence items (a JSON array), as a crawl lists its affected pages. */
+export interface CheckEvidence {
   message: string;
-  /** JSON array of the first evidence items. */
   items: string;
 }
 
@@ -33,12 +37,20 @@ export function failedChecksOf(results: CheckResults): PageCheck[] {
   const kept: PageCheck[] = [];
   for (const [check, result] of Object.entries(results)) {
     if (result.status !== "fail" && result.status !== "warn") continue;
-    kept.push({
-      check,
-      status: result.status,
-      message: result.message,
-      items: JSON.stringify(result.details?.items.slice(0, keptEvidenceItems) ?? []),
-    });
+    kept.push({ check, status: result.status });
   }
   return kept;
+}
+
+/**
+ * The check's message and first evidence items in the page's results; an empty message and no items when the
+ * results say nothing of it (or are no longer stored: the report deleted, or the analysis beyond its history).
+ */
+export function checkEvidence(results: CheckResults | null, check: string): CheckEvidence {
+  const result = results?.[check];
+  if (!result) return { message: "", items: "[]" };
+  return {
+    message: result.message,
+    items: JSON.stringify(result.details?.items.slice(0, keptEvidenceItems) ?? []),
+  };
 }

@@ -3,8 +3,8 @@
  * read where the page was parsed (`CrawledPage`) as the page's frontier columns, its internal links, and the URLs
  * it adds to the frontier (the links it follows one click deeper, or listed beyond the depth limit; its canonical
  * and hreflang alternates within the crawl's project, at no depth; none in list mode, which analyses its list
- * only), the values of the crawl's extraction rules, and its page-check statuses other than `pass` (what
- * comparing two crawls reads). A pure function: nothing here reads the page.
+ * only), and the values of the crawl's extraction rules (its failed and warned checks are `failedChecksOf`'s).
+ * A pure function: nothing here reads the page.
  */
 import { inScope } from "../analysis/crawl-url.js";
 import type { CrawledPage } from "../analysis/crawled-page.js";
@@ -24,7 +24,7 @@ export function pageRecordOf(
   analysed: {
     response: ResponseFacts;
     crawled: CrawledPage;
-    report: { score: number; result: string; results: Record<string, { status: string }> };
+    report: { score: number; result: string };
   },
 ): PageRecord {
   const { response, crawled, report } = analysed;
@@ -56,15 +56,6 @@ export function pageRecordOf(
     score: report.score,
     result: report.result,
     extracted: crawl.extract === "[]" ? null : JSON.stringify(crawled.extracted),
-    check_statuses: checkStatusesOf(report.results),
   };
   return { facts: stored, links, discovered };
-}
-
-/** The statuses other than `pass`, as JSON (check id → status, in check order): `{}` when every check passed. */
-export function checkStatusesOf(results: Record<string, { status: string }>): string {
-  const statuses: Record<string, string> = {};
-  for (const [check, result] of Object.entries(results))
-    if (result.status !== "pass") statuses[check] = result.status;
-  return JSON.stringify(statuses);
 }

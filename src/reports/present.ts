@@ -1,7 +1,8 @@
 /**
  * A stored report as the API shows it, and as webhooks send it (without its results). The analysis documents
- * are stored as JSON text and spliced in as they are — as bytes when read for display — so listing 100 reports
- * parses, decodes and re-encodes nothing. Internal columns (user id, password hash) never appear.
+ * are spliced in as the store hands them over — summary and categories as stored, the results as the UTF-8 bytes
+ * their packed form unpacks to — so listing 100 reports parses and re-encodes nothing. Internal columns (user
+ * id, password hash) never appear.
  */
 import type { DisplayRow, ReportRow } from "../store/report-store.js";
 

@@ -1,9 +1,8 @@
 /**
- * How a history row stores its check results: the JSON text, brotli-compressed. A results document is about
- * 20 KB of JSON whose keys, messages and evidence markup repeat heavily, so it shrinks to a fraction; history is
- * read one analysis at a time (a past analysis, a diff), where one decompression costs well under a millisecond.
- * The report's latest complete analysis stays uncompressed on the report row, where lists and shows splice it
- * into responses without decoding anything.
+ * How an analysis stores its check results: the JSON text, brotli-compressed, once (a report reads those of the
+ * analysis it shows; migration 022). A results document is about 20 KB of JSON whose keys, messages and evidence
+ * markup repeat heavily, so it shrinks to a fraction; one decompression costs well under a millisecond, paid per
+ * report shown or listed and per analysis read from history.
  *
  * Stores pack off the main thread (`packResultsOffThread`: libuv's thread pool) before they open the transaction
  * that adds the history row, so the event loop goes on serving while the results are compressed; migrations,

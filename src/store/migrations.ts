@@ -22,6 +22,8 @@ import { crawlHeaders } from "./migrations/018_crawl_headers.js";
 import { crawlLists } from "./migrations/019_crawl_lists.js";
 import { crawlFindings } from "./migrations/020_crawl_findings.js";
 import { crawlPageChecks } from "./migrations/021_crawl_page_checks.js";
+import { resultsOnce } from "./migrations/022_results_once.js";
+import { pageChecksOnce } from "./migrations/023_page_checks_once.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -43,6 +45,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "019_crawl_lists": crawlLists(),
     "020_crawl_findings": crawlFindings(),
     "021_crawl_page_checks": crawlPageChecks(),
+    "022_results_once": resultsOnce(dialect),
+    "023_page_checks_once": pageChecksOnce(),
   };
 }
 

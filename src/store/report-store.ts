@@ -5,7 +5,7 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
 import { timestamp } from "../timestamps.js";
 import type { AnalysisMode, AnalysisTrigger } from "../vocabulary.js";
-import { packResultsOffThread } from "./analysis-document.js";
+import { packResultsOffThread, unpackResults } from "./analysis-document.js";
 import {
   addComplete,
   addFailed,
@@ -16,7 +16,12 @@ import {
 import type { Database, ReportSchedule, ReportStatus, ReportsTable } from "./schema.js";
 import type { Store } from "./store.js";
 
-export type ReportRow = Selectable<ReportsTable>;
+/**
+ * A report row with its latest complete analysis's check results as UTF-8 JSON bytes (null before the first).
+ * The results are stored once, packed, on the analysis the report shows (migration 022); every read that
+ * returns them unpacks that analysis's.
+ */
+export type ReportRow = Selectable<ReportsTable> & { results: Buffer | null };
 
 /**
  * A row read for display. On SQLite the JSON documents come as UTF-8 bytes, so a response is written out
@@ -28,6 +33,17 @@ export type DisplayRow = Omit<ReportRow, "summary" | "categories" | "results"> &
   categories: string | Buffer | null;
   results: string | Buffer | null;
 };
+
+/** The packed results of the analysis a report shows, as a column of a query on `reports`. */
+const shownResults = sql<Buffer | null>`(select shown.results from analyses as shown where shown.id = reports.analysis_id)`;
+
+/** A row read with `shownResults` as `packed_results`, its results unpacked. */
+function unpacked<Row extends { packed_results: Buffer | Uint8Array | null }>(
+  row: Row,
+): Omit<Row, "packed_results"> & { results: Buffer | null } {
+  const { packed_results: packed, ...rest } = row;
+  return { ...rest, results: packed === null ? null : unpackResults(packed) };
+}
 
 /**
  * SQLite: up to this many trigram matches across all users, the FTS5 index drives a URL search; beyond it the
@@ -221,7 +237,13 @@ export class ReportStore {
     const packedResults = await packResultsOffThread(report.results);
     return this.db.transaction().execute(async (trx) => {
       const id = await this.insertWithin(trx, report, trigger, packedResults);
-      return trx.selectFrom("reports").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+      const row = await trx
+        .selectFrom("reports")
+        .selectAll()
+        .select(shownResults.as("packed_results"))
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      return unpacked(row);
     });
   }
 
@@ -236,7 +258,7 @@ export class ReportStore {
     trigger: AnalysisTrigger,
     packedResults: Buffer,
   ): Promise<number> {
-    const { request_id: requestId, screenshot, ...columns } = report;
+    const { request_id: requestId, screenshot, results: _results, ...columns } = report;
     const created = await trx
       .insertInto("reports")
       .values({ ...columns, status: "complete" })
@@ -260,11 +282,12 @@ export class ReportStore {
 
   /** Stores a report whose first analysis will run in the background (status `queued`, no analysis yet). */
   async insertPending(report: PendingReport): Promise<ReportRow> {
-    return this.db
+    const row = await this.db
       .insertInto("reports")
       .values({ ...report, status: "queued" })
       .returningAll()
       .executeTakeFirstOrThrow();
+    return { ...row, results: null };
   }
 
   /**
@@ -282,12 +305,7 @@ export class ReportStore {
     const packedResults = await packResultsOffThread(analysis.results);
     return this.db.transaction().execute(async (trx) => {
       if (!(await this.reanalysedWithin(trx, userId, id, analysis, origin, changes, packedResults))) return;
-      return trx
-        .selectFrom("reports")
-        .selectAll()
-        .where("user_id", "=", userId)
-        .where("id", "=", id)
-        .executeTakeFirst();
+      return this.findWithin(trx, userId, id);
     });
   }
 
@@ -318,11 +336,12 @@ export class ReportStore {
       packedResults,
     });
     const analyses = await applyRetention(trx, owner, this.options.historyLimit, analysisId);
+    const { results: _results, ...columns } = analysis;
     await trx
       .updateTable("reports")
       .set({
         ...changes,
-        ...analysis,
+        ...columns,
         ...settled(origin, "complete"),
         error_reason: null,
         error_message: null,
@@ -382,7 +401,7 @@ export class ReportStore {
    * job is enqueued. Undefined when the user has no such report.
    */
   async queueAnalysis(userId: number, id: number): Promise<ReportRow | undefined> {
-    return this.db
+    const row = await this.db
       .updateTable("reports")
       .set({
         pending_analyses: sql<number>`pending_analyses + 1`,
@@ -392,6 +411,7 @@ export class ReportStore {
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirst();
+    return row && this.withResults(row);
   }
 
   /** Takes back `queueAnalysis` when the job could not be enqueued. */
@@ -432,13 +452,30 @@ export class ReportStore {
       .executeTakeFirst();
   }
 
-  async find(userId: number, id: number): Promise<ReportRow | undefined> {
-    return this.db
+  find(userId: number, id: number): Promise<ReportRow | undefined> {
+    return this.findWithin(this.db, userId, id);
+  }
+
+  private async findWithin(db: Kysely<Database>, userId: number, id: number): Promise<ReportRow | undefined> {
+    const row = await db
       .selectFrom("reports")
       .selectAll()
+      .select(shownResults.as("packed_results"))
       .where("user_id", "=", userId)
       .where("id", "=", id)
       .executeTakeFirst();
+    return row && unpacked(row);
+  }
+
+  /** A row an update returned, with the results of the analysis it shows. */
+  private async withResults(row: Selectable<ReportsTable>): Promise<ReportRow> {
+    if (row.analysis_id === null) return { ...row, results: null };
+    const shown = await this.db
+      .selectFrom("analyses")
+      .select("results")
+      .where("id", "=", row.analysis_id)
+      .executeTakeFirst();
+    return { ...row, results: shown?.results ? unpackResults(shown.results) : null };
   }
 
   /** The user's report for exactly this URL (the newest, should there be several). */
@@ -479,13 +516,14 @@ export class ReportStore {
   }
 
   async findForDisplay(userId: number, id: number): Promise<DisplayRow | undefined> {
-    return this.db
+    const row = await this.db
       .selectFrom("reports")
       .select(plainColumns)
       .select(this.documentBytes())
       .where("user_id", "=", userId)
       .where("id", "=", id)
       .executeTakeFirst();
+    return row && unpacked(row);
   }
 
   /**
@@ -493,22 +531,24 @@ export class ReportStore {
    * ReportAccess decides what they may see.
    */
   async findForPage(id: number): Promise<DisplayRow | undefined> {
-    return this.db
+    const row = await this.db
       .selectFrom("reports")
       .select(plainColumns)
       .select(this.documentBytes())
       .where("id", "=", id)
       .executeTakeFirst();
+    return row && unpacked(row);
   }
 
   async update(userId: number, id: number, changes: ReportChanges): Promise<ReportRow | undefined> {
-    return this.db
+    const row = await this.db
       .updateTable("reports")
       .set(changes)
       .where("user_id", "=", userId)
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirst();
+    return row && this.withResults(row);
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
@@ -536,7 +576,7 @@ export class ReportStore {
         .offset(query.offset)
         .execute(),
     ]);
-    return { rows, total: Number(counted.total) };
+    return { rows: rows.map(unpacked), total: Number(counted.total) };
   }
 
   async listProjects(
@@ -605,15 +645,18 @@ export class ReportStore {
     return sql`${sql.ref(key)} ${sql.raw(direction === "asc" ? "asc nulls first" : "desc nulls last")}`;
   }
 
-  /** The JSON document columns, as bytes where the driver hands them over cheaply (see DisplayRow). */
+  /**
+   * The JSON document columns, as bytes where the driver hands them over cheaply (see DisplayRow), and the
+   * shown analysis's packed results (one primary-key lookup per row; unpacked by `unpacked`).
+   */
   private documentBytes() {
     const pg = this.store.dialect === "postgres";
-    const bytes = <C extends "summary" | "categories" | "results">(column: C) =>
+    const bytes = <C extends "summary" | "categories">(column: C) =>
       (pg
         ? sql<string | Buffer>`${sql.ref(column)}`
         : sql<string | Buffer>`cast(${sql.ref(column)} as blob)`
       ).as(column);
-    return [bytes("summary"), bytes("categories"), bytes("results")] as const;
+    return [bytes("summary"), bytes("categories"), shownResults.as("packed_results")] as const;
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The tables as Kysely sees them. Timestamps are ISO-8601 UTC text with microseconds
  * ("2026-11-20T10:15:30.000000Z") in both dialects: they sort as text, and the API returns them as they are.
- * JSON documents (a report's summary, categories and results) are stored as text and sent back verbatim.
+ * JSON documents (a report's summary and categories) are stored as text and sent back verbatim; check results
+ * are stored once per analysis, brotli-packed (analysis-document.ts), and sent back as the bytes they unpack to.
  */
 import type { Generated } from "kysely";
 import type { AnalysisMode, AnalysisTrigger } from "../vocabulary.js";
@@ -46,7 +47,6 @@ export interface ReportsTable {
   password_hash: string | null;
   summary: string | null;
   categories: string | null;
-  results: string | null;
   generated_at: string | null;
   created_at: string;
   updated_at: string;
@@ -71,8 +71,9 @@ export interface ReportsTable {
 }
 
 /**
- * One analysis of a report, complete or failed. The report row carries a copy of its latest complete analysis;
- * this table is the history. `results` is brotli-compressed JSON (analysis-document.ts).
+ * One analysis of a report, complete or failed: the history. The report row carries its latest complete
+ * analysis's columns but for the check results, which are stored here only (migration 022) and read through the
+ * report's `analysis_id`. `results` is brotli-compressed JSON (analysis-document.ts).
  */
 export interface AnalysesTable {
   id: Generated<number>;
@@ -265,6 +266,8 @@ export interface CrawlsTable {
   urls: Generated<string | null>;
   /** Extraction rules, a JSON array (`[]` for none). */
   extract: Generated<string>;
+  /** 0 for a crawl analysed before page checks were recorded (migration 023): it compares on site findings only. */
+  checks_recorded: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -297,8 +300,6 @@ export interface CrawlPagesTable {
   error: string | null;
   /** The extraction rules' values, one JSON array per rule in the crawl's order; null when none were read. */
   extracted: Generated<string | null>;
-  /** An analysed page's page-check statuses other than `pass`, as a JSON object (check id → status). */
-  check_statuses: string | null;
   attempts: Generated<number>;
   /** The part fetching it (while `fetching`), and until when its claim holds. */
   claimed_by: Generated<number | null>;
@@ -328,7 +329,11 @@ export interface CrawlIssuesTable {
   truncated: number;
 }
 
-/** A page check that failed or warned on an analysed page of a crawl (migration 021). */
+/**
+ * A page check that failed or warned on an analysed page of a crawl (migration 021), as the crawl judged it: what
+ * the roll-up counts and comparing two crawls reads. Its message and evidence are on the analysis the crawl made
+ * of the page (request id `crawl:<crawl>:<page>`; migration 023).
+ */
 export interface CrawlPageChecksTable {
   crawl_id: number;
   page_id: number;
@@ -336,9 +341,6 @@ export interface CrawlPageChecksTable {
   status: "fail" | "warn";
   /** The page's URL path pattern: "/", "/about", "/blog/*". */
   template: string;
-  message: string;
-  /** JSON array: the check's first evidence items. */
-  items: string;
 }
 
 /** Every site finding of a crawl with its fingerprint (the issue's `items` list only the first 100). */

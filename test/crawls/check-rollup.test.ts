@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { priorityOf, rollupOf } from "../../src/crawls/check-rollup.js";
 import { csvField, csvLine } from "../../src/crawls/csv.js";
 import { itemDetail } from "../../src/crawls/findings-present.js";
-import { failedChecksOf, urlTemplate } from "../../src/crawls/page-checks.js";
+import { checkEvidence, failedChecksOf, urlTemplate } from "../../src/crawls/page-checks.js";
 
 describe("urlTemplate", () => {
   it.each([
@@ -48,8 +48,8 @@ describe("rollupOf", () => {
   });
 });
 
-describe("failedChecksOf", () => {
-  it("keeps failed and warned checks with their first five evidence items", () => {
+describe("failedChecksOf and checkEvidence", () => {
+  it("keeps failed and warned checks; their evidence is the message and first five items", () => {
     const items = Array.from({ length: 8 }, (_, index) => ({ src: `/${index}.png` }));
     const result = (status: string, details?: { items: typeof items; truncated: number }) =>
       ({
@@ -72,8 +72,15 @@ describe("failedChecksOf", () => {
       ["b", "fail"],
       ["c", "warn"],
     ]);
-    expect(JSON.parse(kept[0]?.items ?? "")).toEqual(items.slice(0, 5));
-    expect(kept[1]?.items).toBe("[]");
+    const results = {
+      b: result("fail", { items, truncated: 0 }),
+      c: result("warn"),
+    };
+    expect(JSON.parse(checkEvidence(results, "b").items)).toEqual(items.slice(0, 5));
+    expect(checkEvidence(results, "b").message).toBe("fail");
+    expect(checkEvidence(results, "c")).toEqual({ message: "warn", items: "[]" });
+    // Results no longer stored (the report deleted): listed without evidence.
+    expect(checkEvidence(null, "b")).toEqual({ message: "", items: "[]" });
   });
 });
 

@@ -40,7 +40,7 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
   ): Promise<CrawlRow> {
     const row = await runningCrawl(stores, userId, { project });
     const db = database.store.db;
-    const pageRows = Object.entries(pages).map(([path, statuses]) => ({
+    const pageRows = Object.keys(pages).map((path) => ({
       crawl_id: row.id,
       url: url(path),
       depth: 1,
@@ -50,12 +50,35 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
       excluded: null,
       error: null,
       score: 80,
-      check_statuses: JSON.stringify(statuses),
+      result: "good",
     }));
     for (let start = 0; start < pageRows.length; start += 200) {
       await db
         .insertInto("crawl_pages")
         .values(pageRows.slice(start, start + 200))
+        .execute();
+    }
+    // Each page's failed and warned checks, as the crawler records them.
+    const stored = await db
+      .selectFrom("crawl_pages")
+      .select(["id", "url"])
+      .where("crawl_id", "=", row.id)
+      .execute();
+    const checkRows = stored.flatMap((page) =>
+      Object.entries(pages[new URL(page.url).pathname] ?? {})
+        .filter(([, status]) => status === "fail" || status === "warn")
+        .map(([check, status]) => ({
+          crawl_id: row.id,
+          page_id: page.id,
+          check_id: check,
+          status: status as "fail" | "warn",
+          template: "/",
+        })),
+    );
+    for (let start = 0; start < checkRows.length; start += 200) {
+      await db
+        .insertInto("crawl_page_checks")
+        .values(checkRows.slice(start, start + 200))
         .execute();
     }
     await stores.site.saveIssues(

@@ -60,7 +60,6 @@ describe("pageRecordOf", () => {
       score: 87,
       result: "good",
       extracted: null,
-      check_statuses: '{"image-alt":"fail","llms-txt":"na"}',
     });
     expect(record.links).toEqual(crawledPage().links);
   });

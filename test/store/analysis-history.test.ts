@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Migrator } from "kysely";
+import { Migrator, type Selectable } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
@@ -13,6 +13,7 @@ import { AnalysisStore } from "../../src/store/analysis-store.js";
 import { openStore } from "../../src/store/database.js";
 import { migrate, migrationsFor } from "../../src/store/migrations.js";
 import { ReportStore } from "../../src/store/report-store.js";
+import type { ReportsTable } from "../../src/store/schema.js";
 import type { Store } from "../../src/store/store.js";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
@@ -90,7 +91,12 @@ describe.each(databaseKinds)("analysis history on %s", (kind) => {
         }),
       ];
       for (const row of rows) await store.db.insertInto("reports").values(row).execute();
-      const before = await store.db.selectFrom("reports").selectAll().orderBy("id").execute();
+      // Read as the previous version's table, results column included (migration 022 drops it).
+      const before = (await store.db
+        .selectFrom("reports")
+        .selectAll()
+        .orderBy("id")
+        .execute()) as unknown as Array<Selectable<ReportsTable> & { results: string }>;
 
       await migrate(store);
 

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
-import { seedRow } from "../helpers/seed.js";
+import { seedColumns } from "../helpers/seed.js";
 
 describe("the reports version on PostgreSQL", () => {
   let database: TestDatabase;
@@ -41,7 +41,7 @@ describe("the reports version on PostgreSQL", () => {
   async function insertReport(client: pg.Client, userId: number, url: string): Promise<void> {
     const query = database.store.db
       .insertInto("reports")
-      .values(seedRow(userId, { url, score: 70 }))
+      .values(seedColumns(userId, { url, score: 70 }))
       .compile();
     await client.query(query.sql, [...query.parameters]);
   }

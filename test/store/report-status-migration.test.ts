@@ -96,8 +96,13 @@ describe.each(databaseKinds)("migration 011 (report status) on %s", (kind) => {
             schedule,
             next_run_at,
             pending_analyses,
+            analysis_id,
+            analyses,
             ...rest
           }) => {
+            // The report had results but showed no analysis: migration 022 makes them its newest analysis.
+            expect(analysis_id).not.toBeNull();
+            expect(analyses).toBe(1);
             expect({
               status,
               error_reason,
@@ -118,12 +123,15 @@ describe.each(databaseKinds)("migration 011 (report status) on %s", (kind) => {
             return rest;
           },
         ),
-      ).toEqual(before);
+      ).toEqual(before.map(({ results: _results, analysis_id: _shown, analyses: _count, ...rest }) => rest));
       expect(
         await store.db.selectFrom("analyses").select("report_id").orderBy("report_id").execute(),
-      ).toEqual(ids.map((id) => ({ report_id: id })));
-
+      ).toEqual(ids.flatMap((id) => [{ report_id: id }, { report_id: id }]));
       const reports = new ReportStore(store);
+      for (const row of before) {
+        const shown = await reports.find(userId, row.id as number);
+        expect(shown?.results?.toString()).toBe(row.results);
+      }
       // The URL search (FTS5 triggers on SQLite, the trigram index on PostgreSQL) still finds a report.
       const found = await reports.list(userId, {
         search: "item-2",

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { type ReportListQuery, ReportStore } from "../../src/store/report-store.js";
 import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
-import { seedRow } from "../helpers/seed.js";
+import { seedColumns } from "../helpers/seed.js";
 
 /**
  * URL search answers the same whichever way the database finds the matches. On SQLite a needle with more than
@@ -32,8 +32,8 @@ describe.each(databaseKinds)("URL search on %s", (kind) => {
     owner = (await accounts.createUser("owner@example.com", null)).account.id;
     reports = new ReportStore(database.store);
     const rows = [
-      ...crowdUrls.map((url, index) => seedRow(crowd, { url, score: (index * 37) % 101 })),
-      ...ownerUrls.map((url, index) => seedRow(owner, { url, score: 90 - index * 10 })),
+      ...crowdUrls.map((url, index) => seedColumns(crowd, { url, score: (index * 37) % 101 })),
+      ...ownerUrls.map((url, index) => seedColumns(owner, { url, score: 90 - index * 10 })),
     ];
     for (let start = 0; start < rows.length; start += 500)
       await database.store.db

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { catalogue } from "../../src/analysis/catalogue.js";
 import { categoryNames } from "../../src/analysis/checks/check.js";
+import { unpackResults } from "../../src/store/analysis-document.js";
 import { openStore } from "../../src/store/database.js";
 import { postgresUrl } from "../helpers/api.js";
 import { html, startServer } from "../helpers/local-server.js";
@@ -98,10 +99,19 @@ describe.each(["sqlite", "postgres"] as const)("crash safety on %s", (kind) => {
         const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(store.db);
         expect(check.rows[0]?.integrity_check).toBe("ok");
       }
-      const rows = await store.db
-        .selectFrom("reports")
-        .select(["id", "summary", "categories", "results", "url"])
-        .execute();
+      const rows = (
+        await store.db
+          .selectFrom("reports")
+          .leftJoin("analyses", "analyses.id", "reports.analysis_id")
+          .select([
+            "reports.id as id",
+            "reports.summary as summary",
+            "reports.categories as categories",
+            "analyses.results as packed",
+            "reports.url as url",
+          ])
+          .execute()
+      ).map((row) => ({ ...row, results: row.packed && unpackResults(row.packed).toString() }));
       const ids = new Set(rows.map((row) => row.id));
       const missing = acknowledged.filter((id) => !ids.has(id));
       expect(missing).toEqual([]);

@@ -3,7 +3,7 @@ import { catalogue } from "../../src/analysis/catalogue.js";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 import { awayFromWindowEdge } from "../helpers/rate-window.js";
-import { seedRow } from "../helpers/seed.js";
+import { seedColumns } from "../helpers/seed.js";
 import { WebClient } from "../helpers/web-client.js";
 
 const hostilePage = `<!doctype html><html lang="en"><head><title><script>alert(1)</script></title></head>
@@ -226,7 +226,7 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
     const client = await signUp("many-projects@example.com");
     const owner = await api.accounts.verifyLogin("many-projects@example.com", "correct horse battery");
     const rows = Array.from({ length: 30 }, (_, index) =>
-      seedRow(owner?.id as number, {
+      seedColumns(owner?.id as number, {
         url: `https://site-${String(index).padStart(2, "0")}.example/`,
         score: 60,
       }),

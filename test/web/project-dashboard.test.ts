@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
-import { seedRow } from "../helpers/seed.js";
+import { seedColumns } from "../helpers/seed.js";
 import { WebClient } from "../helpers/web-client.js";
 
 describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
@@ -70,7 +70,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     for (const url of more.passingPages ?? []) {
       await db
         .insertInto("crawl_pages")
-        .values({ crawl_id: crawl.id, url, state: "done", depth: 1, status_code: 200, check_statuses: "{}" })
+        .values({ crawl_id: crawl.id, url, state: "done", depth: 1, status_code: 200 })
         .execute();
     }
     const broken = more.brokenLinks ?? [];
@@ -118,7 +118,6 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
           state: "done",
           depth: 1,
           status_code: 200,
-          check_statuses: JSON.stringify({ "image-alt": "fail" }),
         })
         .returning("id")
         .executeTakeFirstOrThrow();
@@ -130,8 +129,6 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
           check_id: "image-alt",
           status: "fail",
           template: new URL(url).pathname.startsWith("/blog/") ? "/blog/*" : "/",
-          message: "An image has no alt text.",
-          items: "[]",
         })
         .execute();
     }
@@ -143,8 +140,8 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     await api.database.store.db
       .insertInto("reports")
       .values([
-        seedRow(userId, { url: "https://shop.example/", score: 90 }),
-        seedRow(userId, { url: "https://shop.example/blog/a", score: 60 }),
+        seedColumns(userId, { url: "https://shop.example/", score: 90 }),
+        seedColumns(userId, { url: "https://shop.example/blog/a", score: 60 }),
       ])
       .execute();
     const first = await seedCrawl(
@@ -198,7 +195,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     const { client, userId } = await signUp("no-crawls@example.com");
     await api.database.store.db
       .insertInto("reports")
-      .values(seedRow(userId, { url: "https://quiet.example/", score: 40 }))
+      .values(seedColumns(userId, { url: "https://quiet.example/", score: 40 }))
       .execute();
     const page = await client.get("/projects/quiet.example");
     expect(page.statusCode).toBe(200);
