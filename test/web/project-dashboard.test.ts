@@ -70,7 +70,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     for (const url of more.passingPages ?? []) {
       await db
         .insertInto("crawl_pages")
-        .values({ crawl_id: crawl.id, url, state: "done", depth: 1, status_code: 200 })
+        .values({ crawl_id: crawl.id, url, state: "done", depth: 1, status_code: 200, result: "good" })
         .execute();
     }
     const broken = more.brokenLinks ?? [];
@@ -118,6 +118,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
           state: "done",
           depth: 1,
           status_code: 200,
+          result: "decent",
         })
         .returning("id")
         .executeTakeFirstOrThrow();
