@@ -33,6 +33,7 @@ interface Measure {
   rssMb: number;
   loopMaxMs: number;
   found: Record<string, number>;
+  steps: Record<string, [ms: number, heldMs: number]>;
 }
 
 function measure(
@@ -59,6 +60,14 @@ function measure(
     { env: { ...process.env, MALLOC_ARENA_MAX: "2" }, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
   );
   return JSON.parse(output.trim().split("\n").at(-1) as string) as Measure;
+}
+
+function slowest(steps: Measure["steps"]): string {
+  return Object.entries(steps)
+    .sort((a, b) => b[1][0] - a[1][0])
+    .slice(0, 5)
+    .map(([step, [ms, held]]) => `${step} ${ms}/${held}`)
+    .join(", ");
 }
 
 async function crawlOf(store: Store, userId: number, pages: number): Promise<number> {
@@ -115,7 +124,8 @@ async function bench(kind: "sqlite" | "postgres"): Promise<boolean> {
           `judged in ${judged.seconds.toFixed(2)} s, ${(judged.seconds / read.seconds).toFixed(1)}× the baseline ` +
           `(reading the rows alone: ${read.seconds.toFixed(2)} s); peak RSS ${judged.rssMb.toFixed(0)} MB ` +
           `(target < ${targetMb} MB: ${under ? "met" : "NOT MET"}; baseline ${read.rssMb.toFixed(0)} MB); ` +
-          `event loop held at most ${judged.loopMaxMs.toFixed(0)} ms\n         found: ${found}`,
+          `event loop held at most ${judged.loopMaxMs.toFixed(0)} ms\n         found: ${found}\n         ` +
+          `slowest steps (time / longest hold, ms): ${slowest(judged.steps)}`,
       );
     }
     if (peaks.length > 1) {

@@ -7,8 +7,16 @@ import { judgeSite } from "../analysis/site-checks/index.js";
 import type { CrawlRow } from "./crawl-store.js";
 import type { SiteStore } from "./site-store.js";
 
-export async function judgeCrawl(site: SiteStore, crawl: CrawlRow): Promise<void> {
+export async function judgeCrawl(
+  site: SiteStore,
+  crawl: CrawlRow,
+  timed?: (step: string, ms: number) => void,
+): Promise<void> {
+  const started = performance.now();
   await site.countInlinks(crawl.id);
-  const { issues } = await judgeSite(await site.source(crawl));
+  timed?.("inlinks", performance.now() - started);
+  const { issues } = await judgeSite(await site.source(crawl), timed);
+  const saving = performance.now();
   await site.saveIssues(crawl.id, issues);
+  timed?.("save", performance.now() - saving);
 }

@@ -152,18 +152,35 @@ export class StoredSiteSource implements SiteSource {
     }
   }
 
-  async deepPages(depth: number): Promise<SitePage[]> {
-    const rows = await this.db
+  async *deepPages(depth: number): AsyncIterable<SitePage[]> {
+    const deep = this.db
       .selectFrom("crawl_pages")
-      .select(pageColumns)
       .where("crawl_id", "=", this.crawlId)
       .where("indexable", "=", 1)
-      .where("status_code", "=", 200)
+      .where("status_code", "=", 200);
+    // Depth by depth, deepest first, each in crawl order a batch at a time.
+    const depths = await deep
+      .select("depth")
+      .distinct()
       .where("depth", ">", depth)
       .orderBy("depth", "desc")
-      .orderBy("id")
       .execute();
-    return rows.map(pageOf);
+    for (const { depth: at } of depths) {
+      let lastId = 0;
+      for (;;) {
+        const rows = await deep
+          .select(pageColumns)
+          .where("depth", "=", at)
+          .where("id", ">", lastId)
+          .orderBy("id")
+          .limit(batchPages)
+          .execute();
+        if (rows.length === 0) break;
+        lastId = (rows.at(-1) as PageRow).id;
+        yield rows.map(pageOf);
+        if (rows.length < batchPages) break;
+      }
+    }
   }
 
   async pagesAt(urls: readonly string[]): Promise<Map<string, SitePage>> {

@@ -5,11 +5,16 @@ import type { SiteCheck } from "./site-source.js";
 
 const deepest = 4;
 
-export const clickDepth: SiteCheck = async (site) =>
-  issueOf(
+export const clickDepth: SiteCheck = async (site) => {
+  const findings: Array<{ url: string; depth: number | null }> = [];
+  for await (const batch of site.deepPages(deepest)) {
+    for (const page of batch) findings.push({ url: page.url, depth: page.depth });
+  }
+  return issueOf(
     { check: "click-depth", category: "seo", importance: "low", title: "Deep pages" },
-    (await site.deepPages(deepest)).map((page) => ({ url: page.url, depth: page.depth })),
+    findings,
     (count) =>
       `${plural(count, "indexable page")} ${count === 1 ? "is" : "are"} more than ${deepest} clicks from the start page.`,
     byUrl,
   );
+};

@@ -45,19 +45,25 @@ const linkChecks = new Set([
   "redirected-links",
 ]);
 
-export async function judgeSite(site: SiteSource): Promise<{
+/** Runs every check over the source, in order; `timed` hears how long each took (for the benchmark). */
+export async function judgeSite(
+  site: SiteSource,
+  timed?: (check: string, ms: number) => void,
+): Promise<{
   issues: SiteIssue[];
   errors: Array<{ check: string; error: unknown }>;
 }> {
   const issues: SiteIssue[] = [];
   const errors: Array<{ check: string; error: unknown }> = [];
   for (const [id, check] of siteChecks) {
+    const started = performance.now();
     try {
       const issue = await check(site);
       if (issue) issues.push(linkChecks.has(id) ? fromCappedLinks(issue, site.linksLeftOut) : issue);
     } catch (error) {
       errors.push({ check: id, error });
     }
+    timed?.(id, performance.now() - started);
   }
   return { issues, errors };
 }

@@ -39,8 +39,8 @@ export interface SiteSource {
   linksLeftOut: number;
   /** The selected pages in crawl order, a batch at a time. */
   pages(selection: PageSelection): AsyncIterable<SitePage[]>;
-  /** Indexable pages that answered 200 deeper than `depth` clicks, deepest first (then in crawl order). */
-  deepPages(depth: number): Promise<SitePage[]>;
+  /** Indexable pages that answered 200 deeper than `depth` clicks, deepest first (then in crawl order), in batches. */
+  deepPages(depth: number): AsyncIterable<SitePage[]>;
   /** The pages the crawl knows at these URLs (text left null), by URL. */
   pagesAt(urls: readonly string[]): Promise<Map<string, SitePage>>;
   /**
@@ -129,8 +129,8 @@ export function factsSource(site: SiteFacts): SiteSource {
         yield selection === "texts" ? batch : batch.map(withoutText);
       }
     },
-    async deepPages(depth) {
-      return site.pages
+    async *deepPages(depth) {
+      yield site.pages
         .filter((page) => selected.indexable(page) && page.depth !== null && page.depth > depth)
         .sort((a, b) => (b.depth as number) - (a.depth as number))
         .map(withoutText);
