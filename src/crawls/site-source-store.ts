@@ -4,9 +4,13 @@
  * links with their targets answered by the database (group-bys over `crawl_links` joined with the target's and
  * the source's rows, an anti-join for unlinked pages), so no judgement holds the crawl's pages or links.
  *
+ * better-sqlite3 answers synchronously, so awaiting its answers never lets the event loop turn: each batch first
+ * waits for the next turn (`setImmediate`), so timers and requests are served between statements.
+ *
  * Only links from pages that were fetched count (a page's links are stored with its status). Link order is the
  * source page's id, then the target URL compared byte by byte (`collate "C"` on PostgreSQL, SQLite's default).
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { SitePage } from "../analysis/site-checks/site-facts.js";
 import type {
@@ -101,6 +105,7 @@ export async function* pageIdRanges(
     }
     yield [after, bound.id];
     after = bound.id;
+    await nextTurn();
   }
 }
 
@@ -144,6 +149,7 @@ export class StoredSiteSource implements SiteSource {
             return eb("hreflang", "is not", null);
         }
       });
+      await nextTurn();
       const rows = (await query.orderBy("id").limit(batchPages).execute()) as PageRow[];
       if (rows.length === 0) return;
       lastId = (rows.at(-1) as PageRow).id;
@@ -168,6 +174,7 @@ export class StoredSiteSource implements SiteSource {
     for (const { depth: at } of depths) {
       let lastId = 0;
       for (;;) {
+        await nextTurn();
         const rows = await deep
           .select(pageColumns)
           .where("depth", "=", at)
@@ -186,6 +193,7 @@ export class StoredSiteSource implements SiteSource {
   async pagesAt(urls: readonly string[]): Promise<Map<string, SitePage>> {
     const found = new Map<string, SitePage>();
     for (let start = 0; start < urls.length; start += batchUrls) {
+      if (start > 0) await nextTurn();
       const rows = await this.db
         .selectFrom("crawl_pages")
         .select(pageColumns)
@@ -236,6 +244,7 @@ export class StoredSiteSource implements SiteSource {
     const bytewise = this.dialect === "postgres" ? sql`collate "C"` : sql``;
     let after = "http:";
     for (;;) {
+      await nextTurn();
       const { rows } = await sql<{ to_url: string }>`
         select distinct l.to_url ${bytewise} as to_url from crawl_links l ${this.linksByTarget()}
         where l.crawl_id = ${this.crawlId} and l.to_url ${bytewise} > ${after} and l.to_url ${bytewise} < 'http;'
@@ -260,6 +269,7 @@ export class StoredSiteSource implements SiteSource {
     const linked: Array<LinkedTarget & { firstSource: number }> = [];
     for (let start = 0; start < urls.length; start += batchUrls) {
       const batch = urls.slice(start, start + batchUrls);
+      await nextTurn();
       const onlyNofollow = kind === "nofollow" ? sql`and l.nofollow = 1` : sql``;
       const ranked = await sql<{ to_url: string; from_url: string; source_id: number }>`
         select l.to_url, l.from_url, s.id as source_id

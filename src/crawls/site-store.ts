@@ -3,6 +3,7 @@
  * links), the source the checks read the crawl's page and link rows from (site-source-store.ts), the findings stored with the crawl's issue counts
  * (every finding with its fingerprint, for comparing crawls), and the mean score of its analysed pages.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import type { SiteIssue } from "../analysis/site-checks/site-facts.js";
@@ -66,6 +67,8 @@ export class SiteStore {
       await trx.deleteFrom("crawl_findings").where("crawl_id", "=", crawlId).execute();
       for (const issue of issues) {
         for (let start = 0; start < issue.findings.length; start += findingBatch) {
+          // The next turn of the event loop first: SQLite's statements would otherwise run back to back.
+          await nextTurn();
           await trx
             .insertInto("crawl_findings")
             .values(
