@@ -5,7 +5,7 @@
  * the first page of its band's bucket, confirmed on the whole fingerprint, and confirmed pairs are joined into
  * groups (union-find, so the groups do not depend on the order pairs are confirmed in).
  *
- * What it holds is one compact row per page with text: the 64 hashes in one typed array (256 bytes a page),
+ * What it holds is one compact row per page with text: the 64 hashes in typed arrays (256 bytes a page),
  * the text's hash and the URL; a band's buckets exist only while that band is read, and the event loop is let
  * go between bands.
  */
@@ -19,31 +19,35 @@ const threshold = 0.9;
 const bands = 16;
 const rows = 4;
 const hashes = bands * rows;
+const chunkShift = 10;
+const chunkPages = 1 << chunkShift;
 
 export const duplicateContent: SiteCheck = async (site) => {
-  let minhashes = new Uint32Array(hashes * 1024);
+  // The minhashes in chunks of 1,024 pages (256 KiB each): never copied as they grow.
+  const chunks: Uint32Array[] = [];
   const textHashes: string[] = [];
   const urls: string[] = [];
   for await (const batch of site.pages("texts")) {
     for (const page of batch) {
       if (page.text === null) continue;
       const at = urls.length;
-      if ((at + 1) * hashes > minhashes.length) {
-        const grown = new Uint32Array(minhashes.length * 2);
-        grown.set(minhashes);
-        minhashes = grown;
-      }
-      minhashes.set(page.text.minhash.slice(0, hashes), at * hashes);
+      if (at % chunkPages === 0) chunks.push(new Uint32Array(chunkPages * hashes));
+      (chunks[chunks.length - 1] as Uint32Array).set(
+        page.text.minhash.slice(0, hashes),
+        (at % chunkPages) * hashes,
+      );
       textHashes.push(page.text.hash);
       urls.push(page.url);
     }
   }
+  const valueAt = (page: number, slot: number) =>
+    (chunks[page >>> chunkShift] as Uint32Array)[(page & (chunkPages - 1)) * hashes + slot] as number;
   const count = urls.length;
   const similar = (a: number, b: number) => {
     if (textHashes[a] === textHashes[b]) return true;
     let equal = 0;
     for (let slot = 0; slot < hashes; slot++) {
-      if (minhashes[a * hashes + slot] === minhashes[b * hashes + slot]) equal++;
+      if (valueAt(a, slot) === valueAt(b, slot)) equal++;
     }
     return equal / hashes >= threshold;
   };
@@ -60,8 +64,8 @@ export const duplicateContent: SiteCheck = async (site) => {
   for (let band = 0; band < bands; band++) {
     const firsts = new Map<string, number>();
     for (let index = 0; index < count; index++) {
-      const from = index * hashes + band * rows;
-      const key = `${minhashes[from]},${minhashes[from + 1]},${minhashes[from + 2]},${minhashes[from + 3]}`;
+      const from = band * rows;
+      const key = `${valueAt(index, from)},${valueAt(index, from + 1)},${valueAt(index, from + 2)},${valueAt(index, from + 3)}`;
       const first = firsts.get(key);
       if (first === undefined) {
         firsts.set(key, index);
