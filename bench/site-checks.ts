@@ -3,7 +3,7 @@
  * orphans, broken and redirected links, click depth, canonicals, hreflang…) at 10,000 and 100,000 pages, on
  * SQLite and PostgreSQL (`BENCH_DATABASES=sqlite,postgres`, both by default; `BENCH_SITE_PAGES=10000,100000`).
  * Each crawl is written straight into a fresh database (test/helpers/synthetic-crawl.ts: a tree of pages with
- * every kind of defect, about 16 links a page), then judged in a process of its own started as the service
+ * every kind of defect, about 7 links a page), then judged in a process of its own started as the service
  * starts (`MALLOC_ARENA_MAX=2`, `--max-semi-space-size=16`), whose peak RSS is its own.
  * Baseline, measured in the same run on the same database: a process that only reads the crawl's page and link
  * rows a batch at a time, keeping none (the least a judgement does). Reported per size: the judgement's time and
