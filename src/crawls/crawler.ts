@@ -5,7 +5,6 @@ import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { crawlDelayFor, isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { resultOf } from "../analysis/score.js";
-import { judgeSite } from "../analysis/site-checks/index.js";
 import type { CrawlSettings, ScheduleIntervals } from "../config.js";
 import type { EventSink } from "../events/event-sink.js";
 import { type JobContext, RunLater } from "../jobs/job-queue.js";
@@ -23,6 +22,7 @@ import type { FrontierEntry } from "./frontier-store.js";
 import { failedChecksOf, type PageCheck } from "./page-checks.js";
 import { type PageRecord, pageRecordOf } from "./page-record.js";
 import { CrawlPageReports, type PageReport } from "./page-reports.js";
+import { judgeCrawl } from "./site-judgement.js";
 import { type Outbound, SiteReader } from "./site-reader.js";
 
 export const crawlJob = "crawl";
@@ -549,9 +549,7 @@ class CrawlRun {
     // A start page that failed asked the crawl to stop with its error: the crawl fails.
     const failed = (await crawls.find(this.crawl.user_id, this.crawl.id))?.error != null;
     const ending = failed ? "failed" : status;
-    await site.countInlinks(this.crawl.id);
-    const { issues } = judgeSite(await site.siteFacts(this.crawl));
-    await site.saveIssues(this.crawl.id, issues);
+    await judgeCrawl(site, this.crawl);
     const score = await site.meanScore(this.crawl.id);
     const now = timestamp();
     await crawls.refreshCounters(this.crawl.id, now);

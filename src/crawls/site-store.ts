@@ -1,121 +1,60 @@
 /**
  * What the site checks judge and what they find, for a finished crawl: the inlink counts (from the recorded
- * links), the crawl's facts read from its page and link rows, the findings stored with the crawl's issue counts
+ * links), the source the checks read the crawl's page and link rows from (site-source-store.ts), the findings stored with the crawl's issue counts
  * (every finding with its fingerprint, for comparing crawls), and the mean score of its analysed pages.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import type { SiteFacts, SiteIssue } from "../analysis/site-checks/site-facts.js";
+import type { SiteIssue } from "../analysis/site-checks/site-facts.js";
+import type { SiteSource } from "../analysis/site-checks/site-source.js";
 import type { Database } from "../store/schema.js";
-import type { Store } from "../store/store.js";
+import type { Dialect, Store } from "../store/store.js";
 import type { CrawlRow } from "./crawl-store.js";
+import { pageIdRanges, StoredSiteSource } from "./site-source-store.js";
 
-/** How many pages' links `siteFacts` reads at once. */
-const linkBatchPages = 500;
 /** How many findings one insert stores (five columns each: within SQLite's bound on parameters). */
 const findingBatch = 500;
 
 export class SiteStore {
   private readonly db: Kysely<Database>;
+  private readonly dialect: Dialect;
 
   constructor(store: Store) {
     this.db = store.db;
-  }
-
-  /** The inlink count of every page, from the recorded links (set once the crawl is over). */
-  async countInlinks(crawlId: number): Promise<void> {
-    await sql`update crawl_pages set inlinks = counted.n
-      from (select to_url, count(distinct from_url) as n from crawl_links
-            where crawl_id = ${crawlId} and from_url <> to_url group by to_url) as counted
-      where crawl_pages.crawl_id = ${crawlId} and crawl_pages.url = counted.to_url`.execute(this.db);
+    this.dialect = store.dialect;
   }
 
   /**
-   * Everything the site checks judge, read from the crawl's rows. A site's URLs recur in every fact about it
-   * (a page's own URL, its links' ends, canonicals, redirects), so each URL is kept as one string shared by all
-   * of them; and links, by far the most rows, are read for a batch of pages at a time, so they are never held
-   * twice over (as database rows and as facts) all at once.
+   * The inlink count of every page (the distinct other pages linking to it), from the recorded links, set once
+   * the crawl is over: a thousand pages per statement, each page's links looked up by target.
    */
-  async siteFacts(crawl: CrawlRow): Promise<SiteFacts> {
-    const rows = await this.db
-      .selectFrom("crawl_pages")
-      .select([
-        "url",
-        "depth",
-        "status_code",
-        "error",
-        "redirect_to",
-        "content_type",
-        "in_sitemap",
-        "disallowed",
-        "excluded",
-        "indexable",
-        "noindex",
-        "canonical",
-        "title",
-        "meta_description",
-        "text_hash",
-        "text_minhash",
-        "hreflang",
-      ])
-      .where("crawl_id", "=", crawl.id)
-      .orderBy("id")
-      .execute();
-    const urls = new Map<string, string>();
-    const shared = (url: string): string => {
-      const known = urls.get(url);
-      if (known !== undefined) return known;
-      urls.set(url, url);
-      return url;
-    };
-    const sharedOrNull = (url: string | null) => (url === null ? null : shared(url));
-    const pages = rows.map((page) => ({
-      url: shared(page.url),
-      depth: page.depth,
-      statusCode: page.status_code,
-      error: page.error,
-      redirectTo: sharedOrNull(page.redirect_to),
-      contentType: page.content_type,
-      inSitemap: page.in_sitemap === 1,
-      disallowed: page.disallowed === 1,
-      excluded: page.excluded,
-      indexable: page.indexable === 1,
-      noindex: page.noindex === 1,
-      canonical: sharedOrNull(page.canonical),
-      title: page.title,
-      metaDescription: page.meta_description,
-      text:
-        page.text_hash === null || page.text_minhash === null
-          ? null
-          : { hash: page.text_hash, minhash: JSON.parse(page.text_minhash) as number[] },
-      hreflang:
-        page.hreflang === null
-          ? []
-          : (JSON.parse(page.hreflang) as Array<{ lang: string; url: string }>).map((alternate) => ({
-              lang: alternate.lang,
-              url: shared(alternate.url),
-            })),
-    }));
-    const links: SiteFacts["links"] = [];
+  async countInlinks(crawlId: number): Promise<void> {
+    const byTarget = this.dialect === "sqlite" ? sql`indexed by crawl_links_to` : sql``;
+    for await (const [after, upTo] of pageIdRanges(this.db, crawlId)) {
+      await sql`update crawl_pages set inlinks = (
+          select count(distinct l.from_url) from crawl_links l ${byTarget}
+          where l.crawl_id = ${crawlId} and l.to_url = crawl_pages.url and l.from_url <> l.to_url)
+        where crawl_id = ${crawlId} and id > ${after} ${upTo === null ? sql`` : sql`and id <= ${upTo}`}`.execute(
+        this.db,
+      );
+    }
+  }
+
+  /** What the site checks read of the crawl: its rows, a batch or a query at a time (site-source-store.ts). */
+  async source(crawl: CrawlRow): Promise<SiteSource> {
     const counts = await this.db
       .selectFrom("crawls")
       .select("links_dropped")
       .where("id", "=", crawl.id)
       .executeTakeFirst();
-    // Links are recorded with a page's facts (`completePage`), its status among them.
-    const fetched = pages.filter((page) => page.statusCode !== null).map((page) => page.url);
-    for (let start = 0; start < fetched.length; start += linkBatchPages) {
-      const batch = await this.db
-        .selectFrom("crawl_links")
-        .select(["from_url", "to_url", "nofollow"])
-        .where("crawl_id", "=", crawl.id)
-        .where("from_url", "in", fetched.slice(start, start + linkBatchPages))
-        .execute();
-      for (const link of batch) {
-        links.push({ from: shared(link.from_url), to: shared(link.to_url), nofollow: link.nofollow === 1 });
-      }
-    }
-    return { startUrl: crawl.url, pages, links, linksLeftOut: Number(counts?.links_dropped ?? 0) };
+    return new StoredSiteSource(
+      this.db,
+      this.dialect,
+      crawl.id,
+      crawl.url,
+      Number(counts?.links_dropped ?? 0),
+    );
   }
 
   /**
@@ -128,6 +67,8 @@ export class SiteStore {
       await trx.deleteFrom("crawl_findings").where("crawl_id", "=", crawlId).execute();
       for (const issue of issues) {
         for (let start = 0; start < issue.findings.length; start += findingBatch) {
+          // The next turn of the event loop first: SQLite's statements would otherwise run back to back.
+          await nextTurn();
           await trx
             .insertInto("crawl_findings")
             .values(

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brokenLinks } from "../../src/analysis/site-checks/broken-links.js";
 import type { SiteFacts, SitePage } from "../../src/analysis/site-checks/site-facts.js";
+import { factsSource } from "../../src/analysis/site-checks/site-source.js";
 import { CrawlFindings } from "../../src/crawls/crawl-findings.js";
 import { type CrawlStores, openCrawlStores } from "../../src/crawls/crawl-stores.js";
 import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
@@ -81,7 +82,7 @@ describe.each(databaseKinds)("the site issues export on %s", (kind) => {
         })),
       )
       .execute();
-    const issue = brokenLinks(facts);
+    const issue = await brokenLinks(factsSource(facts));
     if (!issue) throw new Error("the broken-links check found nothing");
     await stores.site.saveIssues(crawlId, [issue]);
   });

@@ -1,5 +1,5 @@
 /**
- * SiteStore on SQLite and on PostgreSQL: the facts the site checks read come back as the crawl stored them
+ * SiteStore on SQLite and on PostgreSQL: the facts the site checks read (its source) come back as the crawl stored them
  * (pages through the frontier, links with their page), inlinks are counted from the recorded links, findings
  * replace earlier ones with the crawl's counts by importance, and the mean score rounds.
  */
@@ -103,12 +103,12 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
       return { facts: { status_code: 301, redirect_to: url("/a") }, links: [] };
     });
     await stores.site.countInlinks(crawl.id);
-    const facts = await stores.site.siteFacts(crawl);
-    expect(facts.startUrl).toBe(siteUrl);
-    expect(facts.linksLeftOut).toBe(0);
-    expect(facts.pages.map((page) => page.url)).toEqual([siteUrl, url("/listed"), url("/a")]);
-    const home = facts.pages[0];
-    expect(home).toEqual({
+    const source = await stores.site.source(crawl);
+    expect(source.startUrl).toBe(siteUrl);
+    expect(source.linksLeftOut).toBe(0);
+    const pages = await source.pagesAt([siteUrl, url("/listed"), url("/a"), url("/unknown")]);
+    expect([...pages.keys()].sort()).toEqual([siteUrl, url("/a"), url("/listed")].sort());
+    const home = {
       url: siteUrl,
       depth: 0,
       statusCode: 200,
@@ -123,33 +123,46 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
       canonical: siteUrl,
       title: "Home",
       metaDescription: "The home page",
-      text,
+      text: null,
       hreflang: [{ lang: "de", url: url("/de") }],
-    });
-    expect(facts.pages[1]).toMatchObject({
+    };
+    expect(pages.get(siteUrl)).toEqual(home);
+    // Only the pages read with their text carry it.
+    const texts = [];
+    for await (const batch of source.pages("texts")) texts.push(...batch);
+    expect(texts).toEqual([{ ...home, text }]);
+    expect(pages.get(url("/listed"))).toMatchObject({
       depth: 1,
       inSitemap: true,
       statusCode: 301,
       redirectTo: url("/a"),
     });
-    expect(facts.pages[2]).toMatchObject({
+    expect(pages.get(url("/a"))).toMatchObject({
       depth: 1,
       noindex: true,
       indexable: false,
       text: null,
       hreflang: [],
     });
-    expect(facts.links.map((link) => `${link.from} -> ${link.to}`).sort()).toEqual(
-      [
-        `${siteUrl} -> ${url("/a")}`,
-        `${siteUrl} -> ${url("/listed")}`,
-        `${url("/a")} -> ${siteUrl}`,
-        `${url("/a")} -> ${url("/a")}`,
-        `${url("/a")} -> ${url("/listed")}`,
-      ].sort(),
-    );
-    // One URL, one string: a URL's facts and links share it.
-    expect(facts.links.find((link) => link.to === siteUrl)?.to).toBe(facts.pages[0]?.url);
+    const selected = async (selection: Parameters<typeof source.pages>[0]) => {
+      const urls = [];
+      for await (const batch of source.pages(selection)) urls.push(...batch.map((page) => page.url));
+      return urls;
+    };
+    expect(await selected("indexable")).toEqual([siteUrl]);
+    expect(await selected("sitemap")).toEqual([url("/listed")]);
+    expect(await selected("redirects")).toEqual([url("/listed")]);
+    expect(await selected("hreflang")).toEqual([siteUrl]);
+    expect(await selected("canonicals")).toEqual([]);
+    // Links to the redirect from both pages (in crawl order), none counted from /a to itself.
+    expect(await source.linkTargets("redirected", 5)).toEqual([
+      expect.objectContaining({ url: url("/listed"), sourceCount: 2, sources: [siteUrl, url("/a")] }),
+    ]);
+    expect(await source.linkTargets("redirected", 1)).toEqual([
+      expect.objectContaining({ url: url("/listed"), sourceCount: 2, sources: [siteUrl] }),
+    ]);
+    expect(await source.linkTargets("broken", 5)).toEqual([]);
+    expect(await source.unlinkedSitemapPages()).toEqual([]);
     const inlinks = await database.store.db
       .selectFrom("crawl_pages")
       .select(["url", "inlinks"])
@@ -168,7 +181,7 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
   it("says how many links the bounds left out", async () => {
     const crawl = await runningCrawl(stores, userId);
     await stores.crawls.update(crawl.id, { links_dropped: 7 });
-    expect((await stores.site.siteFacts(crawl)).linksLeftOut).toBe(7);
+    expect((await stores.site.source(crawl)).linksLeftOut).toBe(7);
   });
 
   it("has no mean score before a page is analysed", async () => {

@@ -1,33 +1,20 @@
 /**
  * broken-links: internal links to URLs that answer 404, 410 or 5xx, or that could not be fetched at all. 401,
- * 403 and 429 are a firewall's or a login's answer, not a missing page: never reported.
+ * 403 and 429 are a firewall's or a login's answer, not a missing page: never reported. The source finds the
+ * targets (`linkTargets("broken")`: in the database, a join of the links with their target's status).
  */
-import type { SiteCheck, SitePage } from "./site-facts.js";
-import { byUrl, issueOf, listedSources, pagesByUrl, plural, sourcesByTarget } from "./site-issue.js";
 
-export function isBroken(page: SitePage): boolean {
-  if (page.excluded !== null) return false;
-  if (page.statusCode === null) return page.error !== null;
-  return page.statusCode === 404 || page.statusCode === 410 || page.statusCode >= 500;
-}
+import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
 
-export const brokenLinks: SiteCheck = (site) => {
-  const pages = pagesByUrl(site);
-  const findings = [...sourcesByTarget(site)]
-    .filter(([target]) => {
-      const page = pages.get(target);
-      return page !== undefined && isBroken(page);
-    })
-    .map(([target, sources]) => {
-      const page = pages.get(target) as SitePage;
-      return {
-        url: target,
-        status: page.statusCode,
-        error: page.error,
-        links: sources.length,
-        sources: sources.slice(0, listedSources),
-      };
-    });
+export const brokenLinks: SiteCheck = async (site) => {
+  const findings = (await site.linkTargets("broken", listedSources)).map((target) => ({
+    url: target.url,
+    status: target.page?.statusCode ?? null,
+    error: target.page?.error ?? null,
+    links: target.sourceCount,
+    sources: target.sources,
+  }));
   return issueOf(
     { check: "broken-links", category: "seo", importance: "high", title: "Broken links" },
     findings,

@@ -1,11 +1,12 @@
 /**
  * canonical-targets: canonicals that point to a redirect, an error, a noindex page, or a page that names yet
  * another canonical. A page that is its own canonical is fine; a canonical to a URL the crawl did not fetch is
- * not judged.
+ * not judged. Pages naming another canonical are read a batch at a time, each batch with its targets.
  */
-import { isBroken } from "./broken-links.js";
-import type { SiteCheck, SitePage } from "./site-facts.js";
-import { byUrl, issueOf, pagesByUrl, plural } from "./site-issue.js";
+import type { SitePage } from "./site-facts.js";
+import { byUrl, issueOf, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
+import { isBroken } from "./site-source.js";
 
 function problemOf(target: SitePage): string | null {
   if (target.redirectTo !== null) return `redirects to ${target.redirectTo}`;
@@ -17,16 +18,19 @@ function problemOf(target: SitePage): string | null {
   return null;
 }
 
-export const canonicalTargets: SiteCheck = (site) => {
-  const pages = pagesByUrl(site);
-  const findings = site.pages.flatMap((page) => {
-    if (page.canonical === null || page.canonical === page.url) return [];
-    const target = pages.get(page.canonical);
-    if (!target || target.excluded !== null || (target.statusCode === null && target.error === null))
-      return [];
-    const problem = problemOf(target);
-    return problem === null ? [] : [{ url: page.url, canonical: page.canonical, problem }];
-  });
+export const canonicalTargets: SiteCheck = async (site) => {
+  const findings: Array<{ url: string; canonical: string; problem: string }> = [];
+  for await (const batch of site.pages("canonicals")) {
+    const targets = await site.pagesAt(batch.map((page) => page.canonical as string));
+    for (const page of batch) {
+      const canonical = page.canonical as string;
+      const target = targets.get(canonical);
+      if (!target || target.excluded !== null || (target.statusCode === null && target.error === null))
+        continue;
+      const problem = problemOf(target);
+      if (problem !== null) findings.push({ url: page.url, canonical, problem });
+    }
+  }
   return issueOf(
     { check: "canonical-targets", category: "seo", importance: "high", title: "Broken canonicals" },
     findings,

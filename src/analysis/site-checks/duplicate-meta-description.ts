@@ -1,10 +1,10 @@
 /** duplicate-meta-description: indexable pages that share a meta description. */
 import { duplicateGroups } from "./duplicate-groups.js";
 import { textKey } from "./finding-fingerprint.js";
-import type { SiteCheck } from "./site-facts.js";
 import { issueOf, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
 
-export const duplicateMetaDescription: SiteCheck = (site) =>
+export const duplicateMetaDescription: SiteCheck = async (site) =>
   issueOf(
     {
       check: "duplicate-meta-description",
@@ -12,7 +12,7 @@ export const duplicateMetaDescription: SiteCheck = (site) =>
       importance: "low",
       title: "Duplicate meta descriptions",
     },
-    duplicateGroups(site, "metaDescription", "description"),
+    await duplicateGroups(site, "metaDescription", "description"),
     (count) =>
       `${plural(count, "meta description is", "meta descriptions are")} shared by several indexable pages.`,
     (item) => [textKey(String(item.description))],

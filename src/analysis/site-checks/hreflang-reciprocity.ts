@@ -1,30 +1,37 @@
 /**
  * hreflang-reciprocity: alternates that do not link back to the page, or that point to an error, a redirect or
- * a page whose canonical is another URL. Alternates the crawl did not fetch are not judged.
+ * a page whose canonical is another URL. Alternates the crawl did not fetch are not judged. Pages declaring
+ * alternates are read a batch at a time, each batch with the pages its alternates name.
  */
-import { isBroken } from "./broken-links.js";
-import type { SiteCheck } from "./site-facts.js";
-import { issueOf, pagesByUrl, plural } from "./site-issue.js";
 
-export const hreflangReciprocity: SiteCheck = (site) => {
-  const pages = pagesByUrl(site);
-  const findings = site.pages.flatMap((page) =>
-    page.hreflang.flatMap(({ lang, url }) => {
-      if (url === page.url) return [];
-      const target = pages.get(url);
-      if (!target || target.excluded !== null || (target.statusCode === null && target.error === null))
-        return [];
-      let problem: string | null = null;
-      if (target.redirectTo !== null) problem = `redirects to ${target.redirectTo}`;
-      else if (isBroken(target))
-        problem = target.statusCode === null ? "cannot be fetched" : `answers ${target.statusCode}`;
-      else if (target.canonical !== null && target.canonical !== target.url)
-        problem = `names ${target.canonical} as canonical`;
-      else if (!target.hreflang.some((alternate) => alternate.url === page.url))
-        problem = "does not link back";
-      return problem === null ? [] : [{ url: page.url, hreflang: lang, alternate: url, problem }];
-    }),
-  );
+import { issueOf, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
+import { isBroken } from "./site-source.js";
+
+export const hreflangReciprocity: SiteCheck = async (site) => {
+  const findings: Array<{ url: string; hreflang: string; alternate: string; problem: string }> = [];
+  for await (const batch of site.pages("hreflang")) {
+    const targets = await site.pagesAt([
+      ...new Set(batch.flatMap((page) => page.hreflang.map(({ url }) => url))),
+    ]);
+    for (const page of batch) {
+      for (const { lang, url } of page.hreflang) {
+        if (url === page.url) continue;
+        const target = targets.get(url);
+        if (!target || target.excluded !== null || (target.statusCode === null && target.error === null))
+          continue;
+        let problem: string | null = null;
+        if (target.redirectTo !== null) problem = `redirects to ${target.redirectTo}`;
+        else if (isBroken(target))
+          problem = target.statusCode === null ? "cannot be fetched" : `answers ${target.statusCode}`;
+        else if (target.canonical !== null && target.canonical !== target.url)
+          problem = `names ${target.canonical} as canonical`;
+        else if (!target.hreflang.some((alternate) => alternate.url === page.url))
+          problem = "does not link back";
+        if (problem !== null) findings.push({ url: page.url, hreflang: lang, alternate: url, problem });
+      }
+    }
+  }
   return issueOf(
     { check: "hreflang-reciprocity", category: "seo", importance: "low", title: "hreflang alternates" },
     findings,

@@ -1,6 +1,7 @@
 /**
- * The ordered registry of site checks and `judgeSite`: every check runs over the crawl's facts; one that throws
- * is reported as an error for that check only, the others still run. A check that reads the links says in its
+ * The ordered registry of site checks and `judgeSite`: every check runs in turn over the crawl's source (the
+ * database's, or facts in memory: site-source.ts); one that throws is reported as an error for that check only,
+ * the others still run. A check that reads the links says in its
  * message when the crawl did not record all of them.
  */
 import { brokenLinks } from "./broken-links.js";
@@ -15,7 +16,8 @@ import { nofollowInternalLinks } from "./nofollow-internal-links.js";
 import { orphanPages } from "./orphan-pages.js";
 import { redirectChains } from "./redirect-chains.js";
 import { redirectedLinks } from "./redirected-links.js";
-import type { SiteCheck, SiteFacts, SiteIssue } from "./site-facts.js";
+import type { SiteIssue } from "./site-facts.js";
+import type { SiteCheck, SiteSource } from "./site-source.js";
 import { sitemapErrors } from "./sitemap-errors.js";
 
 export const siteChecks: ReadonlyArray<[id: string, check: SiteCheck]> = [
@@ -43,19 +45,25 @@ const linkChecks = new Set([
   "redirected-links",
 ]);
 
-export function judgeSite(site: SiteFacts): {
+/** Runs every check over the source, in order; `timed` hears how long each took (for the benchmark). */
+export async function judgeSite(
+  site: SiteSource,
+  timed?: (check: string, ms: number) => void,
+): Promise<{
   issues: SiteIssue[];
   errors: Array<{ check: string; error: unknown }>;
-} {
+}> {
   const issues: SiteIssue[] = [];
   const errors: Array<{ check: string; error: unknown }> = [];
   for (const [id, check] of siteChecks) {
+    const started = performance.now();
     try {
-      const issue = check(site);
-      if (issue) issues.push(linkChecks.has(id) ? fromCappedLinks(issue, site.linksLeftOut ?? 0) : issue);
+      const issue = await check(site);
+      if (issue) issues.push(linkChecks.has(id) ? fromCappedLinks(issue, site.linksLeftOut) : issue);
     } catch (error) {
       errors.push({ check: id, error });
     }
+    timed?.(id, performance.now() - started);
   }
   return { issues, errors };
 }

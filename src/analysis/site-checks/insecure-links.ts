@@ -1,15 +1,14 @@
 /** insecure-links: on an https site, internal links to http:// URLs (a downgrade, or a redirect per click). */
-import type { SiteCheck } from "./site-facts.js";
-import { byUrl, issueOf, listedSources, plural, sourcesByTarget } from "./site-issue.js";
 
-export const insecureLinks: SiteCheck = (site) => {
+import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
+
+export const insecureLinks: SiteCheck = async (site) => {
   if (!site.startUrl.startsWith("https:")) return null;
-  const findings = [...sourcesByTarget(site, (link) => link.to.startsWith("http:"))].map(
-    ([target, sources]) => ({
-      url: target,
-      sources: sources.slice(0, listedSources),
-    }),
-  );
+  const findings = (await site.linkTargets("insecure", listedSources)).map((target) => ({
+    url: target.url,
+    sources: target.sources,
+  }));
   return issueOf(
     { check: "insecure-links", category: "security", importance: "medium", title: "Links to http://" },
     findings,

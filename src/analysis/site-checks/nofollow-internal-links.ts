@@ -1,23 +1,13 @@
 /** nofollow-internal-links: internal links marked rel=nofollow that point to indexable pages of the site. */
-import type { SiteCheck } from "./site-facts.js";
-import {
-  byUrl,
-  isIndexable200,
-  issueOf,
-  listedSources,
-  pagesByUrl,
-  plural,
-  sourcesByTarget,
-} from "./site-issue.js";
 
-export const nofollowInternalLinks: SiteCheck = (site) => {
-  const pages = pagesByUrl(site);
-  const findings = [...sourcesByTarget(site, (link) => link.nofollow)]
-    .filter(([target]) => {
-      const page = pages.get(target);
-      return page !== undefined && isIndexable200(page);
-    })
-    .map(([target, sources]) => ({ url: target, sources: sources.slice(0, listedSources) }));
+import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
+
+export const nofollowInternalLinks: SiteCheck = async (site) => {
+  const findings = (await site.linkTargets("nofollow", listedSources)).map((target) => ({
+    url: target.url,
+    sources: target.sources,
+  }));
   return issueOf(
     {
       check: "nofollow-internal-links",

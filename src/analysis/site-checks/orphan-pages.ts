@@ -1,17 +1,13 @@
 /** orphan-pages: URLs listed in a sitemap that no crawled page links to (the start page is never an orphan). */
-import type { SiteCheck } from "./site-facts.js";
-import { byUrl, issueOf, plural, sourcesByTarget } from "./site-issue.js";
 
-export const orphanPages: SiteCheck = (site) => {
-  const linked = sourcesByTarget(site);
-  const findings = site.pages
-    .filter((page) => page.inSitemap && page.url !== site.startUrl && !linked.has(page.url))
-    .map((page) => ({ url: page.url }));
-  return issueOf(
+import { byUrl, issueOf, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
+
+export const orphanPages: SiteCheck = async (site) =>
+  issueOf(
     { check: "orphan-pages", category: "seo", importance: "medium", title: "Orphan pages" },
-    findings,
+    (await site.unlinkedSitemapPages()).map((page) => ({ url: page.url })),
     (count) =>
       `${plural(count, "URL")} in the sitemaps ${count === 1 ? "is" : "are"} not linked from any crawled page.`,
     byUrl,
   );
-};

@@ -1,38 +1,45 @@
-/** redirect-chains: redirects of two or more hops before a page, and redirect loops. */
+/**
+ * redirect-chains: redirects of two or more hops before a page, and redirect loops. Only the redirecting pages
+ * are held (each URL and its next hop), not the crawl.
+ */
 import { groupMembers } from "./finding-fingerprint.js";
-import type { SiteCheck } from "./site-facts.js";
-import { issueOf, pagesByUrl, plural } from "./site-issue.js";
+import { issueOf, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
 
-export const redirectChains: SiteCheck = (site) => {
-  const pages = pagesByUrl(site);
-  const targets = new Set(
-    site.pages.map((page) => page.redirectTo).filter((url): url is string => url !== null),
-  );
+export const redirectChains: SiteCheck = async (site) => {
+  const next = new Map<string, string>();
+  const order: string[] = [];
+  for await (const batch of site.pages("redirects")) {
+    for (const page of batch) {
+      next.set(page.url, page.redirectTo as string);
+      order.push(page.url);
+    }
+  }
+  const targets = new Set(next.values());
   const findings: Array<{ url: string; chain: string[]; loop: boolean }> = [];
   const reportedLoops = new Set<string>();
-  for (const page of site.pages) {
-    if (page.redirectTo === null) continue;
-    const chain = [page.url];
-    let next: string | null = page.redirectTo;
+  for (const url of order) {
+    const chain = [url];
+    let hop: string | null = next.get(url) ?? null;
     let loop = false;
-    while (next !== null) {
-      if (chain.includes(next)) {
+    while (hop !== null) {
+      if (chain.includes(hop)) {
         loop = true;
-        chain.push(next);
+        chain.push(hop);
         break;
       }
-      chain.push(next);
-      next = pages.get(next)?.redirectTo ?? null;
+      chain.push(hop);
+      hop = next.get(hop) ?? null;
     }
     const hops = chain.length - 1;
     if (loop) {
       const members = [...new Set(chain)].sort().join(" ");
       if (reportedLoops.has(members)) continue;
       reportedLoops.add(members);
-      findings.push({ url: page.url, chain, loop: true });
-    } else if (hops >= 2 && !targets.has(page.url)) {
+      findings.push({ url, chain, loop: true });
+    } else if (hops >= 2 && !targets.has(url)) {
       // Reported once, from where the chain starts.
-      findings.push({ url: page.url, chain, loop: false });
+      findings.push({ url, chain, loop: false });
     }
   }
   return issueOf(

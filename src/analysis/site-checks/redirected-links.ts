@@ -1,17 +1,15 @@
 /** redirected-links: internal links to URLs that redirect (each click costs a round trip; link to the target). */
-import type { SiteCheck, SitePage } from "./site-facts.js";
-import { byUrl, issueOf, listedSources, pagesByUrl, plural, sourcesByTarget } from "./site-issue.js";
 
-export const redirectedLinks: SiteCheck = (site) => {
-  const pages = pagesByUrl(site);
-  const findings = [...sourcesByTarget(site)]
-    .filter(([target]) => (pages.get(target)?.redirectTo ?? null) !== null)
-    .map(([target, sources]) => ({
-      url: target,
-      status: (pages.get(target) as SitePage).statusCode,
-      redirect_to: (pages.get(target) as SitePage).redirectTo,
-      sources: sources.slice(0, listedSources),
-    }));
+import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
+
+export const redirectedLinks: SiteCheck = async (site) => {
+  const findings = (await site.linkTargets("redirected", listedSources)).map((target) => ({
+    url: target.url,
+    status: target.page?.statusCode ?? null,
+    redirect_to: target.page?.redirectTo ?? null,
+    sources: target.sources,
+  }));
   return issueOf(
     { check: "redirected-links", category: "seo", importance: "low", title: "Links to redirects" },
     findings,

@@ -1,7 +1,8 @@
 /**
  * What a crawl knows about a site once it has fetched it: the input of every site check. The crawler
  * (src/crawls/) gathers these facts page by page into the database; the site checks
- * (src/analysis/site-checks/<id>.ts) are pure functions over them and know nothing of storage or the network.
+ * (src/analysis/site-checks/<id>.ts) read them through a `SiteSource` (site-source.ts: the database's, or facts
+ * held in memory) and know nothing of storage or the network.
  * Every URL here is absolute and normalised the crawler's way (fragment dropped, default port dropped, host
  * lower-cased), so two facts about one URL compare equal as strings.
  */
@@ -87,6 +88,3 @@ export interface SiteIssue {
   /** Every finding, `items` being the first of them: what is stored for comparing crawls. */
   findings: SiteIssueItem[];
 }
-
-/** A site check: a pure function; null when it found nothing. */
-export type SiteCheck = (site: SiteFacts) => SiteIssue | null;

@@ -1,10 +1,9 @@
 /**
  * What site checks share: how a check is described, how its findings become a `SiteIssue` (every finding given
- * its fingerprint by the check's rule; at most 100 items listed, the rest counted in `truncated`), and the lookups most checks need (pages by URL, the pages that link
- * to a URL).
+ * its fingerprint by the check's rule; at most 100 items listed, the rest counted in `truncated`).
  */
 import { fingerprintOf } from "./finding-fingerprint.js";
-import type { SiteFacts, SiteIssue, SiteIssueItem, SitePage } from "./site-facts.js";
+import type { SiteIssue, SiteIssueItem } from "./site-facts.js";
 
 export const listedItems = 100;
 export const listedSources = 5;
@@ -42,30 +41,6 @@ export function issueOf<Item extends SiteIssueItem>(
     truncated: Math.max(0, findings.length - listedItems),
     findings,
   };
-}
-
-export function pagesByUrl(site: SiteFacts): Map<string, SitePage> {
-  return new Map(site.pages.map((page) => [page.url, page]));
-}
-
-/** For each target URL, the distinct pages that link to it (in link order). */
-export function sourcesByTarget(
-  site: SiteFacts,
-  keep: (link: SiteFacts["links"][number]) => boolean = () => true,
-) {
-  const sources = new Map<string, string[]>();
-  for (const link of site.links) {
-    if (!keep(link) || link.from === link.to) continue;
-    const list = sources.get(link.to) ?? [];
-    if (!list.includes(link.from)) list.push(link.from);
-    sources.set(link.to, list);
-  }
-  return sources;
-}
-
-/** An indexable page that answered 200: what duplicate and depth findings are about. */
-export function isIndexable200(page: SitePage): boolean {
-  return page.indexable && page.statusCode === 200;
 }
 
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {

@@ -2,8 +2,9 @@
  * sitemap-errors: sitemap URLs that redirect, answer an error, are noindex, are disallowed by robots.txt, or
  * name another URL as canonical — a sitemap should list only the canonical, indexable pages.
  */
-import type { SiteCheck, SitePage } from "./site-facts.js";
+import type { SitePage } from "./site-facts.js";
 import { byUrl, issueOf, plural } from "./site-issue.js";
+import type { SiteCheck } from "./site-source.js";
 
 function problemOf(page: SitePage): string | null {
   if (page.disallowed) return "disallowed by robots.txt";
@@ -16,11 +17,14 @@ function problemOf(page: SitePage): string | null {
   return null;
 }
 
-export const sitemapErrors: SiteCheck = (site) => {
-  const findings = site.pages
-    .filter((page) => page.inSitemap)
-    .map((page) => ({ url: page.url, problem: problemOf(page) }))
-    .filter((finding) => finding.problem !== null);
+export const sitemapErrors: SiteCheck = async (site) => {
+  const findings: Array<{ url: string; problem: string }> = [];
+  for await (const batch of site.pages("sitemap")) {
+    for (const page of batch) {
+      const problem = problemOf(page);
+      if (problem !== null) findings.push({ url: page.url, problem });
+    }
+  }
   return issueOf(
     { check: "sitemap-errors", category: "seo", importance: "medium", title: "Sitemap errors" },
     findings,

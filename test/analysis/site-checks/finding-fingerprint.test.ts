@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { fingerprintOf } from "../../../src/analysis/site-checks/finding-fingerprint.js";
 import { judgeSite, siteChecks } from "../../../src/analysis/site-checks/index.js";
 import type { SiteFacts, SiteLink, SitePage } from "../../../src/analysis/site-checks/site-facts.js";
+import { factsSource } from "../../../src/analysis/site-checks/site-source.js";
 
 const origin = "https://shop.example";
 const at = (path: string) => `${origin}${path}`;
@@ -97,8 +98,8 @@ function reordered(): SiteFacts {
 }
 
 /** Every finding's fingerprint by check. */
-function fingerprints(facts: SiteFacts): Map<string, string[]> {
-  const { issues, errors } = judgeSite(facts);
+async function fingerprints(facts: SiteFacts): Promise<Map<string, string[]>> {
+  const { issues, errors } = await judgeSite(factsSource(facts));
   expect(errors).toEqual([]);
   return new Map(
     issues.map((issue) => [issue.check, issue.findings.map((item) => String(item.fingerprint)).sort()]),
@@ -125,9 +126,9 @@ const expected: Record<string, string[][]> = {
   "nofollow-internal-links": [[at("/b")]],
 };
 
-describe("finding fingerprints", () => {
-  const found = fingerprints(site());
+const found = await fingerprints(site());
 
+describe("finding fingerprints", () => {
   it.each(siteChecks.map(([id]) => id))(
     "%s: the fingerprint is its check and what the finding is about",
     (id) => {
@@ -137,8 +138,8 @@ describe("finding fingerprints", () => {
     },
   );
 
-  it("does not depend on the order of pages and links, nor on counts of sources", () => {
-    expect(fingerprints(reordered())).toEqual(found);
+  it("does not depend on the order of pages and links, nor on counts of sources", async () => {
+    expect(await fingerprints(reordered())).toEqual(found);
   });
 
   it("never gives two findings of a crawl the same fingerprint", () => {
@@ -157,8 +158,8 @@ describe("finding fingerprints", () => {
     expect(fingerprintOf("broken-links", [at("/gone")])).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it("lists the first items with the same fingerprints as the stored findings", () => {
-    for (const issue of judgeSite(site()).issues) {
+  it("lists the first items with the same fingerprints as the stored findings", async () => {
+    for (const issue of (await judgeSite(factsSource(site()))).issues) {
       expect(issue.items).toEqual(issue.findings.slice(0, issue.items.length));
     }
   });

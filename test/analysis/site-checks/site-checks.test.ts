@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { judgeSite } from "../../../src/analysis/site-checks/index.js";
 import { insecureLinks } from "../../../src/analysis/site-checks/insecure-links.js";
 import type { SiteFacts, SitePage } from "../../../src/analysis/site-checks/site-facts.js";
+import { factsSource } from "../../../src/analysis/site-checks/site-source.js";
 import { crawlSite } from "../../helpers/crawl-site.js";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -294,7 +295,7 @@ describe("insecure-links (facts of an https site)", () => {
     hreflang: [],
   });
 
-  it("finds http:// links on an https site, and judges nothing on an http one", () => {
+  it("finds http:// links on an https site, and judges nothing on an http one", async () => {
     const facts: SiteFacts = {
       startUrl: "https://shop.example/",
       pages: [sitePage("https://shop.example/"), sitePage("https://shop.example/a")],
@@ -303,10 +304,12 @@ describe("insecure-links (facts of an https site)", () => {
         { from: "https://shop.example/", to: "https://shop.example/a", nofollow: false },
       ],
     };
-    expect(insecureLinks(facts)?.items).toEqual([
+    expect((await insecureLinks(factsSource(facts)))?.items).toEqual([
       { url: "http://shop.example/a", sources: ["https://shop.example/"], fingerprint: expect.any(String) },
     ]);
-    expect(insecureLinks({ ...facts, startUrl: "http://shop.example/" })).toBeNull();
-    expect(judgeSite(facts).issues.map((issue) => issue.check)).toContain("insecure-links");
+    expect(await insecureLinks(factsSource({ ...facts, startUrl: "http://shop.example/" }))).toBeNull();
+    expect((await judgeSite(factsSource(facts))).issues.map((issue) => issue.check)).toContain(
+      "insecure-links",
+    );
   });
 });
