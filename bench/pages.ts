@@ -74,15 +74,14 @@ async function seedCrawl(variant: number, finishedAt: string): Promise<number> {
             crawl_id: crawl.id,
             url: `https://site.example/page-${index}`,
             depth: index === 0 ? 0 : 1 + (index % 7),
-            state: broken(index) ? "failed" : "analysed",
+            state: broken(index) ? "failed" : "done",
             status_code: broken(index) ? 404 : 200,
             title: `Page ${index}`,
             score: broken(index) ? null : index % 100,
             result: broken(index) ? null : "decent",
             inlinks: index % 13,
-            check_statuses: broken(index) ? null : JSON.stringify(statuses(index)),
           };
-        }) as never,
+        }),
       )
       .returning(["id", "url"])
       .execute();
