@@ -419,9 +419,9 @@ export class FrontierStore {
    * One analysed page, in one transaction: its report (stored by `storeReport` inside the transaction), the
    * internal links it has (replacing any recorded for it before), the URLs it adds to the frontier, and its facts
    * with state `done`. A part cut off before the commit leaves nothing of the page, so it is redone; after it,
-   * the page is done, never analysed again. The report comes first: on PostgreSQL storing it locks the owner's
-   * row (the reports version), so the parts of a user's crawls take their locks on the frontier one transaction
-   * at a time and cannot deadlock over URLs they both discover. On SQLite the transaction is shared with the
+   * the page is done, never analysed again. On PostgreSQL the pages of a crawl commit side by side (the owner's
+   * row no longer orders them, see migration 017), so two of them may deadlock over URLs they both discover:
+   * the one PostgreSQL ends is written again (`writtenAgainOnDeadlock`). On SQLite the transaction is shared with the
    * pages analysed at about the same time (`pageBatching`), each page in a savepoint of its own; the promise
    * settles once the page is committed.
    */
@@ -472,7 +472,7 @@ export class FrontierStore {
         .where("id", "=", page.id)
         .execute();
     };
-    if (!this.pageCommits) return this.db.transaction().execute(write);
+    if (!this.pageCommits) return writtenAgainOnDeadlock(() => this.db.transaction().execute(write));
     const addsDepths = found.discovered.some((entry) => entry.depth !== null && !entry.beyondDepth);
     if (addsDepths) this.waitingPagesAddingDepths++;
     try {
@@ -493,6 +493,25 @@ export class FrontierStore {
   /** Whether analysed pages waiting for their commit add URLs with a known depth (never on PostgreSQL). */
   pagesAddingDepthsWait(): boolean {
     return this.waitingPagesAddingDepths > 0;
+  }
+}
+
+/** Tries of a page's transaction that PostgreSQL ended to break a deadlock. */
+const deadlockTries = 3;
+
+/**
+ * Runs a page's transaction again when PostgreSQL ended it to break a deadlock (SQLSTATE 40P01): two pages
+ * committed at once may lock the same frontier rows in different orders (each upserts the URLs it links to, in
+ * its links' order, and its own row last; the order is the crawl's discovery order, so it is kept). The
+ * transaction left nothing behind, and the page is written again, whole.
+ */
+async function writtenAgainOnDeadlock(write: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "40P01" || attempt >= deadlockTries) throw error;
+    }
   }
 }
 
