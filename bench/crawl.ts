@@ -62,6 +62,7 @@ interface CrawlResult {
 }
 
 const here = new URL(".", import.meta.url).pathname;
+let engineCpuMsPerPage = 0;
 const site = spawn(process.execPath, ["--import", "tsx", `${here}crawl/generated-site.ts`], {
   stdio: ["pipe", "pipe", "inherit"],
   env: { ...process.env, BENCH_SITE_PAGES: String(largeCrawl) },
@@ -85,7 +86,11 @@ try {
   };
   applyHeapGrowth();
   await analyse(200);
+  const cpuBefore = process.cpuUsage();
   const baselineBefore = await analyse(baselinePages);
+  // CPU time per page of the engine alone (its threads included), to hold a worker's against.
+  const cpuUsed = process.cpuUsage(cpuBefore);
+  engineCpuMsPerPage = (cpuUsed.user + cpuUsed.system) / 1000 / baselinePages;
   // This process has done nothing but the engine's work (the site runs in a process of its own), so its peak
   // memory is the engine's at this concurrency: the floor for a crawl's.
   const enginePeakRssMb = process.resourceUsage().maxRSS / 1024;
@@ -102,7 +107,7 @@ try {
   applyHeapGrowth();
   console.log(`site ${base}, ${largeCrawl} pages; ${concurrency} requests at once`);
   console.log(
-    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
+    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, ${engineCpuMsPerPage.toFixed(1)} ms CPU per page, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
       (rates.node > 0
         ? `its speed with the service's heap growth against Node's own, in turns: ${(rates.service / rates.node).toFixed(2)}×`
         : ""),
@@ -217,7 +222,7 @@ function printDistributed(results: DistributedCrawlResult[], baseline: number): 
       "vs engine": `${(rate / baseline).toFixed(2)}×`,
       "worker RSS MB": [...byWorker.values()].map(Math.round).join(" "),
       "API RSS MB": Math.round(api),
-      "worker CPU ms/page": ((workerCpu * 1000) / Math.max(1, result.analysed)).toFixed(1),
+      "worker CPU ms/page": `${((workerCpu * 1000) / Math.max(1, result.analysed)).toFixed(1)} (engine ${engineCpuMsPerPage.toFixed(1)})`,
       "PG CPU ms/page": ((result.postgresCpuSeconds * 1000) / Math.max(1, result.analysed)).toFixed(1),
       "DB bytes/page": Math.round(result.databaseBytesPerPage),
       "Redis MB": `${(result.redisPeakUsedMb - result.redisBaseUsedMb).toFixed(1)} (keys ${(result.redisKeysBytes / 1024 / 1024).toFixed(2)})`,
