@@ -91,8 +91,13 @@ export class FrontierStore {
     links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
     discovered: FrontierEntry[];
   }> {
-    const entries = mergedByUrl(given);
-    const known = await this.knownUrls(db, crawlId, entries);
+    const known = await this.knownUrls(db, crawlId, mergedByUrl(given));
+    // A URL whose row this entry would not change is left out: its upsert would still lock the row, and pages
+    // linking to the same URLs (a parent, a menu) would wait on each other's transactions for nothing.
+    const entries = mergedByUrl(given).filter((entry) => {
+      const row = known.get(entry.url);
+      return row === undefined || changesRow(entry, row);
+    });
     const allFresh = entries.filter((entry) => !known.has(entry.url));
     const fresh = allFresh.slice(0, newAtMost);
     const pageLinks = links.slice(0, bounds.linksPerPage);
@@ -135,17 +140,17 @@ export class FrontierStore {
     };
   }
 
-  /** Which of these URLs the crawl's frontier holds already. */
+  /** Which of these URLs the crawl's frontier holds already, with their depth and sitemap mark. */
   private async knownUrls(
     db: Kysely<Database>,
     crawlId: number,
     entries: FrontierEntry[],
-  ): Promise<Set<string>> {
-    const known = new Set<string>();
+  ): Promise<Map<string, KnownRow>> {
+    const known = new Map<string, KnownRow>();
     for (let start = 0; start < entries.length; start += 500) {
       const rows = await db
         .selectFrom("crawl_pages")
-        .select("url")
+        .select(["url", "depth", "in_sitemap"])
         .where("crawl_id", "=", crawlId)
         .where(
           "url",
@@ -153,7 +158,7 @@ export class FrontierStore {
           entries.slice(start, start + 500).map((entry) => entry.url),
         )
         .execute();
-      for (const row of rows) known.add(row.url);
+      for (const row of rows) known.set(row.url, { depth: row.depth, in_sitemap: Number(row.in_sitemap) });
     }
     return known;
   }
@@ -521,6 +526,23 @@ export class FrontierStore {
  */
 async function flushesLater(trx: Kysely<Database>): Promise<void> {
   await sql`set local synchronous_commit = off`.execute(trx);
+}
+
+/** What `admit` reads of a URL the frontier holds. */
+interface KnownRow {
+  depth: number | null;
+  in_sitemap: number;
+}
+
+/**
+ * Whether adding this entry changes the row of its URL: the condition of `addToFrontier`'s upsert, read from the
+ * row beforehand. Both things it looks at only ever move one way (a depth falls, a sitemap mark is set), so an
+ * entry that changes nothing when read changes nothing later either.
+ */
+function changesRow(entry: FrontierEntry, row: KnownRow): boolean {
+  if (entry.beyondDepth) return false;
+  if (entry.inSitemap && row.in_sitemap === 0) return true;
+  return entry.depth !== null && (row.depth === null || entry.depth < row.depth);
 }
 
 /** Tries of a page's transaction that PostgreSQL ended to break a deadlock. */
