@@ -1,20 +1,31 @@
 /**
- * `npm run bench:crawl`: a generated local site of 10,000 pages made of the corpus's real pages
- * (bench/crawl/generated-site.ts), politeness off.
+ * `npm run bench:crawl`: a generated local site made of the corpus's real pages (bench/crawl/generated-site.ts),
+ * politeness off, crawled on either set-up or both (BENCH_CRAWL_SETUP=sqlite|distributed|both, default both).
  *  1. Baseline, measured in the same run before the crawls and again after them (the crawls are compared with
  *     the mean of both, as the machine's speed drifts): the analysis engine alone (what bench:analysis
  *     measures, on the same pages) over 1,000 of the site's pages at the crawl's concurrency, with the heap
  *     growth the service's processes set (src/runtime/heap-growth.ts), as the crawls run; then rounds with it
  *     and with Node's own heap growth in turns, to show what that setting costs the engine.
- *  2. Crawls of 1,000 and of 10,000 pages, each in a process of its own (bench/crawl/run-crawl.ts, started with
- *     the Node.js flag and environment `npm start` gives the service) with the service's crawler over a fresh
- *     SQLite database: pages per second against the baseline (target ≥ 0.8×),
- *     wall time (target < 5 minutes for 10,000), peak RSS at 1,000 and at 10,000 pages (target flat, under
- *     300 MB; the engine alone's peak, in this process, is printed beside it), database bytes per analysed
- *     page, in all and by table (bench/storage/database-bytes.ts).
- * BENCH_CRAWL_PAGES sets the large crawl's size; BENCH_CRAWL_CONCURRENCY the requests at once (default 8, as
- * bench:analysis); BENCH_CRAWL_DATABASE=postgres://… stores the crawls in PostgreSQL instead (a fresh schema
- * each, dropped afterwards).
+ *  2. SQLite: crawls of 1,000 and of BENCH_CRAWL_PAGES pages, each in a process of its own
+ *     (bench/crawl/run-crawl.ts, started with the Node.js flag and environment `npm start` gives the service)
+ *     with the service's crawler over a fresh SQLite database: pages per second against the baseline (target
+ *     ≥ 0.8×), wall time (target < 5 minutes for 10,000), peak RSS at 1,000 and at 10,000 pages (target flat,
+ *     under 300 MB; the engine alone's peak, in this process, is printed beside it), database bytes per analysed
+ *     page, in all and by table (bench/storage/database-bytes.ts); BENCH_CRAWL_DATABASE=postgres://… stores
+ *     these crawls in PostgreSQL instead (a fresh schema each, dropped afterwards).
+ *  3. Distributed: a crawl of BENCH_CRAWL_PAGES pages on PostgreSQL and BullMQ, through an API process with no
+ *     workers and `pagegrade worker` processes (bench/crawl/distributed.ts), once per worker count of
+ *     BENCH_CRAWL_WORKERS (default 2; "1,2,4" draws the curve), the crawl's parts (BENCH_CRAWL_CONCURRENCY)
+ *     shared among the workers: pages per second against the baseline (target ≥ 0.8×), wall time, peak RSS per
+ *     process before and after half the pages (target flat, under 300 MB), CPU per page of the workers and of
+ *     the crawl's PostgreSQL connections, database bytes per page, Redis's memory, pages the site answered more
+ *     than once and pages analysed more than once (target none), and where PostgreSQL's busy connections were
+ *     (a sampling of pg_stat_activity: wait events and statements).
+ * BENCH_CRAWL_PAGES sets the large crawl's size (default 10,000; 100,000 is the distributed target);
+ * BENCH_CRAWL_CONCURRENCY the requests at once (default 8, as bench:analysis); BENCH_CRAWL_BASELINE_PAGES the
+ * engine's measured pages (default 1,000); BENCH_CRAWL_CPU_PROF a directory for the workers' CPU profiles
+ * (`--cpu-prof`); BENCH_POSTGRES_URL and
+ * BENCH_REDIS_URL the servers (default: the local ones on their usual ports).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -22,10 +33,22 @@ import { setFlagsFromString } from "node:v8";
 import { Analyzer } from "../src/analysis/analyse.js";
 import { loadAnalysisConfig } from "../src/config.js";
 import { applyHeapGrowth } from "../src/runtime/heap-growth.js";
+import { crawlDistributed, type DistributedCrawlResult } from "./crawl/distributed.js";
 
 const largeCrawl = Number(process.env.BENCH_CRAWL_PAGES ?? 10_000);
 const concurrency = Number(process.env.BENCH_CRAWL_CONCURRENCY ?? 8);
-const baselinePages = 1_000;
+const baselinePages = Number(process.env.BENCH_CRAWL_BASELINE_PAGES ?? 1_000);
+const setup = process.env.BENCH_CRAWL_SETUP ?? "both";
+if (!["sqlite", "distributed", "both"].includes(setup)) {
+  throw new Error(`BENCH_CRAWL_SETUP must be sqlite, distributed or both, got "${setup}"`);
+}
+const workerCounts = (process.env.BENCH_CRAWL_WORKERS ?? "2").split(",").map((count) => {
+  const workers = Number(count.trim());
+  if (!Number.isInteger(workers) || workers < 1) {
+    throw new Error(`BENCH_CRAWL_WORKERS must be worker counts such as "1,2,4", got "${count}"`);
+  }
+  return workers;
+});
 /** What `npm start` (package.json) gives the service's process besides MALLOC_ARENA_MAX=2 (see the README). */
 const serviceNodeFlags = ["--max-semi-space-size=16"];
 
@@ -42,6 +65,7 @@ interface CrawlResult {
 }
 
 const here = new URL(".", import.meta.url).pathname;
+let engineCpuMsPerPage = 0;
 const site = spawn(process.execPath, ["--import", "tsx", `${here}crawl/generated-site.ts`], {
   stdio: ["pipe", "pipe", "inherit"],
   env: { ...process.env, BENCH_SITE_PAGES: String(largeCrawl) },
@@ -65,14 +89,19 @@ try {
   };
   applyHeapGrowth();
   await analyse(200);
+  const cpuBefore = process.cpuUsage();
   const baselineBefore = await analyse(baselinePages);
+  // CPU time per page of the engine alone (its threads included), to hold a worker's against.
+  const cpuUsed = process.cpuUsage(cpuBefore);
+  engineCpuMsPerPage = (cpuUsed.user + cpuUsed.system) / 1000 / baselinePages;
   // This process has done nothing but the engine's work (the site runs in a process of its own), so its peak
   // memory is the engine's at this concurrency: the floor for a crawl's.
   const enginePeakRssMb = process.resourceUsage().maxRSS / 1024;
   // What the heap growth setting costs the engine: rounds with it and with Node's own, in turns (so that the
   // JIT's warming up favours neither).
   const rates = { service: 0, node: 0 };
-  for (let round = 0; round < 3; round++) {
+  // (On the SQLite set-up only: it is the one process whose heap setting the benchmark reads.)
+  for (let round = 0; round < (setup === "distributed" ? 0 : 3); round++) {
     applyHeapGrowth();
     rates.service += await analyse(300);
     setFlagsFromString("--heap-growing-percent=0");
@@ -81,13 +110,15 @@ try {
   applyHeapGrowth();
   console.log(`site ${base}, ${largeCrawl} pages; ${concurrency} requests at once`);
   console.log(
-    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
-      `its speed with the service's heap growth against Node's own, in turns: ${(rates.service / rates.node).toFixed(2)}×`,
+    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, ${engineCpuMsPerPage.toFixed(1)} ms CPU per page, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
+      (rates.node > 0
+        ? `its speed with the service's heap growth against Node's own, in turns: ${(rates.service / rates.node).toFixed(2)}×`
+        : ""),
   );
 
-  // 2. The crawls.
+  // 2. The crawls on SQLite, one process each.
   const results: Array<{ pages: number; result: CrawlResult }> = [];
-  for (const pages of [1_000, largeCrawl]) {
+  for (const pages of setup === "distributed" ? [] : [1_000, largeCrawl]) {
     const child = spawn(
       process.execPath,
       [
@@ -113,7 +144,23 @@ try {
     results.push({ pages, result: JSON.parse(output.trim().split("\n").pop() as string) });
   }
 
-  // 3. The engine alone again, now that the crawls are done: the machine's speed drifts over minutes, so the
+  // 3. The crawls on the distributed set-up, one per worker count.
+  const distributed: DistributedCrawlResult[] = [];
+  for (const workers of setup === "sqlite" ? [] : workerCounts) {
+    // BENCH_CRAWL_CPU_PROF=<directory>: each worker writes a V8 CPU profile there when it stops.
+    const profiles = process.env.BENCH_CRAWL_CPU_PROF;
+    distributed.push(
+      await crawlDistributed({
+        site: base,
+        pages: largeCrawl,
+        workers,
+        parts: concurrency,
+        ...(profiles ? { workerEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}` } } : {}),
+      }),
+    );
+  }
+
+  // 4. The engine alone again, now that the crawls are done: the machine's speed drifts over minutes, so the
   // crawls are compared with the mean of the engine's speed before and after them.
   const baselineAfter = await analyse(baselinePages);
   await analyzer.close();
@@ -121,6 +168,14 @@ try {
   console.log(
     `the engine alone again after the crawls: ${baselineAfter.toFixed(1)} pages/s; the crawls are compared with the mean, ${baseline.toFixed(1)} pages/s\n`,
   );
+  if (results.length > 0) printSqlite(results, baseline);
+  if (distributed.length > 0) printDistributed(distributed, baseline);
+} finally {
+  site.stdin.end();
+}
+
+function printSqlite(results: Array<{ pages: number; result: CrawlResult }>, baseline: number): void {
+  console.log("SQLite, one process:");
   const rows = results.map(({ pages, result }) => {
     const rate = result.analysed / result.seconds;
     return {
@@ -143,6 +198,71 @@ try {
     `\n${largeCrawl} pages in ${large.seconds} s (target < 300 s); ${large["vs engine"]} the engine alone (target ≥ 0.8×); ` +
       `peak RSS ${small["peak RSS MB"]} MB at 1,000 pages, ${large["peak RSS MB"]} MB at ${largeCrawl} (target flat, < 300 MB)`,
   );
-} finally {
-  site.stdin.end();
+}
+
+function printDistributed(results: DistributedCrawlResult[], baseline: number): void {
+  console.log(
+    `\nDistributed: PostgreSQL + BullMQ, an API process with no workers and pagegrade worker processes, ${concurrency} parts:`,
+  );
+  const rows = results.map((result) => {
+    const rate = result.analysed / result.seconds;
+    const workers = result.processes.filter((process) => process.role.startsWith("worker"));
+    // The process doing a worker's work is the largest of its tree (`pagegrade worker` relaunches itself).
+    const byWorker = new Map<string, number>();
+    for (const process of workers) {
+      const name = process.role.replace(" › child", "");
+      byWorker.set(name, Math.max(byWorker.get(name) ?? 0, process.peakRssMb));
+    }
+    const api = Math.max(
+      ...result.processes.filter((process) => process.role.startsWith("api")).map((p) => p.peakRssMb),
+    );
+    const workerCpu = workers.reduce((sum, process) => sum + process.cpuSeconds, 0);
+    return {
+      workers: result.workers,
+      status: result.status,
+      analysed: result.analysed,
+      failed: result.failed,
+      seconds: result.seconds.toFixed(1),
+      "pages/s": rate.toFixed(1),
+      "vs engine": `${(rate / baseline).toFixed(2)}×`,
+      "worker RSS MB": [...byWorker.values()].map(Math.round).join(" "),
+      "API RSS MB": Math.round(api),
+      "worker CPU ms/page": `${((workerCpu * 1000) / Math.max(1, result.analysed)).toFixed(1)} (engine ${engineCpuMsPerPage.toFixed(1)})`,
+      "PG CPU ms/page": ((result.postgresCpuSeconds * 1000) / Math.max(1, result.analysed)).toFixed(1),
+      "DB bytes/page": Math.round(result.databaseBytesPerPage),
+      "Redis MB": `${(result.redisPeakUsedMb - result.redisBaseUsedMb).toFixed(1)} (keys ${(result.redisKeysBytes / 1024 / 1024).toFixed(2)})`,
+      "fetched >1": result.fetches.repeated,
+      "analysed >1": result.analysedTwice.reports,
+    };
+  });
+  console.table(rows);
+  for (const result of results) {
+    console.log(
+      `\n${result.workers} worker(s), every process (peak RSS before half the pages → at the end, CPU):`,
+    );
+    for (const process of result.processes) {
+      console.log(
+        `  ${process.role.padEnd(18)} ${String(process.pid).padStart(7)}  ${Math.round(process.peakRssFirstHalfMb)} → ${Math.round(process.peakRssMb)} MB, ` +
+          `${process.cpuSeconds.toFixed(1)} s CPU  (${process.command})`,
+      );
+    }
+    console.log(
+      `  site: ${result.fetches.requests} page requests for ${result.fetches.pages} pages, ${result.fetches.repeated} pages requested more than once; ` +
+        `${result.analysedTwice.reports} reports with more than one analysis (${result.analysedTwice.extraAnalyses} extra analyses)`,
+    );
+    const bytes = Object.entries(result.databaseBytes)
+      .slice(0, 8)
+      .map(([table, size]) => `${table} ${Math.round(size / Math.max(1, result.analysed))}`)
+      .join(", ");
+    console.log(`  database bytes per page by table: ${bytes}`);
+    const samples = Object.values(result.waits).reduce((sum, count) => sum + count, 0);
+    const waits = Object.entries(result.waits)
+      .sort((a, b) => b[1] - a[1])
+      .map(([wait, count]) => `${wait} ${((100 * count) / Math.max(1, samples)).toFixed(0)}%`)
+      .join(", ");
+    console.log(`  PostgreSQL busy connections (${samples} samples): ${waits || "none"}`);
+    for (const { statement, samples: count } of result.statements.slice(0, 8)) {
+      console.log(`    ${((100 * count) / Math.max(1, samples)).toFixed(0).padStart(3)}%  ${statement}`);
+    }
+  }
 }

@@ -40,7 +40,10 @@ export interface ServiceConfig {
   queueUrl: string | null;
   /** Jobs this process runs at once; 0: it runs none (it still enqueues). */
   workers: number;
-  /** Crawl parts this process runs at once, within its workers (PAGEGRADE_CRAWL_WORKERS). */
+  /**
+   * Crawl parts (`crawl` jobs) this process runs at once, within its workers (PAGEGRADE_CRAWL_WORKERS): default
+   * 2, or PAGEGRADE_WORKERS when that is smaller; set above PAGEGRADE_WORKERS, refused.
+   */
   crawlWorkers: number;
   /** How long a worker's claim on a job holds without renewal; a dead worker's jobs are taken over after it. */
   jobLeaseSeconds: number;
@@ -122,6 +125,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     );
   }
   const logLevel = env.LOG_LEVEL?.trim() || "info";
+  const workers = integer(env, "PAGEGRADE_WORKERS", 4, 0);
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
     throw new ConfigError(
       `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`,
@@ -145,8 +149,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     redisUrl,
     redisKeyPrefix: env.PAGEGRADE_REDIS_KEY_PREFIX?.trim() || "pagegrade:",
     queueUrl,
-    workers: integer(env, "PAGEGRADE_WORKERS", 4, 0),
-    crawlWorkers: integer(env, "PAGEGRADE_CRAWL_WORKERS", 2, 1),
+    workers,
+    crawlWorkers: crawlWorkers(env, workers),
     jobLeaseSeconds: integer(env, "PAGEGRADE_JOB_LEASE_SECONDS", 30, 1),
     jobGraceSeconds: integer(env, "PAGEGRADE_JOB_GRACE_SECONDS", 10, 0),
     historyLimit: integer(env, "PAGEGRADE_HISTORY_LIMIT", 100, 0),
@@ -177,6 +181,25 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       },
     },
   };
+}
+
+/** The default crawl parts a process runs at once. */
+export const defaultCrawlWorkers = 2;
+
+/**
+ * Crawl parts run at once: the shared workers bound them, so a value above PAGEGRADE_WORKERS (when this process
+ * runs jobs) would not do what it says and is refused; unset, 2 or PAGEGRADE_WORKERS when smaller.
+ */
+function crawlWorkers(env: Env, workers: number): number {
+  const set = env.PAGEGRADE_CRAWL_WORKERS?.trim();
+  const parts = integer(env, "PAGEGRADE_CRAWL_WORKERS", defaultCrawlWorkers, 1);
+  if (!set) return Math.max(1, Math.min(parts, workers));
+  if (workers > 0 && parts > workers) {
+    throw new ConfigError(
+      `PAGEGRADE_CRAWL_WORKERS must be at most PAGEGRADE_WORKERS (${workers}): crawl parts run in the shared workers, got "${set}"`,
+    );
+  }
+  return parts;
 }
 
 export const defaultWebhookRetrySchedule = [5, 300, 1800, 7200, 18000, 36000, 50400];

@@ -6,6 +6,8 @@
  * `<body>`: links to its ten children (page n → 10n+1 … 10n+10, so every page is four or five clicks from
  * /p/0), its parent and three pages elsewhere. robots.txt and the sitemap answer 404. Prints the base URL once it
  * listens; stops when its parent closes stdin. `BENCH_SITE_PAGES` sets N (default 10,000).
+ * It counts the page requests it answers, by page: `GET /bench/fetches` answers how many pages were requested and
+ * how many of them more than once, since the last `GET /bench/fetches?reset=1` (no page links there).
  */
 import { createServer } from "node:http";
 import { loadCorpus } from "../../test/helpers/corpus.js";
@@ -34,13 +36,33 @@ function page(n: number): Buffer {
   return Buffer.from(html, "latin1");
 }
 
+/** Requests per page number since the last reset. */
+let fetches = new Map<number, number>();
+
+function fetchCounts(): { requests: number; pages: number; repeated: number } {
+  let requests = 0;
+  let repeated = 0;
+  for (const count of fetches.values()) {
+    requests += count;
+    if (count > 1) repeated++;
+  }
+  return { requests, pages: fetches.size, repeated };
+}
+
 const server = createServer((request, response) => {
+  if (request.url?.startsWith("/bench/fetches")) {
+    const counts = fetchCounts();
+    if (request.url.endsWith("?reset=1")) fetches = new Map();
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(counts));
+    return;
+  }
   const match = /^\/p\/(\d+)$/.exec(request.url ?? "");
   const n = match ? Number(match[1]) : -1;
   if (n < 0 || n >= pages) {
     response.writeHead(404, { "content-type": "text/plain" }).end("not found");
     return;
   }
+  fetches.set(n, (fetches.get(n) ?? 0) + 1);
   const body = page(n);
   response.writeHead(200, { "content-type": "text/html", "content-length": body.length });
   response.end(body);

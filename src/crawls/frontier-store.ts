@@ -91,8 +91,13 @@ export class FrontierStore {
     links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
     discovered: FrontierEntry[];
   }> {
-    const entries = mergedByUrl(given);
-    const known = await this.knownUrls(db, crawlId, entries);
+    const known = await this.knownUrls(db, crawlId, mergedByUrl(given));
+    // A URL whose row this entry would not change is left out: its upsert would still lock the row, and pages
+    // linking to the same URLs (a parent, a menu) would wait on each other's transactions for nothing.
+    const entries = mergedByUrl(given).filter((entry) => {
+      const row = known.get(entry.url);
+      return row === undefined || changesRow(entry, row);
+    });
     const allFresh = entries.filter((entry) => !known.has(entry.url));
     const fresh = allFresh.slice(0, newAtMost);
     const pageLinks = links.slice(0, bounds.linksPerPage);
@@ -135,17 +140,17 @@ export class FrontierStore {
     };
   }
 
-  /** Which of these URLs the crawl's frontier holds already. */
+  /** Which of these URLs the crawl's frontier holds already, with their depth and sitemap mark. */
   private async knownUrls(
     db: Kysely<Database>,
     crawlId: number,
     entries: FrontierEntry[],
-  ): Promise<Set<string>> {
-    const known = new Set<string>();
+  ): Promise<Map<string, KnownRow>> {
+    const known = new Map<string, KnownRow>();
     for (let start = 0; start < entries.length; start += 500) {
       const rows = await db
         .selectFrom("crawl_pages")
-        .select("url")
+        .select(["url", "depth", "in_sitemap"])
         .where("crawl_id", "=", crawlId)
         .where(
           "url",
@@ -153,7 +158,7 @@ export class FrontierStore {
           entries.slice(start, start + 500).map((entry) => entry.url),
         )
         .execute();
-      for (const row of rows) known.add(row.url);
+      for (const row of rows) known.set(row.url, { depth: row.depth, in_sitemap: Number(row.in_sitemap) });
     }
     return known;
   }
@@ -244,33 +249,22 @@ export class FrontierStore {
    * `"cancelled"` when it was asked to stop, `"spent"` when `max_pages` fetches are taken; undefined when no page
    * is queued. Pages known only from a sitemap (no depth) come after every page with a depth, and only with
    * `unknownDepth` and while no part fetches a page with a depth (its links may give them one: a sitemap URL
-   * that redirects would otherwise pass its missing depth on to the pages it leads to). One transaction: on PostgreSQL the crawl's row lock orders the parts. The budget is taken
-   * only from a running crawl not asked to stop, so the usual claim reads the crawl's row no more than that.
+   * that redirects would otherwise pass its missing depth on to the pages it leads to). One transaction: the page
+   * is chosen first, then the budget taken from the crawl's row (only from a running crawl not asked to stop), whose
+   * lock orders the parts on PostgreSQL; a page that another transaction holds is passed over there.
    */
   claim(crawlId: number, part: number, leaseUntil: string, unknownDepth: boolean): Promise<Claim> {
     return this.db.transaction().execute(async (trx) => {
-      const reserved = await trx
-        .updateTable("crawls")
-        .set({ reserved: sql<number>`reserved + 1` })
-        .where("id", "=", crawlId)
-        .where("status", "=", "running")
-        .where("cancel_requested", "=", 0)
-        .where(sql<boolean>`reserved < max_pages`)
-        .executeTakeFirst();
-      if (Number(reserved.numUpdatedRows) === 0) {
-        const crawl = await trx
-          .selectFrom("crawls")
-          .select(["status", "cancel_requested"])
-          .where("id", "=", crawlId)
-          .executeTakeFirst();
-        if (crawl?.status !== "running") return "stopped";
-        return crawl.cancel_requested === 1 ? "cancelled" : "spent";
-      }
+      if (this.dialect === "postgres") await flushesLater(trx);
+      // On PostgreSQL a queued row that another page's transaction holds (it lowers the row's depth) is passed
+      // over rather than waited for: the claim then holds the crawl's row, which every part's claim takes, for
+      // two statements only, never while a page's transaction commits.
       const queued = trx
         .selectFrom("crawl_pages")
         .selectAll()
         .where("crawl_id", "=", crawlId)
-        .where("state", "=", "queued");
+        .where("state", "=", "queued")
+        .$if(this.dialect === "postgres", (query) => query.forUpdate().skipLocked());
       const next =
         (await queued
           .where("depth", "is not", null)
@@ -281,22 +275,41 @@ export class FrontierStore {
         (unknownDepth && !(await fetchingWithDepth(trx, crawlId))
           ? await queued.where("depth", "is", null).orderBy("id").limit(1).executeTakeFirst()
           : undefined);
-      if (!next) {
-        await trx
-          .updateTable("crawls")
-          .set({ reserved: sql<number>`reserved - 1` })
+      // The page's row first, then the crawl's: the order every transaction that writes both takes them in.
+      const reserved = next
+        ? Number(
+            (
+              await trx
+                .updateTable("crawls")
+                .set({ reserved: sql<number>`reserved + 1` })
+                .where("id", "=", crawlId)
+                .where("status", "=", "running")
+                .where("cancel_requested", "=", 0)
+                .where(sql<boolean>`reserved < max_pages`)
+                .executeTakeFirst()
+            ).numUpdatedRows,
+          )
+        : 0;
+      if (reserved === 0) {
+        const crawl = await trx
+          .selectFrom("crawls")
+          .select(["status", "cancel_requested", "reserved", "max_pages"])
           .where("id", "=", crawlId)
-          .execute();
-        return undefined;
+          .executeTakeFirst();
+        if (crawl?.status !== "running") return "stopped";
+        if (crawl.cancel_requested === 1) return "cancelled";
+        if (Number(crawl.reserved) >= Number(crawl.max_pages)) return "spent";
+        return undefined; // nothing queued
       }
+      const page = next as CrawlPageRow;
       const claimed = {
         state: "fetching" as const,
-        attempts: next.attempts + 1,
+        attempts: page.attempts + 1,
         claimed_by: part,
         lease_until: leaseUntil,
       };
-      await trx.updateTable("crawl_pages").set(claimed).where("id", "=", next.id).execute();
-      return { ...next, ...claimed };
+      await trx.updateTable("crawl_pages").set(claimed).where("id", "=", page.id).execute();
+      return { ...page, ...claimed };
     });
   }
 
@@ -419,9 +432,9 @@ export class FrontierStore {
    * One analysed page, in one transaction: its report (stored by `storeReport` inside the transaction), the
    * internal links it has (replacing any recorded for it before), the URLs it adds to the frontier, and its facts
    * with state `done`. A part cut off before the commit leaves nothing of the page, so it is redone; after it,
-   * the page is done, never analysed again. The report comes first: on PostgreSQL storing it locks the owner's
-   * row (the reports version), so the parts of a user's crawls take their locks on the frontier one transaction
-   * at a time and cannot deadlock over URLs they both discover. On SQLite the transaction is shared with the
+   * the page is done, never analysed again. On PostgreSQL the pages of a crawl commit side by side (the owner's
+   * row no longer orders them, see migration 017), so two of them may deadlock over URLs they both discover:
+   * the one PostgreSQL ends is written again (`writtenAgainOnDeadlock`). On SQLite the transaction is shared with the
    * pages analysed at about the same time (`pageBatching`), each page in a savepoint of its own; the promise
    * settles once the page is committed.
    */
@@ -440,8 +453,12 @@ export class FrontierStore {
   ): Promise<void> {
     const admittedBefore = this.pageCommits
       ? undefined
-      : await this.admit(this.db, crawlId, found.bounds, found.links, found.discovered);
+      : await this.db.transaction().execute(async (trx) => {
+          await flushesLater(trx);
+          return this.admit(trx, crawlId, found.bounds, found.links, found.discovered);
+        });
     const write = async (trx: Kysely<Database>) => {
+      if (!this.pageCommits) await flushesLater(trx);
       const { links, discovered } =
         admittedBefore ?? (await this.admit(trx, crawlId, found.bounds, found.links, found.discovered));
       const report = await storeReport(trx);
@@ -472,7 +489,7 @@ export class FrontierStore {
         .where("id", "=", page.id)
         .execute();
     };
-    if (!this.pageCommits) return this.db.transaction().execute(write);
+    if (!this.pageCommits) return writtenAgainOnDeadlock(() => this.db.transaction().execute(write));
     const addsDepths = found.discovered.some((entry) => entry.depth !== null && !entry.beyondDepth);
     if (addsDepths) this.waitingPagesAddingDepths++;
     try {
@@ -493,6 +510,57 @@ export class FrontierStore {
   /** Whether analysed pages waiting for their commit add URLs with a known depth (never on PostgreSQL). */
   pagesAddingDepthsWait(): boolean {
     return this.waitingPagesAddingDepths > 0;
+  }
+}
+
+/**
+ * PostgreSQL: this transaction's commit does not wait for its WAL to reach the disk (PostgreSQL flushes it within
+ * a fraction of a second, together with the other commits of that moment: its own group commit). The crawl's
+ * writes to its shared rows (a claim, the room a page takes) and an analysed page's transaction commit so: a
+ * commit that waited for the disk held the crawl's row, which every part writes, for the whole flush, and the
+ * parts queued behind it (measured: three quarters of the busy connections' samples were lock waits). A crash of
+ * the database loses only the last commits before it, in order: a claim lost with them leaves its page queued,
+ * a page's transaction lost leaves its page `fetching` until its claim runs out (then fetched again, as the page
+ * of a part that died), and the request id keeps an analysis from being stored twice. Only writes a crawl can
+ * make again use it.
+ */
+async function flushesLater(trx: Kysely<Database>): Promise<void> {
+  await sql`set local synchronous_commit = off`.execute(trx);
+}
+
+/** What `admit` reads of a URL the frontier holds. */
+interface KnownRow {
+  depth: number | null;
+  in_sitemap: number;
+}
+
+/**
+ * Whether adding this entry changes the row of its URL: the condition of `addToFrontier`'s upsert, read from the
+ * row beforehand. Both things it looks at only ever move one way (a depth falls, a sitemap mark is set), so an
+ * entry that changes nothing when read changes nothing later either.
+ */
+function changesRow(entry: FrontierEntry, row: KnownRow): boolean {
+  if (entry.beyondDepth) return false;
+  if (entry.inSitemap && row.in_sitemap === 0) return true;
+  return entry.depth !== null && (row.depth === null || entry.depth < row.depth);
+}
+
+/** Tries of a page's transaction that PostgreSQL ended to break a deadlock. */
+const deadlockTries = 3;
+
+/**
+ * Runs a page's transaction again when PostgreSQL ended it to break a deadlock (SQLSTATE 40P01): two pages
+ * committed at once may lock the same frontier rows in different orders (each upserts the URLs it links to, in
+ * its links' order, and its own row last; the order is the crawl's discovery order, so it is kept). The
+ * transaction left nothing behind, and the page is written again, whole.
+ */
+async function writtenAgainOnDeadlock(write: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "40P01" || attempt >= deadlockTries) throw error;
+    }
   }
 }
 

@@ -280,6 +280,66 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       expect(links).toEqual([]);
     });
 
+    it.runIf(kind === "postgres")(
+      "is written again when PostgreSQL ends its transaction to break a deadlock with another page's",
+      async () => {
+        const crawl = await runningCrawl(stores, userId);
+        const bounds = crawlBounds(crawl.max_pages);
+        await stores.frontier.discover(
+          crawl.id,
+          [
+            { url: siteUrl, depth: 0 },
+            { url: url("/b"), depth: 1 },
+            { url: url("/x"), depth: 3 },
+            { url: url("/y"), depth: 3 },
+          ],
+          bounds,
+        );
+        const first = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+        const second = claimed(await stores.frontier.claim(crawl.id, 1, later(), true));
+        // Each page's transaction locks the row the other then gives a lower depth, once both hold theirs:
+        // a deadlock every time, which PostgreSQL breaks by ending one of them.
+        let arrived = 0;
+        let bothHoldALock = () => {};
+        const together = new Promise<void>((resolve) => {
+          bothHoldALock = resolve;
+        });
+        const tries = { first: 0, second: 0 };
+        const store = (
+          page: CrawlPageRow,
+          locks: string,
+          lowers: string,
+          depth: number,
+          name: keyof typeof tries,
+        ) =>
+          stores.frontier.completePage(
+            crawl.id,
+            page,
+            { status_code: 200 },
+            { links: [], discovered: [{ url: url(lowers), depth }], bounds },
+            async (trx) => {
+              tries[name]++;
+              await trx
+                .selectFrom("crawl_pages")
+                .select("id")
+                .where("crawl_id", "=", crawl.id)
+                .where("url", "=", url(locks))
+                .forUpdate()
+                .execute();
+              if (++arrived === 2) bothHoldALock();
+              await together;
+              return { id: page.id };
+            },
+          );
+        await Promise.all([store(first, "/y", "/x", 1, "first"), store(second, "/x", "/y", 2, "second")]);
+        expect(tries.first + tries.second).toBe(3);
+        const byUrl = new Map((await rows(crawl.id)).map((row) => [row.url, row]));
+        expect(byUrl.get(siteUrl)?.state).toBe("done");
+        expect(byUrl.get(url("/b"))?.state).toBe("done");
+        expect([byUrl.get(url("/x"))?.depth, byUrl.get(url("/y"))?.depth]).toEqual([1, 2]);
+      },
+    );
+
     it("excludes what is left queued once the budget is spent", async () => {
       const crawl = await runningCrawl(stores, userId);
       await stores.frontier.discover(
