@@ -8,9 +8,12 @@
  */
 import { type Kysely, sql } from "kysely";
 import { catalogue } from "../analysis/catalogue.js";
+import type { CheckResults } from "../analysis/judge.js";
+import { unpackResults } from "../store/analysis-document.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import type { CrawlRow } from "./crawl-store.js";
+import { crawlPageRequestId } from "./page-reports.js";
 
 /** A page analysed by both crawls: its failed and warned checks on each side (JSON objects, check → status). */
 export interface ComparedPage {
@@ -204,10 +207,23 @@ export class CrawlDiffStore {
           rows.map((row) => row.after_id),
         ),
       ]);
+      // A check failed or warned on one side only: whether it passed on the other or was na, info or error there
+      // (a change, not a regression or a fix) is read from that side's analysis of the page.
+      const unsure = { before: new Map<number, Set<string>>(), after: new Map<number, Set<string>>() };
+      for (const row of rows) {
+        const was = before.get(row.before_id) ?? {};
+        const now = later.get(row.after_id) ?? {};
+        for (const check of Object.keys(now)) if (!(check in was)) addTo(unsure.before, row.before_id, check);
+        for (const check of Object.keys(was)) if (!(check in now)) addTo(unsure.after, row.after_id, check);
+      }
+      const [beforeOthers, afterOthers] = await Promise.all([
+        this.otherStatuses(from, unsure.before),
+        this.otherStatuses(to, unsure.after),
+      ]);
       yield rows.map((row) => ({
         url: row.url,
-        before: JSON.stringify(before.get(row.before_id) ?? {}),
-        after: JSON.stringify(later.get(row.after_id) ?? {}),
+        before: JSON.stringify({ ...before.get(row.before_id), ...beforeOthers.get(row.before_id) }),
+        after: JSON.stringify({ ...later.get(row.after_id), ...afterOthers.get(row.after_id) }),
       }));
       if (rows.length < batch) return;
       after = (rows[rows.length - 1] as (typeof rows)[number]).url;
@@ -228,6 +244,39 @@ export class CrawlDiffStore {
         const statuses = byPage.get(row.page_id) ?? {};
         statuses[row.check_id] = row.status;
         byPage.set(row.page_id, statuses);
+      }
+    }
+    return byPage;
+  }
+
+  /**
+   * The statuses other than `pass` of the given checks of these pages, read from the analysis the crawl made of
+   * each page (its request id, a unique index): the `na`, `info` and `error` that `crawl_page_checks` does not
+   * record. A page whose analysis is gone (its report deleted, or past the history limit) counts as passing.
+   */
+  private async otherStatuses(
+    crawlId: number,
+    wanted: Map<number, Set<string>>,
+  ): Promise<Map<number, Record<string, string>>> {
+    const byPage = new Map<number, Record<string, string>>();
+    const pageIds = [...wanted.keys()];
+    for (let start = 0; start < pageIds.length; start += 500) {
+      const requestIds = pageIds.slice(start, start + 500).map((id) => crawlPageRequestId(crawlId, id));
+      const rows = await this.db
+        .selectFrom("analyses")
+        .select(["request_id", "results"])
+        .where("request_id", "in", requestIds)
+        .execute();
+      for (const row of rows) {
+        if (row.results === null || row.request_id === null) continue;
+        const pageId = Number(row.request_id.slice(row.request_id.lastIndexOf(":") + 1));
+        const results = JSON.parse(unpackResults(row.results).toString("utf8")) as CheckResults;
+        const statuses: Record<string, string> = {};
+        for (const check of wanted.get(pageId) ?? []) {
+          const status = results[check]?.status;
+          if (status !== undefined && status !== "pass") statuses[check] = status;
+        }
+        byPage.set(pageId, statuses);
       }
     }
     return byPage;
@@ -267,8 +316,10 @@ export class CrawlDiffStore {
   }
 
   /**
-   * Every analysed page of the crawl with its failed and warned checks (a JSON object, check id → status, in
-   * catalogue order), in URL order.
+   * Every analysed page of the crawl with its check statuses other than `pass` (a JSON object, check id → status,
+   * in catalogue order), in URL order: the failed and warned ones its `crawl_page_checks` rows record, and the
+   * `na`, `info` and `error` read from its analysis (so that a baseline tells a check that passed from one that
+   * did not apply), a batch of pages at a time.
    */
   async pageStatuses(crawlId: number): Promise<Array<{ url: string; check_statuses: string }>> {
     const [pages, checks] = await Promise.all([
@@ -286,14 +337,16 @@ export class CrawlDiffStore {
         .execute(),
     ]);
     const byPage = new Map<number, Record<string, string>>();
-    for (const row of checks.sort(inCatalogueOrder)) {
+    for (const row of checks) {
       const statuses = byPage.get(row.page_id) ?? {};
       statuses[row.check_id] = row.status;
       byPage.set(row.page_id, statuses);
     }
+    const everyCheck = new Set(catalogue.map((entry) => entry.id));
+    const others = await this.otherStatuses(crawlId, new Map(pages.map((page) => [page.id, everyCheck])));
     return pages.map((page) => ({
       url: page.url,
-      check_statuses: JSON.stringify(byPage.get(page.id) ?? {}),
+      check_statuses: JSON.stringify(inCatalogueOrderOf({ ...others.get(page.id), ...byPage.get(page.id) })),
     }));
   }
 }
@@ -306,4 +359,19 @@ function inCatalogueOrder(a: { check_id: string }, b: { check_id: string }): num
     (cataloguePlace.get(a.check_id) ?? catalogue.length) -
     (cataloguePlace.get(b.check_id) ?? catalogue.length)
   );
+}
+
+/** The same statuses, their checks in catalogue order. */
+function inCatalogueOrderOf(statuses: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(statuses).sort(
+      ([a], [b]) => (cataloguePlace.get(a) ?? catalogue.length) - (cataloguePlace.get(b) ?? catalogue.length),
+    ),
+  );
+}
+
+function addTo(map: Map<number, Set<string>>, pageId: number, check: string): void {
+  const checks = map.get(pageId) ?? new Set<string>();
+  checks.add(check);
+  map.set(pageId, checks);
 }

@@ -30,6 +30,11 @@ export interface PageReport {
   screenshot: ReturnType<typeof storedScreenshot>;
 }
 
+/** The request id a crawl's analysis of one of its pages is recorded under (unique among analyses). */
+export function crawlPageRequestId(crawlId: number, pageId: number): string {
+  return `crawl:${crawlId}:${pageId}`;
+}
+
 export class CrawlPageReports {
   constructor(
     private readonly reports: ReportStore,
@@ -38,7 +43,7 @@ export class CrawlPageReports {
 
   /** The id the page's analysis, stored or failed, is recorded under. */
   requestIdOf(pageId: number): string {
-    return `crawl:${this.crawl.id}:${pageId}`;
+    return crawlPageRequestId(this.crawl.id, pageId);
   }
 
   /** What a run cut off before this one recorded of the page, and the report its analysis goes to. */

@@ -112,10 +112,14 @@ describe("pagegrade crawl, the site gate", () => {
     };
     expect(suite("pagegrade.broken-links")).toContain('tests="1" failures="1"');
     expect(suite("pagegrade.broken-links")).toContain(`name="${site.url("/gone2")}"`);
-    expect(suite("pagegrade.image-alt")).toContain('tests="1" failures="1"');
+    // /a got worse; /c fails where image-alt did not apply before (a change, not a new problem): it passes.
+    expect(suite("pagegrade.image-alt")).toContain('tests="2" failures="1"');
     expect(suite("pagegrade.image-alt")).toContain(
       `<testcase classname="pagegrade.image-alt" name="${site.url("/a")}">`,
     );
+    const changed = suite("pagegrade.image-alt").split(`name="${site.url("/c")}">`)[1] ?? "";
+    expect(changed).toContain("<system-out>image-alt fail (high)");
+    expect(changed.slice(0, changed.indexOf("</testcase>"))).not.toContain("<failure");
     expect(suite("pagegrade.gate")).toContain('tests="2" failures="2"');
 
     // Against itself nothing is new; below high, medium findings count too (none are new here either).

@@ -2,7 +2,8 @@
  * A small site served from 127.0.0.1 that changes in known ways between two crawls (`version` 1, then 2):
  * - a broken link is fixed (/gone no longer linked) and another appears (/gone2, 404);
  * - the duplicate title of /b and /c is resolved (/b gets its own title);
- * - /a loses its image's alt text (image-alt regressed), /fixme gains it (image-alt fixed);
+ * - /a loses its image's alt text (image-alt regressed), /fixme gains it (image-alt fixed), and /c gains an image
+ *   without one (image-alt was na there: a change, neither regressed nor fixed);
  * - /d is no longer linked (removed), /e is new (added).
  * `expected` says what comparing crawl 2 with crawl 1 must find.
  */
@@ -47,7 +48,9 @@ export async function startChangingSite(): Promise<ChangingSite> {
     "/b": html(() =>
       page(v1() ? "Shared title of two pages" : "Brakes adjusted while you wait", `<p>${words("brake")}</p>`),
     ),
-    "/c": html(() => page("Shared title of two pages", `<p>${words("chain")}</p>`)),
+    "/c": html(() =>
+      page("Shared title of two pages", `<p>${words("chain")}</p>${v1() ? "" : image(false)}`),
+    ),
     "/fixme": html(() => page("Wheels trued and spokes replaced", `<p>${words("wheel")}</p>${image(!v1())}`)),
     "/d": html(() => page("The winter sale of used bicycles", `<p>${words("winter")}</p>`)),
     "/e": html(() => page("The spring sale of used bicycles", `<p>${words("spring")}</p>`)),

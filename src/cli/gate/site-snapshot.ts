@@ -1,8 +1,8 @@
 /**
  * The site gate's record of a crawl (`pagegrade crawl --json FILE`, and what `--baseline FILE` reads back): the
  * crawl object, its site issues with every finding and its fingerprint, the page checks rolled up (the API's
- * roll-up, `GET /crawls/{id}/checks`, by the same rules: crawls/check-rollup.ts), and every analysed page's failed
- * and warned checks. Reading a baseline checks the
+ * roll-up, `GET /crawls/{id}/checks`, by the same rules: crawls/check-rollup.ts), and every analysed page's check
+ * statuses other than `pass`. Reading a baseline checks the
  * fields the gate compares, so a wrong file is a clear usage error rather than a silently empty comparison.
  */
 import { readFileSync } from "node:fs";
@@ -25,7 +25,7 @@ export type SnapshotCheck = CheckRollupWithTemplates;
 
 export interface SnapshotPage {
   url: string;
-  /** The page's failed and warned checks (check id → "fail" or "warn"; older files may list other statuses). */
+  /** The page's check statuses other than "pass" (check id → status): a check left out passed. */
   checks: Record<string, string>;
 }
 
