@@ -24,10 +24,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { AccountService } from "../accounts/account-service.js";
 import { Analyzer } from "../analysis/analyse.js";
 import { defaultScheduleIntervals, loadAnalysisConfig, loadServiceConfig } from "../config.js";
+import { CrawlFindings } from "../crawls/crawl-findings.js";
 import { CrawlListings } from "../crawls/crawl-listing-store.js";
 import { crawlFields } from "../crawls/crawl-service.js";
 import type { CrawlPageRow, CrawlRow } from "../crawls/crawl-store.js";
@@ -39,9 +42,7 @@ import {
   crawlPageObject,
   crawlPagesCsv,
   extractionNames,
-  siteIssueColumns,
   siteIssueObject,
-  toCsv,
 } from "../crawls/present.js";
 import { ValidationFailed } from "../errors.js";
 import { silentEventSink } from "../events/event-sink.js";
@@ -244,14 +245,19 @@ async function writeOutputs(
   if (csvDirectory !== undefined) {
     const pages: CrawlPageRow[] = [];
     for await (const row of allRows(listings, crawl.id)) pages.push(row);
-    const issues = (await listings.issues(crawl.id)).map(siteIssueObject);
+    const stores = openCrawlStores(store);
+    const findings = new CrawlFindings(stores.rollups, stores.links, stores.listings);
     try {
       mkdirSync(csvDirectory, { recursive: true });
       writeFileSync(
         join(csvDirectory, "pages.csv"),
         crawlPagesCsv(pages, extractionNames(crawl), pageColumns),
       );
-      writeFileSync(join(csvDirectory, "issues.csv"), toCsv(issues, siteIssueColumns));
+      // The API's issues export: one row per finding, with every page linking to a link finding's URL.
+      await pipeline(
+        Readable.from(findings.issuesCsv(crawl.id)),
+        createWriteStream(join(csvDirectory, "issues.csv")),
+      );
     } catch (error) {
       throw new UsageError(`cannot write the CSV files in "${csvDirectory}": ${(error as Error).message}`);
     }

@@ -151,14 +151,3 @@ export const crawlPageColumns = [
   "excluded",
   "error",
 ];
-
-export const siteIssueColumns = [
-  "check",
-  "category",
-  "importance",
-  "title",
-  "message",
-  "count",
-  "items",
-  "truncated",
-];
