@@ -3,9 +3,10 @@
  * store queries on SQLite, the view, the layout): a report page with every check of the catalogue failing with
  * 50 evidence items each, the page of a finished 10,000-page crawl with a page-sized issue list, its page
  * checks rolled up and its 30,000 links; the links listing (its last page, and filtered by target), the last page
- * of a check's failing pages, and the project dashboard comparing that crawl with the one before. The
- * baseline, measured in the same run, is the landing page (the same app path, session included, with no data). Prints the median and
- * p95 of each and its ratio to the baseline; the goal is under 100 ms each.
+ * of a check's failing pages, and the project dashboard comparing that crawl with the one before (its first
+ * view, one request, which computes the comparison; then seen again, when the process remembers it). The
+ * baseline, measured in the same run, is the landing page (the same app path, session included, with no data).
+ * Prints the median and p95 of each and its ratio to the baseline; the goal is under 100 ms each.
  */
 import { catalogue } from "../src/analysis/catalogue.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
@@ -13,7 +14,7 @@ import { ReportStore } from "../src/store/report-store.js";
 import { timestamp } from "../src/timestamps.js";
 import { startApi } from "../test/helpers/api.js";
 import { runningCrawl } from "../test/helpers/crawl-rows.js";
-import { seedRow } from "../test/helpers/seed.js";
+import { seedColumns, seedRow } from "../test/helpers/seed.js";
 import { WebClient } from "../test/helpers/web-client.js";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 40);
@@ -109,8 +110,6 @@ async function seedCrawl(variant: number, finishedAt: string): Promise<number> {
             check_id: check,
             status: status as "fail" | "warn",
             template: `/${page.url.split("/")[3]}`,
-            message: `${check} ${status}ed.`,
-            items: "[]",
           })),
         ),
       )
@@ -135,7 +134,7 @@ async function seedCrawl(variant: number, finishedAt: string): Promise<number> {
         count: 200,
         items: JSON.stringify(issueItems),
         truncated: 0,
-      })) as never,
+      })),
     )
     .execute();
   await db
@@ -160,7 +159,7 @@ async function seedCrawl(variant: number, finishedAt: string): Promise<number> {
       score: 49 + variant,
       result: "bad",
       finished_at: finishedAt,
-    } as never)
+    })
     .where("id", "=", crawl.id)
     .execute();
   return crawl.id;
@@ -168,7 +167,7 @@ async function seedCrawl(variant: number, finishedAt: string): Promise<number> {
 // The project the crawls belong to has a report, as every project does.
 await db
   .insertInto("reports")
-  .values(seedRow(userId, { url: "https://site.example/", score: 60 }))
+  .values(seedColumns(userId, { url: "https://site.example/", score: 60 }))
   .execute();
 const seeding = performance.now();
 await seedCrawl(0, "2026-01-01T00:00:00.000000Z");
@@ -196,6 +195,18 @@ async function measure(path: string): Promise<{ median: number; p95: number; byt
   };
 }
 
+/**
+ * One request, for what a process does once and then remembers: the dashboard's first view computes the
+ * comparison of the two crawls, later views reuse it (complete crawls do not change).
+ */
+async function measureOnce(path: string): Promise<{ median: number; p95: number; bytes: number }> {
+  const started = performance.now();
+  const response = await client.get(path);
+  const elapsed = performance.now() - started;
+  if (response.statusCode !== 200) throw new Error(`${path} answered ${response.statusCode}`);
+  return { median: elapsed, p95: elapsed, bytes: response.body.length };
+}
+
 const baseline = await measure("/");
 const rows: Array<[string, Awaited<ReturnType<typeof measure>>]> = [
   ["landing page (baseline)", baseline],
@@ -204,7 +215,8 @@ const rows: Array<[string, Awaited<ReturnType<typeof measure>>]> = [
   [`crawl links, last page of ${3 * crawlPages}`, await measure(`/crawls/${crawlId}/links?page=600`)],
   [`links to one page`, await measure(`/crawls/${crawlId}/links?to=https://site.example/page-5000`)],
   [`pages failing a check, last page`, await measure(`/crawls/${crawlId}/checks/image-alt/pages?page=200`)],
-  ["project dashboard, two crawls compared", await measure("/projects/site.example")],
+  ["project dashboard, first view", await measureOnce("/projects/site.example")],
+  ["project dashboard, seen again", await measure("/projects/site.example")],
 ];
 for (const [name, row] of rows) {
   console.log(

@@ -16,6 +16,9 @@ import { crawlObject } from "./present.js";
 /** The most entries a list of the diff holds. */
 export const listedChanges = 100;
 
+/** How many diffs a process keeps once computed (each at most a few hundred kilobytes: its lists are cut). */
+const rememberedDiffs = 32;
+
 type Importance = "high" | "medium" | "low";
 const importances: readonly Importance[] = ["high", "medium", "low"];
 const pageCheckImportance = new Map(catalogue.map((entry) => [entry.id, entry.importance]));
@@ -74,6 +77,14 @@ export class CrawlNotComplete extends Error {
 }
 
 export class CrawlComparison {
+  /**
+   * Diffs computed lately, by their two crawls, least recently used first. Two complete crawls no longer change,
+   * so a diff asked again (the project dashboard on every visit, the webhook and then the page) is answered from
+   * here; a caller must not change what it is given. Only reached once the user's ownership of both crawls is
+   * established.
+   */
+  private readonly remembered = new Map<string, Promise<CrawlDiff>>();
+
   constructor(
     private readonly crawls: CrawlStore,
     private readonly diffs: CrawlDiffStore,
@@ -113,7 +124,25 @@ export class CrawlComparison {
     return this.diffs.reportIds(crawls, urls);
   }
 
-  private async compare(from: CrawlRow, to: CrawlRow): Promise<CrawlDiff> {
+  private compare(from: CrawlRow, to: CrawlRow): Promise<CrawlDiff> {
+    const key = `${from.id}@${from.finished_at}>${to.id}@${to.finished_at}`;
+    const known = this.remembered.get(key);
+    if (known) {
+      this.remembered.delete(key);
+      this.remembered.set(key, known);
+      return known;
+    }
+    const computing = this.computed(from, to);
+    this.remembered.set(key, computing);
+    computing.catch(() => this.remembered.delete(key));
+    for (const oldest of this.remembered.keys()) {
+      if (this.remembered.size <= rememberedDiffs) break;
+      this.remembered.delete(oldest);
+    }
+    return computing;
+  }
+
+  private async computed(from: CrawlRow, to: CrawlRow): Promise<CrawlDiff> {
     const [siteIssues, pageChecks, pages] = await Promise.all([
       this.siteIssueChanges(from.id, to.id),
       this.pageCheckChanges(from.id, to.id),

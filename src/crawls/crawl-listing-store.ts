@@ -85,7 +85,9 @@ export class CrawlListings {
     const [rows, counted] = await Promise.all([
       pages
         .selectAll()
-        .orderBy(query.sort, query.direction === "asc" ? sql`asc nulls first` : sql`desc nulls last`)
+        .orderBy(query.sort, (order) =>
+          query.direction === "asc" ? order.asc().nullsFirst() : order.desc().nullsLast(),
+        )
         .orderBy("id")
         .limit(query.limit)
         .offset(query.offset)
