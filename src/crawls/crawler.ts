@@ -1,3 +1,15 @@
+/**
+ * The `crawl` job: one part of a crawl, from its frontier in the database to its site findings. The first run
+ * reads robots.txt and the sitemaps (or takes the list, in list mode) and seeds the frontier; every part then
+ * claims queued pages one at a time, paced by the crawl's politeness gate (`crawl-requests.ts`: request starts
+ * `PAGEGRADE_CRAWL_DELAY_MS` or the Crawl-delay apart, a page whose turn is further than `waitInSlotMs` away goes
+ * back to the queue as a delayed job), analyses each through the Analyzer (so through the address guard), and
+ * stores the page's report, facts, links and failed checks in one transaction. A redirect's target is queued
+ * before the hop is settled. A page answering 429 or 503 goes back to the queue and the crawl slows down. A run
+ * cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them back: a page whose
+ * analysis was already stored (its request id is the crawl and page) is not analysed again. When the frontier
+ * is empty, one part judges the site (`site-judgement.ts`) and the crawl completes.
+ */
 import type { Analyzer } from "../analysis/analyse.js";
 import { type AnalysisFailure, analysisFailureOf } from "../analysis/analysis-failure.js";
 import { crawlUrl, inScope, type PathPatterns, pathPatterns, patternsAllow } from "../analysis/crawl-url.js";
