@@ -75,7 +75,7 @@ export function latestCrawlChanges(diff: CrawlDiff): SafeHtml | "" {
     .slice(0, newFindingsShown);
   return html`<section class="card" id="latest-changes" aria-labelledby="latest-changes-heading">
   <h2 id="latest-changes-heading">What changed in the latest crawl</h2>
-  <p class="muted">Against the crawl finished ${day(diff.from.finished_at ?? "")}${diff.score_change === null ? "" : html`; site score ${diff.score_change > 0 ? "+" : ""}${diff.score_change}`}.</p>
+  <p class="muted">Against the crawl finished ${day(diff.from.finished_at ?? "")}${scoreChange(diff.score_change)}.</p>
   <dl class="facts">
     <div><dt>New findings</dt><dd>${added}</dd></div>
     <div><dt>Resolved findings</dt><dd>${resolved}</dd></div>
@@ -133,6 +133,13 @@ function dates(trend: CrawlRow[]): SafeHtml {
 function gridLine(value: number, y: number): SafeHtml {
   return html`<line x1="${chart.left}" x2="${chart.width - chart.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#dde2ea" stroke-width="1"/>
     <text x="${chart.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#5b6473">${value}</text>`;
+}
+
+/** "; site score +5", "; site score −3", "; site score unchanged", or nothing when either crawl has no score. */
+function scoreChange(change: number | null): string {
+  if (change === null) return "";
+  if (change === 0) return "; site score unchanged";
+  return `; site score ${change > 0 ? "+" : "−"}${Math.abs(change)}`;
 }
 
 /** The site score of each crawl (0–100, the bands drawn), each point a link to its crawl. */
