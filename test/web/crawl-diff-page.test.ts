@@ -106,5 +106,9 @@ describe.each(databaseKinds)("the comparison page on %s", (kind) => {
       expect(refused.body).toContain("The from crawl must be another complete crawl of");
     }
     expect((await stranger.get(`${second}/diff`)).statusCode).toBe(404);
+
+    // The site again as it was: every section says there is nothing, none is left empty.
+    const unchanged = section((await owner.get(`${await crawl()}/diff`)).body, "pages");
+    expect(unchanged).toContain("No page was added or removed, and none changed its status or indexability.");
   }, 150_000);
 });

@@ -75,6 +75,15 @@ function changes(diff: CrawlDiff, page: (url: string) => SafeHtml): SafeHtml {
 </section>
 <section class="card" id="pages">
   <h2>Pages</h2>
+  ${
+    diff.pages.added.length +
+      diff.pages.removed.length +
+      diff.pages.status_changed.length +
+      diff.pages.indexability_changed.length ===
+    0
+      ? html`<p>No page was added or removed, and none changed its status or indexability.</p>`
+      : ""
+  }
   ${pageList(
     "Added",
     diff.pages.added.map((url) => page(url)),
