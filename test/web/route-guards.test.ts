@@ -20,6 +20,8 @@ const publicPages = [
   "GET /docs/*",
   "GET /docs/static/index.html",
   "GET /docs/static/swagger-initializer.js",
+  "GET /docs/static/theme/pagegrade.css",
+  "GET /docs/static/theme/pagegrade.js",
   "GET /assets/:name",
   "GET /register",
   "GET /login",
