@@ -3,59 +3,21 @@
  * fetched): the database itself (a SQLite file in a temporary folder, or a schema of its own in the PostgreSQL at
  * PAGEGRADE_TEST_POSTGRES_URL, dropped afterwards), its owner, the crawl's row, and rows inserted in batches.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Insertable, Kysely } from "kysely";
 import pg from "pg";
 import { AccountService } from "../src/accounts/account-service.js";
-import { openStore } from "../src/store/database.js";
 import type { Database } from "../src/store/schema.js";
 import type { Store } from "../src/store/store.js";
+import { freshDatabase, postgresUrl, type TestDatabase } from "../test/helpers/api.js";
 
-export const postgresUrl =
-  process.env.PAGEGRADE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export { postgresUrl };
 
-export interface BenchDatabase {
-  store: Store;
-  /** The URL the store was opened with (a service started on the same database opens it again). */
-  url: string;
-  /** PostgreSQL: the schema the tables live in. */
-  schema?: string;
-  /** Closes the store and removes the database. */
-  drop(): Promise<void>;
-}
+/** A fresh, migrated database (test/helpers/api.ts's, as bench:jobs uses): `drop()` removes every trace of it. */
+export type BenchDatabase = TestDatabase;
 
 /** A fresh, migrated database of the kind. */
-export async function benchDatabase(kind: "sqlite" | "postgres"): Promise<BenchDatabase> {
-  if (kind === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "pagegrade-bench-"));
-    const url = `sqlite:${join(dir, "bench.db")}`;
-    const store = await openStore(url);
-    return {
-      store,
-      url,
-      drop: async () => {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const schema = `bench_${randomBytes(6).toString("hex")}`;
-  const store = await openStore(postgresUrl, { schema });
-  return {
-    store,
-    url: postgresUrl,
-    schema,
-    drop: async () => {
-      await store.close();
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    },
-  };
+export function benchDatabase(kind: "sqlite" | "postgres"): Promise<BenchDatabase> {
+  return freshDatabase(kind);
 }
 
 /** Whether the PostgreSQL at `postgresUrl` answers. */
