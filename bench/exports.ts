@@ -169,11 +169,6 @@ async function seedCrawl(store: Store, userId: number): Promise<number> {
               check_id: check,
               status: check === "inline-css" ? ("warn" as const) : ("fail" as const),
               template: urlTemplate(row.url),
-              message: "2 images have no alt text.",
-              items: JSON.stringify([
-                { element: '<img src="/hero.jpg">' },
-                { element: '<img src="/logo.png">' },
-              ]),
             })),
           ),
         )
