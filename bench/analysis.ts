@@ -3,9 +3,9 @@
  *  1. CPU per page of the engine (decode + parse + snapshot, judge, score; no network) against parse5 alone
  *     on the same pages, measured in the same run, interleaved; the ratio is what counts, absolute times on a
  *     shared machine are noise. It is measured first, on a small heap, before the end-to-end load.
- *     Then the same work on an analysis thread (threads/analysis-pool.ts), page by page, against parse5 again:
+ *     Then the same work in an analysis process (pool/analysis-pool.ts), page by page, against parse5 again:
  *     what a page costs its caller when it is parsed and judged off the event loop.
- *  2. End to end at concurrency 8 (pages of 64 KiB or more on the analysis threads): pages per second,
+ *  2. End to end at concurrency 8 (pages of 64 KiB or more on the analysis processes): pages per second,
  *     median and p95 time per page.
  */
 import { spawn } from "node:child_process";
@@ -18,11 +18,11 @@ import { PageCollector } from "../src/analysis/collect.js";
 import { judge } from "../src/analysis/judge.js";
 import { isNotIndexable } from "../src/analysis/page-facts.js";
 import { parseDocument } from "../src/analysis/parse.js";
+import { AnalysisPool } from "../src/analysis/pool/analysis-pool.js";
+import { InThreadSession } from "../src/analysis/pool/page-session.js";
 import { score } from "../src/analysis/score.js";
 import { defaultScoring } from "../src/analysis/scoring-config.js";
 import type { PageSnapshot } from "../src/analysis/snapshot.js";
-import { AnalysisPool } from "../src/analysis/threads/analysis-pool.js";
-import { InThreadSession } from "../src/analysis/threads/page-session.js";
 import { loadAnalysisConfig } from "../src/config.js";
 import { loadCorpus } from "../test/helpers/corpus.js";
 
@@ -94,19 +94,19 @@ const samples = pages.length * cpuRounds;
 roundRatios.sort((a, b) => a - b);
 const ratio = roundRatios[Math.floor(roundRatios.length / 2)] ?? Number.NaN;
 
-// 1b. The same work on an analysis thread, one page at a time, parse5 alone interleaved again: the time per page
+// 1b. The same work in an analysis process, one page at a time, parse5 alone interleaved again: the time per page
 // as the caller waits for it (the copy of the bytes, the hops and the verdict's way back included).
-const threadPool = new AnalysisPool({
-  threads: 1,
+const processPool = new AnalysisPool({
+  processes: 1,
   timeLimitMs: 600_000,
   memoryLimitMb: 512,
   scoring: defaultScoring,
 });
-const threadRatios: number[] = [];
-let threadMs = 0;
-let threadParse5Ms = 0;
+const processRatios: number[] = [];
+let processMs = 0;
+let processParse5Ms = 0;
 for (let round = 0; round <= cpuRounds; round++) {
-  let roundThread = 0;
+  let roundProcess = 0;
   let roundParse5 = 0;
   for (const page of pages) {
     let t0 = performance.now();
@@ -114,7 +114,7 @@ for (let round = 0; round <= cpuRounds; round++) {
     roundParse5 += performance.now() - t0;
 
     t0 = performance.now();
-    const session = await threadPool.session("");
+    const session = await processPool.session("");
     await session.parse({
       body: page.html,
       contentType: "text/html",
@@ -123,16 +123,16 @@ for (let round = 0; round <= cpuRounds; round++) {
     });
     await session.judge(snapshotTemplate, null);
     session.release();
-    roundThread += performance.now() - t0;
+    roundProcess += performance.now() - t0;
   }
-  if (round === 0) continue; // warm-up (and the thread's start)
-  threadMs += roundThread;
-  threadParse5Ms += roundParse5;
-  threadRatios.push(roundThread / roundParse5);
+  if (round === 0) continue; // warm-up (and the process's start)
+  processMs += roundProcess;
+  processParse5Ms += roundParse5;
+  processRatios.push(roundProcess / roundParse5);
 }
-await threadPool.close();
-threadRatios.sort((a, b) => a - b);
-const threadRatio = threadRatios[Math.floor(threadRatios.length / 2)] ?? Number.NaN;
+await processPool.close();
+processRatios.sort((a, b) => a - b);
+const processRatio = processRatios[Math.floor(processRatios.length / 2)] ?? Number.NaN;
 
 // 2. End to end.
 const latencies: number[] = [];
@@ -165,7 +165,7 @@ console.log(
   `CPU/page     engine ${fmt(engineMs / samples, 2)} ms, parse5 alone ${fmt(parse5Ms / samples, 2)} ms   ratio ${fmt(ratio, 2)} (median of ${cpuRounds} rounds, ${fmt(roundRatios[0] ?? 0, 2)}–${fmt(roundRatios.at(-1) ?? 0, 2)})   target <= 1.5: ${verdict(ratio <= 1.5)}`,
 );
 console.log(
-  `on a thread  engine ${fmt(threadMs / samples, 2)} ms, parse5 alone ${fmt(threadParse5Ms / samples, 2)} ms   ratio ${fmt(threadRatio, 2)} (median of ${cpuRounds} rounds; wall time per page, one at a time, hops included)`,
+  `in a process engine ${fmt(processMs / samples, 2)} ms, parse5 alone ${fmt(processParse5Ms / samples, 2)} ms   ratio ${fmt(processRatio, 2)} (median of ${cpuRounds} rounds; wall time per page, one at a time, hops included)`,
 );
 console.log(
   `vs a browser-based audit at ~5 s/page: ~${Math.round(5000 / percentile(50))}x faster per page (reference figure, not measured here)`,

@@ -285,10 +285,10 @@ export function loadAnalysisConfig(env: Env = process.env) {
     chromiumPath: chromiumPath(env.PAGEGRADE_CHROMIUM_PATH),
     chromiumSandbox: chromiumSandbox(env),
     maxConcurrentRenders: integer(env, "PAGEGRADE_MAX_CONCURRENT_RENDERS", 2, 1),
-    analysisThreads: integer(env, "PAGEGRADE_ANALYSIS_THREADS", 2, 0),
-    analysisThreadMinBytes: integer(env, "PAGEGRADE_THREAD_MIN_BYTES", 64 * 1024, 0),
+    analysisProcesses: integer(env, "PAGEGRADE_ANALYSIS_THREADS", 2, 0),
+    analysisPoolMinBytes: integer(env, "PAGEGRADE_THREAD_MIN_BYTES", 64 * 1024, 0),
     analysisTimeLimitMs: integer(env, "PAGEGRADE_ANALYSIS_TIME_LIMIT_MS", 60_000, 100),
-    analysisThreadMemoryMb: integer(env, "PAGEGRADE_THREAD_MEMORY_MB", 512, 64),
+    analysisProcessMemoryMb: integer(env, "PAGEGRADE_THREAD_MEMORY_MB", 512, 64),
   };
 }
 

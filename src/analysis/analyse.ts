@@ -1,8 +1,8 @@
 /**
  * The analysis engine's front door: collect → judge → score, producing the report object the API stores and
  * the command line prints. One Analyzer is meant to live as long as the process (it holds the probe cache,
- * a keep-alive connection pool for host probes and the analysis pool's threads). A page of at least
- * PAGEGRADE_THREAD_MIN_BYTES is parsed and judged on the analysis pool (threads/analysis-pool.ts),
+ * a keep-alive connection pool for host probes and the analysis pool's processes). A page of at least
+ * PAGEGRADE_THREAD_MIN_BYTES is parsed and judged on the analysis pool (pool/analysis-pool.ts),
  * a smaller one on the calling thread; the result is the same either way.
  */
 import { ConfigError } from "../config.js";
@@ -15,6 +15,8 @@ import type { ExtractionRule } from "./extract/extraction-rules.js";
 import type { ConnectionGuard } from "./fetch/connection-guard.js";
 import type { SiteRequests } from "./fetch/site-requests.js";
 import type { CheckResults } from "./judge.js";
+import { AnalysisPool } from "./pool/analysis-pool.js";
+import { InThreadSession } from "./pool/page-session.js";
 import type { BrowserPool } from "./render/browser-pool.js";
 import { type ChromiumStatus, chromiumStatus } from "./render/chromium-status.js";
 import type { Screenshot } from "./render/rendered-page.js";
@@ -27,8 +29,6 @@ import {
 } from "./scoring-config.js";
 import type { DocumentFacts, ResponseFacts } from "./snapshot.js";
 import { normaliseSubmittedUrl, projectOf } from "./submitted-url.js";
-import { AnalysisPool } from "./threads/analysis-pool.js";
-import { InThreadSession } from "./threads/page-session.js";
 
 export interface AnalysisReport {
   url: string;
@@ -57,18 +57,18 @@ export class Analyzer {
   private readonly chromiumPath: string;
   private pool: BrowserPool | null = null;
   /** The analysis pool; null when PAGEGRADE_ANALYSIS_THREADS is 0 (every page on the calling thread). */
-  readonly threads: AnalysisPool | null;
+  readonly analysisPool: AnalysisPool | null;
 
   constructor(private readonly config: AnalyzerOptions) {
     this.scoring = resolveScoring(checkedOverrides(config.scoring));
     this.chromiumPath = config.chromiumPath;
     this.collector = new PageCollector(config);
-    this.threads =
-      config.analysisThreads > 0
+    this.analysisPool =
+      config.analysisProcesses > 0
         ? new AnalysisPool({
-            threads: config.analysisThreads,
+            processes: config.analysisProcesses,
             timeLimitMs: config.analysisTimeLimitMs,
-            memoryLimitMb: config.analysisThreadMemoryMb,
+            memoryLimitMb: config.analysisProcessMemoryMb,
             scoring: this.scoring,
           })
         : null;
@@ -163,8 +163,8 @@ export class Analyzer {
    */
   private sessionFor(owner: string, onPool = false): SessionFor {
     return async (bytes) =>
-      this.threads && (onPool || bytes >= this.config.analysisThreadMinBytes)
-        ? this.threads.session(owner)
+      this.analysisPool && (onPool || bytes >= this.config.analysisPoolMinBytes)
+        ? this.analysisPool.session(owner)
         : new InThreadSession(this.scoring);
   }
 
@@ -206,7 +206,7 @@ export class Analyzer {
   }
 
   async close(): Promise<void> {
-    await this.threads?.close();
+    await this.analysisPool?.close();
     await this.pool?.close();
     await this.collector.close();
   }

@@ -1,6 +1,6 @@
 /**
  * What the analysis engine is built with: the fetcher's limits and identity, the address policy, Chromium, the
- * analysis threads and the scoring overrides. The engine owns this type; the entry points fill it from the
+ * analysis processes and the scoring overrides. The engine owns this type; the entry points fill it from the
  * environment (`loadAnalysisConfig` in src/config.ts) and tests and benchmarks from their own values.
  */
 
@@ -29,12 +29,12 @@ export interface AnalyzerOptions {
   chromiumSandbox: boolean;
   /** Pages rendered in Chromium at once (PAGEGRADE_MAX_CONCURRENT_RENDERS); more wait their turn. */
   maxConcurrentRenders: number;
-  /** Worker threads that parse and judge large pages (PAGEGRADE_ANALYSIS_THREADS); 0: all on the event loop. */
-  analysisThreads: number;
-  /** Pages of at least this many bytes go to the analysis threads (PAGEGRADE_THREAD_MIN_BYTES). */
-  analysisThreadMinBytes: number;
-  /** A page's parse and checks on a thread, at most (PAGEGRADE_ANALYSIS_TIME_LIMIT_MS); then `too-complex`. */
+  /** Child processes that parse and judge large pages (PAGEGRADE_ANALYSIS_THREADS); 0: all on the event loop. */
+  analysisProcesses: number;
+  /** Pages of at least this many bytes go to the analysis processes (PAGEGRADE_THREAD_MIN_BYTES). */
+  analysisPoolMinBytes: number;
+  /** A page's parse and checks in a process, at most (PAGEGRADE_ANALYSIS_TIME_LIMIT_MS); then `too-complex`. */
   analysisTimeLimitMs: number;
-  /** An analysis thread's heap, at most (PAGEGRADE_THREAD_MEMORY_MB); then `too-complex`. */
-  analysisThreadMemoryMb: number;
+  /** An analysis process's heap, at most (PAGEGRADE_THREAD_MEMORY_MB); then `too-complex`. */
+  analysisProcessMemoryMb: number;
 }

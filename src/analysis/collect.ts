@@ -1,7 +1,7 @@
 /**
  * Collect: all the I/O of an analysis. Fetches the page through the guard, runs the host probes concurrently
  * (cached per host), has the document decoded and parsed once (by the page's session: on this thread or on the
- * analysis pool, see page-sessions.ts), and returns the snapshot's I/O facts; the session holds the parse.
+ * analysis pool, see pool/page-session.ts), and returns the snapshot's I/O facts; the session holds the parse.
  */
 import { createHash } from "node:crypto";
 import type { AnalyzerOptions } from "./analyzer-options.js";
@@ -16,11 +16,11 @@ import { ProbeCache } from "./fetch/probe-cache.js";
 import type { SiteRequests } from "./fetch/site-requests.js";
 import { mediaTypeOf } from "./media-type.js";
 import type { CollectedFacts } from "./page-work.js";
+import type { PageSession } from "./pool/page-session.js";
 import type { BrowserPool } from "./render/browser-pool.js";
 import type { Screenshot } from "./render/rendered-page.js";
 import { parseRobotsTxt } from "./robots/robots-txt.js";
 import type { HostProbes, ProbeResponse, ProbeResult } from "./snapshot.js";
-import type { PageSession } from "./threads/page-session.js";
 
 /** The session that parses and judges a page of that many bytes (the caller releases it). */
 export type SessionFor = (bytes: number) => Promise<PageSession>;
@@ -87,7 +87,6 @@ export class PageCollector {
     if (!mediaType && !looksLikeHtml(page.body)) throw failures.notHtml("");
 
     const probesStarted = finalUrl.origin === url.origin ? early : this.startProbes(finalUrl, site);
-    // The session takes the body (moving it to an analysis thread empties it here): its size is kept first.
     const htmlBytes = page.body.length;
     const session = await sessionFor(htmlBytes);
     let parsed: Awaited<ReturnType<PageSession["parse"]>>;

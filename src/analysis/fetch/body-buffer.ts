@@ -4,13 +4,7 @@
  * loop for tens of milliseconds (a new allocation touched for the first time, then filled). The memory is sized
  * from Content-Length when the server sends one, and otherwise doubles as the body grows; it never exceeds the
  * cap it is given.
- *
- * The body it hands out is the only view of that memory, so it can be moved to another thread (transferred,
- * not copied): `movable` says whether a body is one of those.
  */
-
-/** The memory of bodies handed out by `take`, which nothing else views. */
-const handedOut = new WeakSet<ArrayBufferLike>();
 
 /** The first allocation when the size is not announced. */
 const initialBytes = 64 * 1024;
@@ -58,16 +52,6 @@ export class BodyBuffer {
   take(): Buffer {
     if (this.taken) throw new Error("The body was already taken.");
     this.taken = true;
-    const body = Buffer.from(this.memory.buffer, 0, this.length);
-    handedOut.add(body.buffer);
-    return body;
+    return Buffer.from(this.memory.buffer, 0, this.length);
   }
-}
-
-/**
- * Whether `bytes` is a body from `BodyBuffer.take` whose memory is still there (not moved yet): its holder
- * may then move the memory to another thread instead of copying it.
- */
-export function movable(bytes: Uint8Array): boolean {
-  return handedOut.has(bytes.buffer) && bytes.buffer.byteLength > 0;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AddressPolicy } from "../../../src/analysis/fetch/address-policy.js";
-import { BodyBuffer, movable } from "../../../src/analysis/fetch/body-buffer.js";
+import { BodyBuffer } from "../../../src/analysis/fetch/body-buffer.js";
 import { ConnectionGuard } from "../../../src/analysis/fetch/connection-guard.js";
 import { GuardedAgent } from "../../../src/analysis/fetch/guarded-agent.js";
 import { type GetOptions, guardedGet } from "../../../src/analysis/fetch/guarded-get.js";
@@ -40,19 +40,12 @@ describe("a body buffer", () => {
     expect(body.buffer.byteLength).toBe(1000);
   });
 
-  it("hands out a body that is the only view of its memory, once", () => {
+  it("hands out its body once", () => {
     const gathered = new BodyBuffer(null, 1000);
     gathered.append(Buffer.from("abc"));
-    const body = gathered.take();
-    expect(movable(body)).toBe(true);
+    expect(gathered.take().toString()).toBe("abc");
     expect(() => gathered.take()).toThrow();
     expect(() => gathered.append(Buffer.from("d"))).toThrow();
-    expect(movable(Buffer.from("abc"))).toBe(false);
-    expect(movable(Buffer.alloc(100_000))).toBe(false);
-    // Once moved to another thread, the memory is gone here and the body no longer counts as movable.
-    structuredClone(body, { transfer: [body.buffer as ArrayBuffer] });
-    expect(body.length).toBe(0);
-    expect(movable(body)).toBe(false);
   });
 });
 
@@ -106,7 +99,6 @@ describe("a fetched body", () => {
     for (const path of ["/chunked", "/sized", "/gzip"]) {
       const response = await guardedGet(agent, new URL(`${server.url}${path}`), options);
       expect(response.body.equals(page), path).toBe(true);
-      expect(movable(response.body), path).toBe(true);
     }
     const sized = await guardedGet(agent, new URL(`${server.url}/sized`), options);
     expect(sized.body.buffer.byteLength).toBe(page.length);

@@ -1,7 +1,7 @@
 /**
  * A page's session: where its document is parsed, held while the host probes finish, and judged. The
- * in-thread session does the work on the calling thread (small pages, or no analysis threads configured);
- * the analysis pool's sessions (analysis-pool.ts) do it on a worker thread.
+ * in-thread session does the work on the calling thread (small pages, or no analysis processes configured);
+ * the analysis pool's sessions (analysis-pool.ts) do it in a child process.
  */
 import type { CrawlAsk } from "../crawled-page.js";
 import {
@@ -19,12 +19,12 @@ import type { DocumentFacts } from "../snapshot.js";
 export interface PageSession {
   /**
    * Decodes and parses the page; the session keeps the parse for `judge`. The body is the session's from then
-   * on: a fetched body (body-buffer.ts) is moved to the thread that parses it, leaving it empty here.
+   * on (the caller must not change it).
    */
   parse(input: ParseInput): Promise<{ declaresIcon: boolean; parseMs: number }>;
   /** Judges and scores the parsed page with the I/O facts (and, for a crawl, reads its crawl facts and runs its extraction rules). */
   judge(facts: CollectedFacts, crawl: CrawlAsk | null): Promise<Judged>;
-  /** Ends the session, dropping its parse and freeing its thread; safe to call more than once. */
+  /** Ends the session, dropping its parse and freeing its process; safe to call more than once. */
   release(): void;
 }
 

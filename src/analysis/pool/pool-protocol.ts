@@ -1,0 +1,26 @@
+/**
+ * The messages between the analysis pool and its processes (sent over the child's IPC channel with V8's
+ * serialisation). A process holds at most one page: `parse` replaces it, `judge` ends it (as does `release`,
+ * which has no answer). Every request but `release` gets one reply; the process says `ready` once when it has
+ * loaded the parser and the checks. It is started with the scoring it judges by (`ProcessArguments`), as its
+ * one command-line argument in JSON.
+ */
+import type { CrawlAsk } from "../crawled-page.js";
+import type { CollectedFacts, Judged, ParseInput } from "../page-work.js";
+import type { Scoring } from "../scoring-config.js";
+
+export type PoolRequest =
+  | { kind: "parse"; input: ParseInput }
+  | { kind: "judge"; facts: CollectedFacts; crawl: CrawlAsk | null }
+  | { kind: "release" };
+
+export type PoolReply =
+  | { kind: "ready" }
+  | { kind: "parsed"; declaresIcon: boolean; parseMs: number }
+  | { kind: "judged"; judged: Judged }
+  | { kind: "failed"; message: string };
+
+/** What a process is started with. */
+export interface ProcessArguments {
+  scoring: Scoring;
+}
