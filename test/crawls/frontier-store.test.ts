@@ -103,6 +103,28 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       expect(await stores.frontier.claim(crawl.id, 0, later(), true)).toBe("stopped");
     });
 
+    it("never claims a page twice nor more than max_pages when parts claim at once", async () => {
+      const crawl = await runningCrawl(stores, userId, { max_pages: 7 });
+      await stores.frontier.discover(
+        crawl.id,
+        // More than the claims can hold locked at once: every claim finds a queued page it can take.
+        Array.from({ length: 40 }, (_, n) => ({ url: url(`/at-once/${n}`), depth: 1 })),
+        crawlBounds(crawl.max_pages),
+      );
+      // On PostgreSQL these run side by side, each on a connection of the pool.
+      const claims = await Promise.all(
+        Array.from({ length: 16 }, (_, part) => stores.frontier.claim(crawl.id, part, later(), true)),
+      );
+      const pages = claims.filter((claim) => typeof claim === "object").map(claimed);
+      expect(pages).toHaveLength(7);
+      expect(new Set(pages.map((page) => page.id)).size).toBe(7);
+      expect(claims.filter((claim) => typeof claim !== "object")).toEqual(Array(9).fill("spent"));
+      expect((await crawlRow(crawl)).reserved).toBe(7);
+      const fetching = (await rows(crawl.id)).filter((row) => row.state === "fetching");
+      expect(fetching.map((row) => row.id).sort()).toEqual(pages.map((page) => page.id).sort());
+      expect(fetching.every((row) => row.attempts === 1 && row.lease_until !== null)).toBe(true);
+    });
+
     it("puts back a part's own claims and any whose lease ran out, with their fetches", async () => {
       const crawl = await runningCrawl(stores, userId);
       await stores.frontier.discover(
