@@ -264,5 +264,13 @@ function printDistributed(results: DistributedCrawlResult[], baseline: number): 
     for (const { statement, samples: count } of result.statements.slice(0, 8)) {
       console.log(`    ${((100 * count) / Math.max(1, samples)).toFixed(0).padStart(3)}%  ${statement}`);
     }
+    const lockSamples = result.lockWaits.reduce((sum, { samples: count }) => sum + count, 0);
+    const share = (count: number) => `${((100 * count) / Math.max(1, samples)).toFixed(0)}%`;
+    console.log(
+      `  lock waits: ${share(lockSamples)} of the busy samples, ${share(result.crawlRowLockWaits)} in statements writing the crawl's row (a claim, the room, the counts); by statement:`,
+    );
+    for (const { statement, samples: count } of result.lockWaits.slice(0, 4)) {
+      console.log(`    ${share(count).padStart(4)}  ${statement}`);
+    }
   }
 }

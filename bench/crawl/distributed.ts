@@ -9,8 +9,9 @@
  *
  * While it runs it samples every process from /proc (peak RSS before and after the crawl's half-way point, CPU
  * time), Redis's `INFO memory`, and PostgreSQL's `pg_stat_activity` for this crawl's connections (their
- * `application_name` is the schema's name): what the busy connections wait on (a `Lock` wait is a hot spot) and
- * which statements they run, a sampling profile of the database's work. Afterwards it reads the database's
+ * `application_name` is the schema's name): what the busy connections wait on (a `Lock` wait is a hot spot),
+ * which statements they run, a sampling profile of the database's work, and which statements the lock waits are
+ * in (those writing the crawl's row, `update "crawls"` or a claim, against the rest). Afterwards it reads the database's
  * bytes per table, the pages the site answered more than once (the generated site counts them) and the pages
  * analysed more than once (reports with more than one analysis), then stops the processes with SIGTERM, drops
  * the schema and deletes the Redis keys.
@@ -66,6 +67,10 @@ export interface DistributedCrawlResult {
   waits: Record<string, number>;
   /** The same samples by statement (its text's first 100 characters), busiest first. */
   statements: Array<{ statement: string; samples: number }>;
+  /** The samples waiting on a lock (`Lock:…`), by statement, busiest first. */
+  lockWaits: Array<{ statement: string; samples: number }>;
+  /** Of those, the samples in statements that write the crawl's row (`update "crawls"` anywhere in them). */
+  crawlRowLockWaits: number;
 }
 
 async function freePort(): Promise<number> {
@@ -228,6 +233,8 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
     // The database's busy connections, sampled.
     const waits: Record<string, number> = {};
     const statements = new Map<string, number>();
+    const lockWaits = new Map<string, number>();
+    let crawlRowLockWaits = 0;
     const backendPids = new Set<number>();
     const activity = new pg.Client({ connectionString: postgresBase });
     await activity.connect();
@@ -251,6 +258,10 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
           waits[wait] = (waits[wait] ?? 0) + 1;
           const statement = row.query.replace(/\s+/g, " ").slice(0, 100);
           statements.set(statement, (statements.get(statement) ?? 0) + 1);
+          if (row.wait_event_type === "Lock") {
+            lockWaits.set(statement, (lockWaits.get(statement) ?? 0) + 1);
+            if (/update "crawls"/.test(row.query)) crawlRowLockWaits++;
+          }
         }
         await new Promise((resolve) => setTimeout(resolve, pgSampleMs));
       }
@@ -327,6 +338,10 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
       statements: [...statements]
         .sort((a, b) => b[1] - a[1])
         .map(([statement, samples]) => ({ statement, samples })),
+      lockWaits: [...lockWaits]
+        .sort((a, b) => b[1] - a[1])
+        .map(([statement, samples]) => ({ statement, samples })),
+      crawlRowLockWaits,
     };
   } finally {
     sampler.stop();

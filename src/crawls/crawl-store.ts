@@ -7,6 +7,7 @@
  * `crawl-listing-store.ts`.
  */
 import { type Kysely, type Selectable, sql } from "kysely";
+import { flushingLater } from "../store/flushes-later.js";
 import type {
   CrawlIssuesTable,
   CrawlPagesTable,
@@ -49,8 +50,11 @@ export interface CrawlListQuery {
 export class CrawlStore {
   private readonly db: Kysely<Database>;
 
+  private readonly dialect: Store["dialect"];
+
   constructor(store: Store) {
     this.db = store.db;
+    this.dialect = store.dialect;
   }
 
   insert(crawl: NewCrawl): Promise<CrawlRow> {
@@ -211,7 +215,9 @@ export class CrawlStore {
    * Recomputes the crawl's counters unless the crawl's row changed less than `everyMs` before `now` (every count
    * sets `updated_at`): the count reads every page's row, so however many parts in however many processes ask,
    * the crawl is counted a few times a second at most. The part that asks first takes the turn with one
-   * conditional update. False when it was not its turn.
+   * conditional update. False when it was not its turn. On PostgreSQL both writes of the crawl's row (the turn,
+   * the counts) commit without waiting for the WAL's flush (`flushingLater`): the row, which every claim writes,
+   * is locked for the statement only, and counts lost in a crash are counted again.
    */
   async refreshCountersUnlessRecent(crawlId: number, everyMs: number, now: Date): Promise<boolean> {
     const at = timestamp(now);
@@ -220,6 +226,7 @@ export class CrawlStore {
       .set({ updated_at: at })
       .where("id", "=", crawlId)
       .where("updated_at", "<=", timestamp(new Date(now.getTime() - everyMs)))
+      .$if(this.dialect === "postgres", (query) => query.where(flushingLater()))
       .executeTakeFirst();
     if (Number(turn.numUpdatedRows) === 0) return false;
     await this.refreshCounters(crawlId, at);
@@ -238,12 +245,12 @@ export class CrawlStore {
     const of = (state: string) => Number(counts.find((row) => row.state === state)?.n ?? 0);
     const discovered = counts.reduce((sum, row) => sum + Number(row.n), 0);
     const analysed = Number(counts.find((row) => row.state === "done")?.reported ?? 0);
-    return this.update(crawlId, {
-      discovered,
-      analysed,
-      failed: of("failed"),
-      excluded: of("excluded"),
-      updated_at: at,
-    });
+    return this.db
+      .updateTable("crawls")
+      .set({ discovered, analysed, failed: of("failed"), excluded: of("excluded"), updated_at: at })
+      .where("id", "=", crawlId)
+      .$if(this.dialect === "postgres", (query) => query.where(flushingLater()))
+      .returningAll()
+      .executeTakeFirst();
   }
 }

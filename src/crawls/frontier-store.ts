@@ -6,7 +6,8 @@
  * transaction with its links and the URLs it adds (on SQLite, a savepoint of a commit shared with the pages
  * analysed at about the same time).
  */
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type QueryCreator, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
+import { flushesLater, flushingLater } from "../store/flushes-later.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
@@ -77,8 +78,9 @@ export class FrontierStore {
    * left out is counted on the crawl. The room is taken with one atomic increment of the crawl's offered
    * counts (the value before is the value after less what this page asked), so parts running at once never
    * store more than the bounds together. On PostgreSQL that increment runs before the page's transaction, in a
-   * statement of its own: the crawl's row is never locked while the page's rows are (a claim locks them in the
-   * other order); a page whose transaction then fails only leaves room unused. On SQLite it runs inside it.
+   * statement run on its own (no transaction) whose commit does not wait for the WAL's flush (`flushingLater`):
+   * the crawl's row is locked for that statement only, never while the page's rows are (a claim locks them in
+   * the other order); a page whose transaction then fails only leaves room unused. On SQLite it runs inside it.
    */
   private async admit(
     db: Kysely<Database>,
@@ -124,6 +126,7 @@ export class FrontierStore {
         )}`,
       })
       .where("id", "=", crawlId)
+      .$if(this.dialect === "postgres" && db === this.db, (query) => query.where(flushingLater()))
       .returning(["urls_offered", "links_offered"])
       .executeTakeFirst();
     if (!counted) return { links: [], discovered: [] };
@@ -224,22 +227,48 @@ export class FrontierStore {
    * starting again after its process stopped) and those whose claim ran out (a part that will not come back).
    */
   async requeueStale(crawlId: number, part: number, now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const requeued = await trx
+    await this.givingBackFetches(crawlId, (db) =>
+      db
         .updateTable("crawl_pages")
         .set({ state: "queued", claimed_by: null, lease_until: null })
         .where("crawl_id", "=", crawlId)
         .where("state", "=", "fetching")
-        .where((eb) => eb.or([eb("claimed_by", "=", part), eb("lease_until", "<", now)]))
-        .executeTakeFirst();
-      const count = Number(requeued.numUpdatedRows);
-      if (count > 0) {
-        await trx
-          .updateTable("crawls")
-          .set({ reserved: sql<number>`reserved - ${count}` })
-          .where("id", "=", crawlId)
-          .execute();
-      }
+        .where((eb) => eb.or([eb("claimed_by", "=", part), eb("lease_until", "<", now)])),
+    );
+  }
+
+  /**
+   * Changes pages' rows (`pages`, an update of claimed pages) and gives their fetches back to the crawl's budget,
+   * one per page changed: the pages' rows first, then the crawl's, the claim's order. On PostgreSQL one statement
+   * run on its own (the update of the pages as its first part, `flushingLater`), so the crawl's row is locked
+   * with no round trip to the client before the commit, and not at all when no page changed; on SQLite one
+   * transaction.
+   */
+  private async givingBackFetches(
+    crawlId: number,
+    pages: (
+      db: QueryCreator<Database>,
+    ) => UpdateQueryBuilder<Database, "crawl_pages", "crawl_pages", UpdateResult>,
+  ): Promise<void> {
+    if (this.dialect === "postgres") {
+      await this.db
+        .with("released", (db) => pages(db).returning("crawl_pages.id"))
+        .updateTable("crawls")
+        .set({ reserved: sql<number>`reserved - (select count(*) from released)` })
+        .where("id", "=", crawlId)
+        .where(({ exists, selectFrom }) => exists(selectFrom("released").select("released.id")))
+        .where(flushingLater())
+        .execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const count = Number((await pages(trx).executeTakeFirst()).numUpdatedRows);
+      if (count === 0) return;
+      await trx
+        .updateTable("crawls")
+        .set({ reserved: sql<number>`reserved - ${count}` })
+        .where("id", "=", crawlId)
+        .execute();
     });
   }
 
@@ -249,22 +278,24 @@ export class FrontierStore {
    * `"cancelled"` when it was asked to stop, `"spent"` when `max_pages` fetches are taken; undefined when no page
    * is queued. Pages known only from a sitemap (no depth) come after every page with a depth, and only with
    * `unknownDepth` and while no part fetches a page with a depth (its links may give them one: a sitemap URL
-   * that redirects would otherwise pass its missing depth on to the pages it leads to). One transaction: the page
-   * is chosen first, then the budget taken from the crawl's row (only from a running crawl not asked to stop), whose
-   * lock orders the parts on PostgreSQL; a page that another transaction holds is passed over there.
+   * that redirects would otherwise pass its missing depth on to the pages it leads to). The page is chosen
+   * first, then the budget taken from the crawl's row (only from a running crawl not asked to stop): the order,
+   * page then crawl, that every write of both follows. On PostgreSQL that is one statement of its own
+   * (`claimInOneStatement`); on SQLite one transaction.
    */
-  claim(crawlId: number, part: number, leaseUntil: string, unknownDepth: boolean): Promise<Claim> {
+  async claim(crawlId: number, part: number, leaseUntil: string, unknownDepth: boolean): Promise<Claim> {
+    if (this.dialect === "postgres") {
+      const claimed =
+        (await this.claimInOneStatement(crawlId, part, leaseUntil, "known")) ??
+        (unknownDepth ? await this.claimInOneStatement(crawlId, part, leaseUntil, "unknown") : undefined);
+      return claimed ?? this.whyNoClaim(this.db, crawlId);
+    }
     return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === "postgres") await flushesLater(trx);
-      // On PostgreSQL a queued row that another page's transaction holds (it lowers the row's depth) is passed
-      // over rather than waited for: the claim then holds the crawl's row, which every part's claim takes, for
-      // two statements only, never while a page's transaction commits.
       const queued = trx
         .selectFrom("crawl_pages")
         .selectAll()
         .where("crawl_id", "=", crawlId)
-        .where("state", "=", "queued")
-        .$if(this.dialect === "postgres", (query) => query.forUpdate().skipLocked());
+        .where("state", "=", "queued");
       const next =
         (await queued
           .where("depth", "is not", null)
@@ -275,7 +306,6 @@ export class FrontierStore {
         (unknownDepth && !(await fetchingWithDepth(trx, crawlId))
           ? await queued.where("depth", "is", null).orderBy("id").limit(1).executeTakeFirst()
           : undefined);
-      // The page's row first, then the crawl's: the order every transaction that writes both takes them in.
       const reserved = next
         ? Number(
             (
@@ -290,17 +320,7 @@ export class FrontierStore {
             ).numUpdatedRows,
           )
         : 0;
-      if (reserved === 0) {
-        const crawl = await trx
-          .selectFrom("crawls")
-          .select(["status", "cancel_requested", "reserved", "max_pages"])
-          .where("id", "=", crawlId)
-          .executeTakeFirst();
-        if (crawl?.status !== "running") return "stopped";
-        if (crawl.cancel_requested === 1) return "cancelled";
-        if (Number(crawl.reserved) >= Number(crawl.max_pages)) return "spent";
-        return undefined; // nothing queued
-      }
+      if (reserved === 0) return this.whyNoClaim(trx, crawlId);
       const page = next as CrawlPageRow;
       const claimed = {
         state: "fetching" as const,
@@ -311,6 +331,91 @@ export class FrontierStore {
       await trx.updateTable("crawl_pages").set(claimed).where("id", "=", page.id).execute();
       return { ...page, ...claimed };
     });
+  }
+
+  /**
+   * PostgreSQL: a claim in one statement, run on its own (no transaction), its commit not waiting for the WAL's
+   * flush (`flushingLater`). The crawl's row, which every part's claim and every analysed page's room writes,
+   * is then locked from the budget's update to the statement's commit only, with no round trip to the client
+   * in between. In the statement, the page's row is locked first (`for update skip locked`: a queued row that
+   * another transaction holds, a page's transaction lowering its depth, is passed over rather than waited for),
+   * and the budget is taken only if there is one (the update of the crawl's row reads the chosen page); then the
+   * page is marked. Never the other order, so no claim waits for a page while holding the crawl's row. A page
+   * with a depth (`known`), or one known only from a sitemap while no part fetches a page with a depth
+   * (`unknown`). Undefined when nothing was claimed (`whyNoClaim` says why).
+   */
+  private async claimInOneStatement(
+    crawlId: number,
+    part: number,
+    leaseUntil: string,
+    depth: "known" | "unknown",
+  ): Promise<CrawlPageRow | undefined> {
+    return this.db
+      .with("next", (db) =>
+        db
+          .selectFrom("crawl_pages")
+          .select("id")
+          .where("crawl_id", "=", crawlId)
+          .where("state", "=", "queued")
+          .$if(depth === "known", (query) =>
+            query.where("depth", "is not", null).orderBy("depth").orderBy("id"),
+          )
+          .$if(depth === "unknown", (query) =>
+            query
+              .where("depth", "is", null)
+              .where(({ not, exists, selectFrom }) =>
+                not(
+                  exists(
+                    selectFrom("crawl_pages as fetching")
+                      .select("fetching.id")
+                      .where("fetching.crawl_id", "=", crawlId)
+                      .where("fetching.state", "=", "fetching")
+                      .where("fetching.depth", "is not", null),
+                  ),
+                ),
+              )
+              .orderBy("id"),
+          )
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .with("budget", (db) =>
+        db
+          .updateTable("crawls")
+          .set({ reserved: sql<number>`reserved + 1` })
+          .where("id", "=", crawlId)
+          .where("status", "=", "running")
+          .where("cancel_requested", "=", 0)
+          .where(sql<boolean>`reserved < max_pages`)
+          .where(({ exists, selectFrom }) => exists(selectFrom("next").select("next.id")))
+          .where(flushingLater())
+          .returning("crawls.id"),
+      )
+      .updateTable("crawl_pages")
+      .set({
+        state: "fetching",
+        attempts: sql<number>`attempts + 1`,
+        claimed_by: part,
+        lease_until: leaseUntil,
+      })
+      .where("id", "=", (eb) => eb.selectFrom("next").select("next.id"))
+      .where(({ exists, selectFrom }) => exists(selectFrom("budget").select("budget.id")))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Why a claim got no page: the crawl stopped, was asked to stop or spent its budget, or nothing is queued. */
+  private async whyNoClaim(db: Kysely<Database>, crawlId: number): Promise<Claim> {
+    const crawl = await db
+      .selectFrom("crawls")
+      .select(["status", "cancel_requested", "reserved", "max_pages"])
+      .where("id", "=", crawlId)
+      .executeTakeFirst();
+    if (crawl?.status !== "running") return "stopped";
+    if (crawl.cancel_requested === 1) return "cancelled";
+    if (Number(crawl.reserved) >= Number(crawl.max_pages)) return "spent";
+    return undefined; // nothing queued
   }
 
   /** Extends this part's claim on a page it is still working on. */
@@ -373,20 +478,13 @@ export class FrontierStore {
    * budget returned (its part waits out a delay elsewhere than in a worker's slot).
    */
   async handBack(pageId: number, crawlId: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const page = await trx
+    await this.givingBackFetches(crawlId, (db) =>
+      db
         .updateTable("crawl_pages")
         .set({ state: "queued", attempts: sql<number>`attempts - 1` })
         .where("id", "=", pageId)
-        .where("state", "=", "fetching")
-        .executeTakeFirst();
-      if (Number(page.numUpdatedRows) !== 1) return;
-      await trx
-        .updateTable("crawls")
-        .set({ reserved: sql<number>`reserved - 1` })
-        .where("id", "=", crawlId)
-        .execute();
-    });
+        .where("state", "=", "fetching"),
+    );
   }
 
   /** No request to the site starts before `untilMs` (the site asked for less: 429 or 503). */
@@ -401,21 +499,16 @@ export class FrontierStore {
 
   /**
    * Records what became of a claimed page; with `releaseFrom` (its crawl), its fetch goes back to the budget in
-   * the same transaction (the page was not fetched after all, or goes back to the queue).
+   * the same write (the page was not fetched after all, or goes back to the queue; see `givingBackFetches`).
    */
   async settlePage(id: number, facts: PageFacts, releaseFrom?: number): Promise<void> {
     if (releaseFrom === undefined) {
       await this.db.updateTable("crawl_pages").set(facts).where("id", "=", id).execute();
       return;
     }
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable("crawl_pages").set(facts).where("id", "=", id).execute();
-      await trx
-        .updateTable("crawls")
-        .set({ reserved: sql<number>`reserved - 1` })
-        .where("id", "=", releaseFrom)
-        .execute();
-    });
+    await this.givingBackFetches(releaseFrom, (db) =>
+      db.updateTable("crawl_pages").set(facts).where("id", "=", id),
+    );
   }
 
   /** Every queued page left once the page budget is spent becomes `excluded: limit`. */
@@ -451,12 +544,10 @@ export class FrontierStore {
     },
     storeReport: (trx: Kysely<Database>) => Promise<{ id: number }>,
   ): Promise<void> {
+    // PostgreSQL: the room is taken before the page's transaction, in a statement of its own (see `admit`).
     const admittedBefore = this.pageCommits
       ? undefined
-      : await this.db.transaction().execute(async (trx) => {
-          await flushesLater(trx);
-          return this.admit(trx, crawlId, found.bounds, found.links, found.discovered);
-        });
+      : await this.admit(this.db, crawlId, found.bounds, found.links, found.discovered);
     const write = async (trx: Kysely<Database>) => {
       if (!this.pageCommits) await flushesLater(trx);
       const { links, discovered } =
@@ -511,21 +602,6 @@ export class FrontierStore {
   pagesAddingDepthsWait(): boolean {
     return this.waitingPagesAddingDepths > 0;
   }
-}
-
-/**
- * PostgreSQL: this transaction's commit does not wait for its WAL to reach the disk (PostgreSQL flushes it within
- * a fraction of a second, together with the other commits of that moment: its own group commit). The crawl's
- * writes to its shared rows (a claim, the room a page takes) and an analysed page's transaction commit so: a
- * commit that waited for the disk held the crawl's row, which every part writes, for the whole flush, and the
- * parts queued behind it (measured: three quarters of the busy connections' samples were lock waits). A crash of
- * the database loses only the last commits before it, in order: a claim lost with them leaves its page queued,
- * a page's transaction lost leaves its page `fetching` until its claim runs out (then fetched again, as the page
- * of a part that died), and the request id keeps an analysis from being stored twice. Only writes a crawl can
- * make again use it.
- */
-async function flushesLater(trx: Kysely<Database>): Promise<void> {
-  await sql`set local synchronous_commit = off`.execute(trx);
 }
 
 /** What `admit` reads of a URL the frontier holds. */

@@ -1,7 +1,7 @@
 /**
  * FrontierStore on SQLite and on PostgreSQL (where the bounds' room is taken before the page's transaction, and
  * `greatest`/`least` stand for SQLite's `max`/`min`): URLs admitted within the crawl's bounds, claims (budget,
- * order, leases, hand-back, requeueing), politeness (request starts `delay` apart, pauses), and an analysed
+ * order, leases, hand-back, requeueing, parts claiming at once, a held row passed over on PostgreSQL), politeness (request starts `delay` apart, pauses), and an analysed
  * page stored with its links and the URLs it adds.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +102,53 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       await stores.crawls.endRunning(crawl.id, { status: "cancelled" });
       expect(await stores.frontier.claim(crawl.id, 0, later(), true)).toBe("stopped");
     });
+
+    it("never claims a page twice nor more than max_pages when parts claim at once", async () => {
+      const crawl = await runningCrawl(stores, userId, { max_pages: 7 });
+      await stores.frontier.discover(
+        crawl.id,
+        // More than the claims can hold locked at once: every claim finds a queued page it can take.
+        Array.from({ length: 40 }, (_, n) => ({ url: url(`/at-once/${n}`), depth: 1 })),
+        crawlBounds(crawl.max_pages),
+      );
+      // On PostgreSQL these run side by side, each on a connection of the pool.
+      const claims = await Promise.all(
+        Array.from({ length: 16 }, (_, part) => stores.frontier.claim(crawl.id, part, later(), true)),
+      );
+      const pages = claims.filter((claim) => typeof claim === "object").map(claimed);
+      expect(pages).toHaveLength(7);
+      expect(new Set(pages.map((page) => page.id)).size).toBe(7);
+      expect(claims.filter((claim) => typeof claim !== "object")).toEqual(Array(9).fill("spent"));
+      expect((await crawlRow(crawl)).reserved).toBe(7);
+      const fetching = (await rows(crawl.id)).filter((row) => row.state === "fetching");
+      expect(fetching.map((row) => row.id).sort()).toEqual(pages.map((page) => page.id).sort());
+      expect(fetching.every((row) => row.attempts === 1 && row.lease_until !== null)).toBe(true);
+    });
+
+    it.runIf(kind === "postgres")(
+      "passes over a queued page whose row another transaction holds, without waiting for it",
+      async () => {
+        const crawl = await runningCrawl(stores, userId);
+        await stores.frontier.discover(
+          crawl.id,
+          ["/held", "/free"].map((path) => ({ url: url(path), depth: 1 })),
+          crawlBounds(crawl.max_pages),
+        );
+        const claim = await database.store.db.transaction().execute(async (trx) => {
+          // A page's transaction lowering the held URL's depth keeps its row locked until it commits.
+          await trx
+            .updateTable("crawl_pages")
+            .set({ depth: 0 })
+            .where("crawl_id", "=", crawl.id)
+            .where("url", "=", url("/held"))
+            .execute();
+          return stores.frontier.claim(crawl.id, 0, later(), true);
+        });
+        expect(claimed(claim).url).toBe(url("/free"));
+        expect((await crawlRow(crawl)).reserved).toBe(1);
+        expect(claimed(await stores.frontier.claim(crawl.id, 0, later(), true)).url).toBe(url("/held"));
+      },
+    );
 
     it("puts back a part's own claims and any whose lease ran out, with their fetches", async () => {
       const crawl = await runningCrawl(stores, userId);
