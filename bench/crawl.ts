@@ -12,7 +12,8 @@
  *     ≥ 0.8×), wall time (target < 5 minutes for 10,000), peak RSS at 1,000 and at 10,000 pages (target flat,
  *     under 300 MB; the engine alone's peak, in this process, is printed beside it), database bytes per analysed
  *     page, in all and by table (bench/storage/database-bytes.ts); BENCH_CRAWL_DATABASE=postgres://… stores
- *     these crawls in PostgreSQL instead (a fresh schema each, dropped afterwards).
+ *     these crawls in PostgreSQL instead (a fresh schema each, dropped afterwards; kept, named bench_crawl_<pid>,
+ *     with BENCH_CRAWL_KEEP_SCHEMA=1).
  *  3. Distributed: a crawl of BENCH_CRAWL_PAGES pages on PostgreSQL and BullMQ, through an API process with no
  *     workers and `pagegrade worker` processes (bench/crawl/distributed.ts), once per worker count of
  *     BENCH_CRAWL_WORKERS (default 2; "1,2,4" draws the curve), the crawl's parts (BENCH_CRAWL_CONCURRENCY)

@@ -1,7 +1,8 @@
 /**
  * One crawl for bench:crawl in a process of its own (so its peak memory is its own): the crawler the service
  * runs, over a fresh SQLite database in a temporary directory (or, with BENCH_CRAWL_DATABASE=postgres://…, a
- * fresh schema of that PostgreSQL database, dropped afterwards), with politeness off and the heap growth the
+ * fresh schema of that PostgreSQL database, dropped afterwards unless BENCH_CRAWL_KEEP_SCHEMA is set, so that its
+ * tables and indexes can be looked at one by one), with politeness off and the heap growth the
  * service's processes set. Prints one JSON line:
  * seconds, pages analysed, peak RSS, database bytes per page, in all and per table (bench/storage/database-bytes.ts).
  * Arguments: <start URL> <max pages> <requests at once>.
@@ -61,7 +62,8 @@ const seconds = (performance.now() - started) / 1000;
 const finished = await crawls.find(userId, crawl.id);
 await analyzer.close();
 const tables = perPage(await bytesPerTable(store), finished?.analysed ?? 0);
-if (postgresUrl) await sql`drop schema ${sql.id(schema)} cascade`.execute(store.db);
+if (postgresUrl && !process.env.BENCH_CRAWL_KEEP_SCHEMA)
+  await sql`drop schema ${sql.id(schema)} cascade`.execute(store.db);
 await store.close();
 rmSync(directory, { recursive: true, force: true });
 process.stdout.write(
