@@ -188,8 +188,8 @@ const recordSummary = () =>
     .find(userId, crawlId)
     .then((crawl) =>
       new CrawlChangeSummaries(
-        api.database.store,
         new CrawlComparison(workerStores.crawls, workerStores.diffs),
+        workerStores.summaries,
         workerStores.diffs,
       ).record(crawl as CrawlRow),
     );

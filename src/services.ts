@@ -62,7 +62,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const crawlStores = openCrawlStores(store);
   const secrets = new SecretBox(config.encryptionKey);
   const crawlComparison = new CrawlComparison(crawlStores.crawls, crawlStores.diffs);
-  const changeSummaries = new CrawlChangeSummaries(store, crawlComparison, crawlStores.diffs);
+  const changeSummaries = new CrawlChangeSummaries(crawlComparison, crawlStores.summaries, crawlStores.diffs);
   const events = new WebhookEvents({
     webhooks: webhookStore,
     history,

@@ -27,8 +27,8 @@ describe.each(databaseKinds)("crawl change summaries on %s", (kind) => {
     stores = openCrawlStores(api.database.store);
     // A comparison of its own, with nothing remembered: each diff here is computed from the database.
     summaries = new CrawlChangeSummaries(
-      api.database.store,
       new CrawlComparison(stores.crawls, stores.diffs),
+      stores.summaries,
       stores.diffs,
     );
   });
@@ -80,7 +80,7 @@ describe.each(databaseKinds)("crawl change summaries on %s", (kind) => {
     );
     // The first crawl had nothing to be compared with.
     expect(await storedRows()).toEqual([{ to_crawl_id: second.id, from_crawl_id: first.id }]);
-    const stored = await summaries.stored(second.id);
+    const stored = await stores.summaries.stored(second.id);
     expect(stored).toEqual(await live(second));
     // What the changing site changes: one broken link new, one resolved with the duplicate title, /a regressed
     // and /fixme fixed.
@@ -107,7 +107,7 @@ describe.each(databaseKinds)("crawl change summaries on %s", (kind) => {
       "the third crawl's summary",
       20_000,
     );
-    const againstSecond = await summaries.stored(third.id);
+    const againstSecond = await stores.summaries.stored(third.id);
     expect(againstSecond).toEqual(await live(third));
     expect(againstSecond).toMatchObject({ from: { id: second.id }, new_findings: 2, resolved_findings: 1 });
 
@@ -126,6 +126,6 @@ describe.each(databaseKinds)("crawl change summaries on %s", (kind) => {
       first_new: [],
     });
     expect(await storedRows()).toEqual([{ to_crawl_id: third.id, from_crawl_id: first.id }]);
-    expect(await summaries.stored(third.id)).toEqual(againstFirst);
+    expect(await stores.summaries.stored(third.id)).toEqual(againstFirst);
   }, 240_000);
 });

@@ -30,8 +30,8 @@ describe.each(databaseKinds)("change summaries (migration 024) on %s", (kind) =>
       const rows = () => store.db.selectFrom("crawl_change_summaries").select("to_crawl_id").execute();
       expect(await rows()).toEqual([]);
       const summaries = new CrawlChangeSummaries(
-        store,
         new CrawlComparison(stores.crawls, stores.diffs),
+        stores.summaries,
         stores.diffs,
       );
       expect(await summaries.latest(first)).toBeNull();
@@ -46,7 +46,7 @@ describe.each(databaseKinds)("change summaries (migration 024) on %s", (kind) =>
         first_new: [],
       });
       expect(await rows()).toEqual([{ to_crawl_id: second.id }]);
-      expect(await summaries.stored(second.id)).toEqual(summary);
+      expect(await stores.summaries.stored(second.id)).toEqual(summary);
 
       await stores.crawls.delete(userId, first.id);
       expect(await rows()).toEqual([]);
