@@ -67,6 +67,7 @@ export function registerJobs(services: Services): void {
       scheduleIntervals: config.scheduleIntervals,
       outbound: services.analyzer.outbound(),
       secrets: services.secrets,
+      changes: services.crawls.changes,
     }),
     // Within the shared workers; a part waiting out a Crawl-delay is a delayed job, holding none.
     { concurrency: config.crawlWorkers },

@@ -8,6 +8,7 @@ import { AccountService } from "./accounts/account-service.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
+import { CrawlChangeSummaries } from "./crawls/crawl-change-summary.js";
 import { CrawlComparison, isSiteRegression, shortenedDiff } from "./crawls/crawl-diff.js";
 import { CrawlFindings } from "./crawls/crawl-findings.js";
 import { CrawlService } from "./crawls/crawl-service.js";
@@ -61,6 +62,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const crawlStores = openCrawlStores(store);
   const secrets = new SecretBox(config.encryptionKey);
   const crawlComparison = new CrawlComparison(crawlStores.crawls, crawlStores.diffs);
+  const changeSummaries = new CrawlChangeSummaries(crawlComparison, crawlStores.summaries, crawlStores.diffs);
   const events = new WebhookEvents({
     webhooks: webhookStore,
     history,
@@ -95,6 +97,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
       config.crawls,
       secrets,
       crawlComparison,
+      changeSummaries,
     ),
     crawlFindings: new CrawlFindings(crawlStores.rollups, crawlStores.links, crawlStores.listings),
     reports: new ReportService({

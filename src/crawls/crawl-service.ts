@@ -14,6 +14,7 @@ import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { type AnalysisMode, analysisModes } from "../vocabulary.js";
 import type { SecretBox } from "../webhooks/secret-box.js";
+import type { CrawlChangeSummaries } from "./crawl-change-summary.js";
 import type { CrawlComparison } from "./crawl-diff.js";
 import { crawlHeadersOf, storedCrawlHeaders } from "./crawl-headers.js";
 import type { CrawlListings, CrawlPageQuery } from "./crawl-listing-store.js";
@@ -66,6 +67,8 @@ export class CrawlService {
     private readonly secrets: SecretBox,
     /** Comparing two complete crawls (the diff). */
     readonly comparison: CrawlComparison,
+    /** What changed in a complete crawl against the one before it, as the project dashboard shows it. */
+    readonly changes: CrawlChangeSummaries,
   ) {}
 
   list(userId: number, query: CrawlListQuery) {

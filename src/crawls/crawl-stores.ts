@@ -4,6 +4,7 @@
  */
 import type { Store } from "../store/store.js";
 import { CheckRollupStore } from "./check-rollup-store.js";
+import { CrawlChangeSummaryStore } from "./crawl-change-summary-store.js";
 import { CrawlDiffStore } from "./crawl-diff-store.js";
 import { CrawlLinkStore } from "./crawl-link-store.js";
 import { CrawlListings } from "./crawl-listing-store.js";
@@ -19,6 +20,7 @@ export interface CrawlStores {
   rollups: CheckRollupStore;
   links: CrawlLinkStore;
   diffs: CrawlDiffStore;
+  summaries: CrawlChangeSummaryStore;
 }
 
 export function openCrawlStores(store: Store): CrawlStores {
@@ -30,5 +32,6 @@ export function openCrawlStores(store: Store): CrawlStores {
     rollups: new CheckRollupStore(store),
     links: new CrawlLinkStore(store),
     diffs: new CrawlDiffStore(store),
+    summaries: new CrawlChangeSummaryStore(store),
   };
 }

@@ -8,7 +8,8 @@
  * before the hop is settled. A page answering 429 or 503 goes back to the queue and the crawl slows down. A run
  * cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them back: a page whose
  * analysis was already stored (its request id is the crawl and page) is not analysed again. When the frontier
- * is empty, one part judges the site (`site-judgement.ts`) and the crawl completes.
+ * is empty, one part judges the site (`site-judgement.ts`) and the crawl completes; a complete crawl's changes
+ * against the previous one are then summarised for the project dashboard (`crawl-change-summary.ts`).
  */
 import type { Analyzer } from "../analysis/analyse.js";
 import { type AnalysisFailure, analysisFailureOf } from "../analysis/analysis-failure.js";
@@ -26,6 +27,7 @@ import type { ReportStore } from "../store/report-store.js";
 import { timestamp } from "../timestamps.js";
 import type { SecretBox } from "../webhooks/secret-box.js";
 import { type CrawlBounds, crawlBounds } from "./crawl-bounds.js";
+import type { CrawlChangeSummaries } from "./crawl-change-summary.js";
 import { openCrawlHeaders } from "./crawl-headers.js";
 import { CrawlRequests, waitInSlotMs } from "./crawl-requests.js";
 import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
@@ -60,6 +62,8 @@ export interface CrawlerDependencies {
   outbound: Outbound;
   /** Opens the crawl's sealed request headers; needed only by crawls that have some. */
   secrets?: SecretBox;
+  /** Records what changed in a crawl that completes against the one before it (the project dashboard's). */
+  changes?: CrawlChangeSummaries;
   /** Progress listeners in this process (the event stream); told after each page. */
   onProgress?: (crawlId: number) => void;
 }
@@ -577,5 +581,8 @@ class CrawlRun {
     if (ended && ending !== "cancelled") {
       await events.crawlFinished({ userId: this.crawl.user_id, crawlId: this.crawl.id, status: ending });
     }
+    // Compared once complete, written in one statement: a run cut off before leaves no summary, and the
+    // dashboard then compares the crawls itself.
+    if (ended && ending === "complete") await this.dependencies.changes?.record(ended);
   }
 }

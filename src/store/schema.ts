@@ -343,6 +343,24 @@ export interface CrawlPageChecksTable {
   template: string;
 }
 
+/**
+ * What changed in a complete crawl (`to_crawl_id`) against the previous complete crawl of its project
+ * (`from_crawl_id`), as the project dashboard shows it; stored when the crawl completes (migration 024).
+ */
+export interface CrawlChangeSummariesTable {
+  to_crawl_id: number;
+  from_crawl_id: number;
+  new_findings: number;
+  resolved_findings: number;
+  pages_regressed: number;
+  pages_fixed: number;
+  score_before: number | null;
+  score_after: number | null;
+  /** JSON array of { check, importance, item }. */
+  first_new_findings: string;
+  created_at: string;
+}
+
 /** Every site finding of a crawl with its fingerprint (the issue's `items` list only the first 100). */
 export interface CrawlFindingsTable {
   crawl_id: number;
@@ -360,6 +378,7 @@ export interface Database {
   crawl_links: CrawlLinksTable;
   crawl_issues: CrawlIssuesTable;
   crawl_page_checks: CrawlPageChecksTable;
+  crawl_change_summaries: CrawlChangeSummariesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   jobs: JobsTable;

@@ -1,6 +1,7 @@
 /**
  * The user's projects (signed-in): the list (searched, sorted and paged from the query string), a project's
- * dashboard (with its latest crawl compared with the one before, by the comparison service), and deleting a project with all of its reports, after a confirmation page.
+ * dashboard (with what changed in its latest crawl against the one before, stored when the crawl completed
+ * or else compared now), and deleting a project with all of its reports, after a confirmation page.
  */
 import type { FastifyInstance } from "fastify";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
@@ -54,7 +55,7 @@ export async function projectRoutes(
     const [fixFirst, changes] = latest
       ? await Promise.all([
           crawlFindings.checks(latest.id, { limit: 5, offset: 0 }).then((found) => found.rows),
-          crawls.comparison.diff(user.id, latest.id).then((diff) => diff ?? null),
+          crawls.changes.latest(latest),
         ])
       : [[], null];
     return sendHtml(

@@ -5,12 +5,7 @@
  * Migration 023 records a page's failed checks once: pages that had only `check_statuses` get their rows, and a
  * crawl from before either was recorded is marked so that comparing it says nothing about page checks.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Kysely, Migrator } from "kysely";
-import pg from "pg";
+import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
@@ -18,45 +13,15 @@ import { analysisJson } from "../../src/http/api/v1/analyses/present.js";
 import { reportJson } from "../../src/reports/present.js";
 import { packResults } from "../../src/store/analysis-document.js";
 import { AnalysisStore } from "../../src/store/analysis-store.js";
-import { openStore } from "../../src/store/database.js";
-import { migrate, migrationsFor } from "../../src/store/migrations.js";
+import { migrate } from "../../src/store/migrations.js";
 import { ReportStore } from "../../src/store/report-store.js";
-import type { Store } from "../../src/store/store.js";
-import { databaseKinds, postgresUrl } from "../helpers/api.js";
+import { databaseKinds } from "../helpers/api.js";
 import { runningCrawl } from "../helpers/crawl-rows.js";
+import { databaseMigratedTo } from "../helpers/migrated-database.js";
 import { seedRow } from "../helpers/seed.js";
 
 /** The migration that last shipped while reports kept a copy of their results. */
 const previousLastMigration = "021_crawl_page_checks";
-
-async function previousVersionDatabase(kind: (typeof databaseKinds)[number], last = previousLastMigration) {
-  let store: Store;
-  let drop: () => Promise<void>;
-  let schema: string | undefined;
-  if (kind === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "pagegrade-migrate-"));
-    store = await openStore(`sqlite:${join(dir, "old.db")}`, { migrate: false });
-    drop = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    schema = `migrate_${randomBytes(6).toString("hex")}`;
-    const name = schema;
-    store = await openStore(postgresUrl, { schema, migrate: false });
-    drop = async () => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${name} cascade`);
-      await client.end();
-    };
-  }
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrationsFor(store.dialect) },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateTo(last);
-  if (error) throw error;
-  return { store, drop };
-}
 
 /** A results document unlike the others (each analysis its own), with text JSON escapes and non-ASCII. */
 function resultsOf(run: number): string {
@@ -75,7 +40,7 @@ function resultsOf(run: number): string {
 
 describe.each(databaseKinds)("results stored once (migration 022) on %s", (kind) => {
   it("answers a report with several analyses byte for byte as before", async () => {
-    const { store, drop } = await previousVersionDatabase(kind);
+    const { store, drop } = await databaseMigratedTo(kind, previousLastMigration);
     try {
       const old = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const userId = (await new AccountService(store).createUser("ann@example.com", null)).account.id;
@@ -167,7 +132,7 @@ describe.each(databaseKinds)("results stored once (migration 022) on %s", (kind)
 
 describe.each(databaseKinds)("page checks recorded once (migration 023) on %s", (kind) => {
   it("turns statuses into rows, keeps existing rows, and marks crawls that recorded none", async () => {
-    const { store, drop } = await previousVersionDatabase(kind, "022_results_once");
+    const { store, drop } = await databaseMigratedTo(kind, "022_results_once");
     try {
       const old = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const userId = (await new AccountService(store).createUser("ann@example.com", null)).account.id;

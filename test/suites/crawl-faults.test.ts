@@ -3,7 +3,8 @@
  * crawl's parts spread over two `pagegrade worker` processes (each sends its own User-Agent, so the site sees
  * both), one worker is SIGKILLed mid-crawl and another takes its parts over; on the embedded queue the service
  * itself is SIGKILLed mid-crawl and restarted. Either way the crawl completes with every page analysed exactly
- * once. npm run test:crawl.
+ * once. A crawl a worker completes has its change summary (the project dashboard's) written by that worker.
+ * npm run test:crawl.
  */
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,6 +12,7 @@ import type { IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { freshDatabase, type TestDatabase } from "../helpers/api.js";
+import { startChangingSite } from "../helpers/changing-site.js";
 import { distributedSetup } from "../helpers/distributed-setup.js";
 import { eventually } from "../helpers/job-queues.js";
 import { startServer } from "../helpers/local-server.js";
@@ -81,13 +83,16 @@ describe("crawls under faults", () => {
     base: string,
     database: TestDatabase,
     url: string,
+    user?: string,
   ): Promise<{ key: string; id: number }> {
-    const key = (
-      await new AccountService(database.store).createUser(
-        `${randomBytes(4).toString("hex")}@example.com`,
-        null,
-      )
-    ).key;
+    const key =
+      user ??
+      (
+        await new AccountService(database.store).createUser(
+          `${randomBytes(4).toString("hex")}@example.com`,
+          null,
+        )
+      ).key;
     const response = await fetch(`${base}/api/v1/crawls`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -216,5 +221,60 @@ describe("crawls under faults", () => {
     await first.exited;
     await service({ DATABASE_URL: database.url });
     await expectCompleteOnce(database, id);
+  });
+
+  it("BullMQ on PostgreSQL: a crawl a worker completes stores what changed against the previous crawl", {
+    timeout: 120_000,
+  }, async () => {
+    const site = await startChangingSite();
+    const { database, shared, drop } = await distributedSetup();
+    cleanups.push(async () => site.close(), drop);
+    const api = await service({ ...shared, PAGEGRADE_WORKERS: "0" });
+    worker(shared);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // listening before the parts arrive
+    const { db } = database.store;
+    const crawled = async (key?: string) => {
+      const started = await startCrawl(api.url, database, site.url("/"), key);
+      await eventually(
+        async () =>
+          (await db.selectFrom("crawls").select("status").where("id", "=", started.id).executeTakeFirst())
+            ?.status === "complete",
+        "the crawl to complete",
+        60_000,
+      );
+      return started;
+    };
+    const first = await crawled();
+    site.version = 2;
+    const second = await crawled(first.key);
+    // The worker that completed the crawl wrote the summary (the API process runs no jobs).
+    await eventually(
+      async () =>
+        (await db.selectFrom("crawl_change_summaries").select("to_crawl_id").execute()).length === 1,
+      "the summary",
+      20_000,
+    );
+    expect(
+      await db
+        .selectFrom("crawl_change_summaries")
+        .select([
+          "to_crawl_id",
+          "from_crawl_id",
+          "new_findings",
+          "resolved_findings",
+          "pages_regressed",
+          "pages_fixed",
+        ])
+        .execute(),
+    ).toEqual([
+      {
+        to_crawl_id: second.id,
+        from_crawl_id: first.id,
+        new_findings: 1,
+        resolved_findings: 2,
+        pages_regressed: 1,
+        pages_fixed: 1,
+      },
+    ]);
   });
 });

@@ -2,7 +2,8 @@
  * A project's dashboard page on both databases: its reports by result, the score and the findings by importance
  * over its complete crawls as server-drawn SVG (each point linking to its crawl), "fix first" from the latest
  * crawl's roll-up with its URL patterns, what changed in the latest crawl against the one before (none with one
- * crawl); a project without crawls; another user's project is a 404.
+ * crawl; compared on the first view and stored for the next); a project without crawls; another user's project
+ * is a 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timestamp } from "../../src/timestamps.js";
@@ -186,6 +187,16 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     expect(changes).toContain('<span class="key">https://shop.example/&#60;new&#62;</span>');
     expect(changes).toContain('<strong>broken-links</strong> <span class="muted">(high)</span>');
     expect(changes).toContain(`<a href="/crawls/${latest}/diff">`);
+    // Crawls written without completing have no summary: the first view compared them and stored it, and the
+    // next view shows the same from it.
+    expect(
+      await api.database.store.db
+        .selectFrom("crawl_change_summaries")
+        .select(["to_crawl_id", "from_crawl_id"])
+        .execute(),
+    ).toEqual([{ to_crawl_id: latest, from_crawl_id: first }]);
+    const again = (await client.get("/projects/shop.example")).body;
+    expect(again.slice(again.indexOf('id="latest-changes"'))).toBe(changes);
     expect((await client.get("/projects")).body).toContain('<a href="/projects/shop.example">Dashboard</a>');
 
     const stranger = await signUp("stranger@example.com");

@@ -2,10 +2,10 @@
  * A project's dashboard: its reports by result and mean score, the score and the site findings by importance
  * over its last 20 complete crawls (server-drawn SVG like the report's score chart, each point a link to its
  * crawl), "fix first" (the latest crawl's top page checks with the URL patterns one fix clears), and what changed
- * in the latest crawl against the one before it (the comparison service's diff, crawl-diff.ts: counts, the first
+ * in the latest crawl against the one before it (its change summary, crawl-change-summary.ts: counts, the first
  * new findings, and a link to the comparison page).
  */
-import type { CrawlDiff } from "../../crawls/crawl-diff.js";
+import type { CrawlChangeSummary } from "../../crawls/crawl-change-summary.js";
 import type { CrawlRollupRow } from "../../crawls/crawl-findings.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import type { ProjectDetail } from "../../projects/project-service.js";
@@ -17,12 +17,9 @@ export interface ProjectDashboardView {
   /** Oldest first; the last is the latest complete crawl. */
   trend: CrawlRow[];
   fixFirst: CrawlRollupRow[];
-  /** The latest crawl compared with the complete crawl before it (`from` null when there is none). */
-  changes: CrawlDiff | null;
+  /** What changed in the latest crawl against the complete crawl before it (null when there is none). */
+  changes: CrawlChangeSummary | null;
 }
-
-/** New findings listed on the dashboard; the comparison page lists the rest. */
-export const newFindingsShown = 5;
 
 const chart = { width: 640, height: 180, left: 36, right: 16, top: 12, bottom: 28 };
 const importances = [
@@ -61,37 +58,30 @@ ${changes ? latestCrawlChanges(changes) : ""}`
 
 /**
  * The latest crawl's changes against the crawl before it: findings new and resolved, page checks regressed and
- * fixed (pages), the first new findings, and the comparison page. Nothing when there is no earlier complete crawl.
+ * fixed (pages), the first new findings, and the comparison page.
  */
-export function latestCrawlChanges(diff: CrawlDiff): SafeHtml | "" {
-  if (diff.from === null) return "";
-  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-  const added = sum(diff.site_issues.map((issue) => issue.new_count));
-  const resolved = sum(diff.site_issues.map((issue) => issue.resolved_count));
-  const regressed = sum(diff.page_checks.map((check) => check.regressed));
-  const fixed = sum(diff.page_checks.map((check) => check.fixed));
-  const first = diff.site_issues
-    .flatMap((issue) => issue.new.map((item) => ({ issue, item })))
-    .slice(0, newFindingsShown);
+export function latestCrawlChanges(summary: CrawlChangeSummary): SafeHtml {
+  const scoreDelta =
+    summary.from.score === null || summary.to.score === null ? null : summary.to.score - summary.from.score;
   return html`<section class="card" id="latest-changes" aria-labelledby="latest-changes-heading">
   <h2 id="latest-changes-heading">What changed in the latest crawl</h2>
-  <p class="muted">Against the crawl finished ${day(diff.from.finished_at ?? "")}${scoreChange(diff.score_change)}.</p>
+  <p class="muted">Against the crawl finished ${day(summary.from.finished_at ?? "")}${scoreChange(scoreDelta)}.</p>
   <dl class="facts">
-    <div><dt>New findings</dt><dd>${added}</dd></div>
-    <div><dt>Resolved findings</dt><dd>${resolved}</dd></div>
-    <div><dt>Pages regressed</dt><dd>${regressed}</dd></div>
-    <div><dt>Pages fixed</dt><dd>${fixed}</dd></div>
+    <div><dt>New findings</dt><dd>${summary.new_findings}</dd></div>
+    <div><dt>Resolved findings</dt><dd>${summary.resolved_findings}</dd></div>
+    <div><dt>Pages regressed</dt><dd>${summary.pages_regressed}</dd></div>
+    <div><dt>Pages fixed</dt><dd>${summary.pages_fixed}</dd></div>
   </dl>
   ${
-    first.length === 0
+    summary.first_new.length === 0
       ? ""
       : html`<h3>First new findings</h3>
-  <ul class="new-findings">${first.map(
-    ({ issue, item }) =>
-      html`<li><strong>${issue.check}</strong> <span class="muted">(${issue.importance})</span>: <span class="key">${findingPlace(item)}</span></li>`,
+  <ul class="new-findings">${summary.first_new.map(
+    ({ check, importance, item }) =>
+      html`<li><strong>${check}</strong> <span class="muted">(${importance})</span>: <span class="key">${findingPlace(item)}</span></li>`,
   )}</ul>`
   }
-  <p><a href="/crawls/${diff.to.id}/diff">Everything that changed since the previous crawl</a></p>
+  <p><a href="/crawls/${summary.to.id}/diff">Everything that changed since the previous crawl</a></p>
 </section>`;
 }
 
