@@ -24,6 +24,7 @@ import { crawlFindings } from "./migrations/020_crawl_findings.js";
 import { crawlPageChecks } from "./migrations/021_crawl_page_checks.js";
 import { resultsOnce } from "./migrations/022_results_once.js";
 import { pageChecksOnce } from "./migrations/023_page_checks_once.js";
+import { stagedFindings } from "./migrations/024_staged_findings.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -47,6 +48,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "021_crawl_page_checks": crawlPageChecks(),
     "022_results_once": resultsOnce(dialect),
     "023_page_checks_once": pageChecksOnce(),
+    "024_staged_findings": stagedFindings(),
   };
 }
 
