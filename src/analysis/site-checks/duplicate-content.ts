@@ -6,7 +6,8 @@
  * groups (union-find, so the groups do not depend on the order pairs are confirmed in).
  *
  * What it holds is one compact row per page with text, in typed arrays: the 64 hashes (256 bytes a page) and
- * the first 64 bits of the text's hash (8 bytes); no URL. A band's buckets exist only while that band is read,
+ * the first 64 bits of the text's hash (8 bytes); no URL. A band's buckets (keyed by a small integer hash of
+ * the band, its values compared on a hit) exist only while that band is read,
  * and the event loop is let go every 8,192 pages of a band. Once the groups are known, the pages are read again
  * in the same order to name the members of groups of more than one (only their URLs are kept).
  */
@@ -70,16 +71,37 @@ export const duplicateContent: SiteCheck = async (site) => {
     return index;
   };
   const checked = new Set<string>();
+  const sameBand = (a: number, b: number, from: number) =>
+    valueAt(a, from) === valueAt(b, from) &&
+    valueAt(a, from + 1) === valueAt(b, from + 1) &&
+    valueAt(a, from + 2) === valueAt(b, from + 2) &&
+    valueAt(a, from + 3) === valueAt(b, from + 3);
   for (let band = 0; band < bands; band++) {
-    const firsts = new Map<string, number>();
+    // A bucket's first page by a 30-bit hash of the band (small integers: no string per page); the rare band
+    // whose hash another band's bucket holds has its bucket by its values written out.
+    const firsts = new Map<number, number>();
+    const collided = new Map<string, number>();
+    const from = band * rows;
     for (let index = 0; index < count; index++) {
       if (index % yieldEvery === yieldEvery - 1) await nextTurn();
-      const from = band * rows;
-      const key = `${valueAt(index, from)},${valueAt(index, from + 1)},${valueAt(index, from + 2)},${valueAt(index, from + 3)}`;
-      const first = firsts.get(key);
+      const hash = bandHash(
+        valueAt(index, from),
+        valueAt(index, from + 1),
+        valueAt(index, from + 2),
+        valueAt(index, from + 3),
+      );
+      let first = firsts.get(hash);
       if (first === undefined) {
-        firsts.set(key, index);
+        firsts.set(hash, index);
         continue;
+      }
+      if (!sameBand(first, index, from)) {
+        const key = `${valueAt(index, from)},${valueAt(index, from + 1)},${valueAt(index, from + 2)},${valueAt(index, from + 3)}`;
+        first = collided.get(key);
+        if (first === undefined) {
+          collided.set(key, index);
+          continue;
+        }
       }
       const [rootA, rootB] = [find(first), find(index)];
       if (rootA === rootB) continue;
@@ -121,3 +143,13 @@ export const duplicateContent: SiteCheck = async (site) => {
     (item) => groupMembers(item.pages),
   );
 };
+
+/** A 30-bit hash of a band's four values (FNV-1a over them), a small integer for a map's key. */
+function bandHash(a: number, b: number, c: number, d: number): number {
+  let hash = 0x811c9dc5 | 0;
+  hash = Math.imul(hash ^ a, 0x01000193);
+  hash = Math.imul(hash ^ b, 0x01000193);
+  hash = Math.imul(hash ^ c, 0x01000193);
+  hash = Math.imul(hash ^ d, 0x01000193);
+  return (hash ^ (hash >>> 30)) & 0x3fffffff;
+}
