@@ -3,10 +3,11 @@
  * links), the source the checks read the crawl's page and link rows from (site-source-store.ts), the findings stored with the crawl's issue counts
  * (every finding with its fingerprint, for comparing crawls), and the mean score of its analysed pages.
  * A judgement writes its findings as they come into `crawl_findings_staged` (`stagedFindings`, migration 024),
- * then `saveIssues` moves them into `crawl_findings` in the transaction that replaces the crawl's issues: what
- * the crawl shows changes all at once, and a judgement cut off halfway leaves only staged rows, cleared when the
- * crawl is judged again.
+ * under a token of its own, then `saveIssues` moves them into `crawl_findings` in the transaction that replaces
+ * the crawl's issues: what the crawl shows changes all at once, and a judgement cut off halfway leaves only
+ * staged rows, deleted when a judgement of the crawl is saved.
  */
+import { randomBytes } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
@@ -17,6 +18,12 @@ import type { Database } from "../store/schema.js";
 import type { Dialect, Store } from "../store/store.js";
 import type { CrawlRow } from "./crawl-store.js";
 import { pageIdRanges, StoredSiteSource } from "./site-source-store.js";
+
+/** A judgement's staged findings: the sink its checks write to, its token, and `clear` for when it fails. */
+export interface StagedFindings extends FindingSink {
+  judgement: string;
+  clear(): Promise<void>;
+}
 
 /** How many findings one insert stores (five columns each: within SQLite's bound on parameters). */
 const findingBatch = 500;
@@ -115,41 +122,52 @@ export class SiteStore {
   }
 
   /**
-   * Where a judgement of the crawl stores its findings as they come: `crawl_findings_staged`, emptied of what an
-   * earlier judgement cut off halfway left there. `saveIssues(…, { staged: true })` moves them in place.
+   * Where a judgement of the crawl stores its findings as they come: `crawl_findings_staged`, under a token of
+   * its own. `saveIssues(…, { staged: sink.judgement })` moves them in place; `clear` deletes what is left of
+   * them (a judgement that failed).
    */
-  async stagedFindings(crawlId: number): Promise<FindingSink> {
+  stagedFindings(crawlId: number): StagedFindings {
     const { db } = this;
-    await db.deleteFrom("crawl_findings_staged").where("crawl_id", "=", crawlId).execute();
+    const judgement = randomBytes(8).toString("hex");
+    const own = () =>
+      db
+        .deleteFrom("crawl_findings_staged")
+        .where("crawl_id", "=", crawlId)
+        .where("judgement", "=", judgement);
     return {
+      judgement,
       async write(check, position, findings) {
         for (let start = 0; start < findings.length; start += findingBatch) {
           await nextTurn();
           await db
             .insertInto("crawl_findings_staged")
             .values(
-              findingRows(crawlId, check, position + start, findings.slice(start, start + findingBatch)),
+              findingRows(crawlId, check, position + start, findings.slice(start, start + findingBatch)).map(
+                (row) => ({ ...row, judgement }),
+              ),
             )
             .execute();
         }
       },
       async discard(check) {
-        await db
-          .deleteFrom("crawl_findings_staged")
-          .where("crawl_id", "=", crawlId)
-          .where("check_id", "=", check)
-          .execute();
+        await own().where("check_id", "=", check).execute();
+      },
+      async clear() {
+        await own().execute();
       },
     };
   }
 
   /**
    * Stores the site findings (replacing earlier ones): each issue with its first items, every finding with its
-   * fingerprint, and the crawl's issue counts by importance. With `staged`, the findings are those the judgement
-   * stored in `crawl_findings_staged` (each issue's `count` of them), moved here a slice at a time within the
-   * transaction; otherwise each issue's `findings`.
+   * fingerprint, and the crawl's issue counts by importance. With `staged` (a judgement's token), the findings
+   * are those the judgement stored in `crawl_findings_staged` (each issue's `count` of them), moved here a slice
+   * at a time within the transaction, and every staged row of the crawl is deleted with them (what judgements
+   * cut off halfway left); when some of them are missing (a later judgement of the crawl, saved first, deleted
+   * them), nothing is saved and this throws: the crawl keeps the findings that were saved whole. Otherwise the
+   * findings are each issue's `findings`.
    */
-  async saveIssues(crawlId: number, issues: SiteIssue[], options: { staged?: boolean } = {}): Promise<void> {
+  async saveIssues(crawlId: number, issues: SiteIssue[], options: { staged?: string } = {}): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom("crawl_issues").where("crawl_id", "=", crawlId).execute();
       await trx.deleteFrom("crawl_findings").where("crawl_id", "=", crawlId).execute();
@@ -164,18 +182,26 @@ export class SiteStore {
             )
             .execute();
         }
-        if (!options.staged) continue;
+        if (options.staged === undefined) continue;
+        let moved = 0;
         for (let start = 0; start < issue.count; start += movedFindings) {
           await nextTurn();
-          const slice = sql`crawl_id = ${crawlId} and check_id = ${issue.check}
+          const slice = sql`crawl_id = ${crawlId} and judgement = ${options.staged} and check_id = ${issue.check}
             and position >= ${start} and position < ${start + movedFindings}`;
-          await sql`insert into crawl_findings (crawl_id, check_id, position, fingerprint, item)
+          const result =
+            await sql`insert into crawl_findings (crawl_id, check_id, position, fingerprint, item)
             select crawl_id, check_id, position, fingerprint, item from crawl_findings_staged
             where ${slice}`.execute(trx);
+          moved += Number(result.numAffectedRows ?? 0);
           await sql`delete from crawl_findings_staged where ${slice}`.execute(trx);
         }
+        if (moved !== issue.count) {
+          throw new Error(
+            `site judgement of crawl ${crawlId}: ${issue.check} staged ${moved} of its ${issue.count} findings`,
+          );
+        }
       }
-      if (options.staged)
+      if (options.staged !== undefined)
         await trx.deleteFrom("crawl_findings_staged").where("crawl_id", "=", crawlId).execute();
       if (issues.length > 0) {
         await trx

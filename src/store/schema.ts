@@ -357,7 +357,7 @@ export interface Database {
   crawls: CrawlsTable;
   crawl_findings: CrawlFindingsTable;
   /** A judgement's findings before they replace the crawl's (migration 024). */
-  crawl_findings_staged: CrawlFindingsTable;
+  crawl_findings_staged: CrawlFindingsTable & { judgement: string };
   crawl_pages: CrawlPagesTable;
   crawl_links: CrawlLinksTable;
   crawl_issues: CrawlIssuesTable;

@@ -262,27 +262,44 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
         .then((rows) => rows.map((row) => `${row.check_id}:${row.position}:${row.fingerprint}`));
     await stores.site.saveIssues(crawl.id, [issue("old-finding", "high", 1)]);
     // A judgement cut off halfway: its rows are staged, the crawl's findings untouched.
-    const cutOff = await stores.site.stagedFindings(crawl.id);
+    const cutOff = stores.site.stagedFindings(crawl.id);
     await cutOff.write("broken-links", 0, issue("broken-links", "high", 2).findings);
     expect(await fingerprints("crawl_findings")).toEqual(["old-finding:0:old-finding-1"]);
-    // Judged again: the leftovers go, a failed check's rows are discarded, the rest written in parts.
-    const staged = await stores.site.stagedFindings(crawl.id);
-    expect(await fingerprints("crawl_findings_staged")).toEqual([]);
+    // Judged again, beside the leftovers: a failed check's rows are discarded, the rest written in parts.
+    const staged = stores.site.stagedFindings(crawl.id);
     const broken = issue("broken-links", "high", 3);
     await staged.write("broken-links", 0, broken.findings.slice(0, 2));
     await staged.write("broken-links", 2, broken.findings.slice(2));
     await staged.write("orphan-pages", 0, issue("orphan-pages", "low", 1).findings);
     await staged.discard("orphan-pages");
     expect(await fingerprints("crawl_findings")).toEqual(["old-finding:0:old-finding-1"]);
-    await stores.site.saveIssues(crawl.id, [{ ...broken, findings: [] }], { staged: true });
+    await stores.site.saveIssues(crawl.id, [{ ...broken, findings: [] }], { staged: staged.judgement });
     expect(await fingerprints("crawl_findings")).toEqual([
       "broken-links:0:broken-links-1",
       "broken-links:1:broken-links-2",
       "broken-links:2:broken-links-3",
     ]);
+    // The leftovers went with it.
     expect(await fingerprints("crawl_findings_staged")).toEqual([]);
     expect((await stores.listings.issues(crawl.id)).map((row) => [row.check_id, row.count])).toEqual([
       ["broken-links", 3],
+    ]);
+  });
+
+  it("saves nothing from a judgement whose staged findings a later judgement's saving deleted", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    const earlier = stores.site.stagedFindings(crawl.id);
+    const later = stores.site.stagedFindings(crawl.id);
+    const mine = issue("broken-links", "high", 2);
+    await earlier.write("broken-links", 0, mine.findings);
+    const theirs = issue("orphan-pages", "low", 1);
+    await later.write("orphan-pages", 0, theirs.findings);
+    await stores.site.saveIssues(crawl.id, [{ ...theirs, findings: [] }], { staged: later.judgement });
+    await expect(
+      stores.site.saveIssues(crawl.id, [{ ...mine, findings: [] }], { staged: earlier.judgement }),
+    ).rejects.toThrow("broken-links staged 0 of its 2 findings");
+    expect((await stores.listings.issues(crawl.id)).map((row) => [row.check_id, row.count])).toEqual([
+      ["orphan-pages", 1],
     ]);
   });
 });
