@@ -62,6 +62,12 @@ function measure(
   return JSON.parse(output.trim().split("\n").at(-1) as string) as Measure;
 }
 
+/** The step that held the event loop longest, and how long (ms). */
+function longestHold(steps: Measure["steps"]): string {
+  const [step, [, held]] = Object.entries(steps).sort((a, b) => b[1][1] - a[1][1])[0] ?? ["none", [0, 0]];
+  return `${step} ${held}`;
+}
+
 /** Where the peak RSS rose: each step that raised it, with the peak at its end. */
 function rises(steps: Measure["steps"]): string {
   let peak = 0;
@@ -136,7 +142,7 @@ async function bench(kind: "sqlite" | "postgres"): Promise<boolean> {
           `(reading the rows alone: ${read.seconds.toFixed(2)} s); peak RSS ${judged.rssMb.toFixed(0)} MB ` +
           `(target < ${targetMb} MB: ${under ? "met" : "NOT MET"}; baseline ${read.rssMb.toFixed(0)} MB); ` +
           `event loop held at most ${judged.loopMaxMs.toFixed(0)} ms\n         found: ${found}\n         ` +
-          `slowest steps (time / longest hold, ms): ${slowest(judged.steps)}\n         ` +
+          `slowest steps (time / longest hold, ms): ${slowest(judged.steps)}; longest hold: ${longestHold(judged.steps)}\n         ` +
           `peak RSS after each step that raised it (MB): ${rises(judged.steps)}`,
       );
     }
