@@ -33,7 +33,7 @@ interface Measure {
   rssMb: number;
   loopMaxMs: number;
   found: Record<string, number>;
-  steps: Record<string, [ms: number, heldMs: number]>;
+  steps: Record<string, [ms: number, heldMs: number, peakRssMb: number]>;
 }
 
 function measure(
@@ -60,6 +60,23 @@ function measure(
     { env: { ...process.env, MALLOC_ARENA_MAX: "2" }, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
   );
   return JSON.parse(output.trim().split("\n").at(-1) as string) as Measure;
+}
+
+/** The step that held the event loop longest, and how long (ms). */
+function longestHold(steps: Measure["steps"]): string {
+  const [step, [, held]] = Object.entries(steps).sort((a, b) => b[1][1] - a[1][1])[0] ?? ["none", [0, 0]];
+  return `${step} ${held}`;
+}
+
+/** Where the peak RSS rose: each step that raised it, with the peak at its end. */
+function rises(steps: Measure["steps"]): string {
+  let peak = 0;
+  const raised: string[] = [];
+  for (const [step, [, , rss]] of Object.entries(steps)) {
+    if (rss > peak) raised.push(`${step} ${rss}`);
+    peak = Math.max(peak, rss);
+  }
+  return raised.join(", ");
 }
 
 function slowest(steps: Measure["steps"]): string {
@@ -125,7 +142,8 @@ async function bench(kind: "sqlite" | "postgres"): Promise<boolean> {
           `(reading the rows alone: ${read.seconds.toFixed(2)} s); peak RSS ${judged.rssMb.toFixed(0)} MB ` +
           `(target < ${targetMb} MB: ${under ? "met" : "NOT MET"}; baseline ${read.rssMb.toFixed(0)} MB); ` +
           `event loop held at most ${judged.loopMaxMs.toFixed(0)} ms\n         found: ${found}\n         ` +
-          `slowest steps (time / longest hold, ms): ${slowest(judged.steps)}`,
+          `slowest steps (time / longest hold, ms): ${slowest(judged.steps)}; longest hold: ${longestHold(judged.steps)}\n         ` +
+          `peak RSS after each step that raised it (MB): ${rises(judged.steps)}`,
       );
     }
     if (peaks.length > 1) {

@@ -2,8 +2,8 @@
  * One judging process of `bench:site-checks`: opens the database it is given, then either judges the crawl
  * (`judge`: what a crawl's finishing part does) or only reads its page and link rows a batch at a time without
  * keeping them (`read`: the least any judgement does). Prints one line of JSON: seconds, peak RSS in MB, the
- * longest the event loop was held (ms), what the judgement found (issues and their counts) and each step's time
- * and longest hold of the event loop.
+ * longest the event loop was held (ms), what the judgement found (issues and their counts) and each step's time,
+ * longest hold of the event loop and the peak RSS when it ended.
  */
 import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
 import { judgeCrawl } from "../../src/crawls/site-judgement.js";
@@ -28,11 +28,18 @@ const ticker = setInterval(() => {
 const loopMaxMsSince = () => Math.max(stepMaxMs, performance.now() - lastTick - 10);
 const started = performance.now();
 let found: Record<string, number> = {};
-/** Per step (inlinks, each check, saving): its time and the longest the event loop was held during it, in ms. */
-const steps: Record<string, [ms: number, heldMs: number]> = {};
+/**
+ * Per step (inlinks, each check, saving): its time and the longest the event loop was held during it, in ms, and
+ * the process's peak RSS in MB when it ended (the step that raises it is the one that holds the most).
+ */
+const steps: Record<string, [ms: number, heldMs: number, peakRssMb: number]> = {};
 if (mode === "judge") {
   await judgeCrawl(stores.site, crawl, (step, ms) => {
-    steps[step] = [Math.round(ms), Math.round(loopMaxMsSince())];
+    steps[step] = [
+      Math.round(ms),
+      Math.round(loopMaxMsSince()),
+      Math.round(process.resourceUsage().maxRSS / 1024),
+    ];
     stepMaxMs = 0;
   });
   const issues = await store.db

@@ -25,6 +25,14 @@ import type { Dialect } from "../store/store.js";
 /** Pages per batch read, and URLs per `in (…)` list (within SQLite's bound on parameters). */
 const batchPages = 1000;
 const batchUrls = 500;
+/** Links into a target beyond which SQLite reads them a slice of source pages at a time (`heavyTargets`). */
+const heavyTargetLinks = 1000;
+
+interface RankedLink {
+  to_url: string;
+  from_url: string;
+  source_id: number;
+}
 
 const pageColumns = [
   "id",
@@ -271,16 +279,38 @@ export class StoredSiteSource implements SiteSource {
       const batch = urls.slice(start, start + batchUrls);
       await nextTurn();
       const onlyNofollow = kind === "nofollow" ? sql`and l.nofollow = 1` : sql``;
-      const ranked = await sql<{ to_url: string; from_url: string; source_id: number }>`
+      const heavy = await this.heavyTargets(batch);
+      const light = heavy.length === 0 ? batch : batch.filter((url) => !heavy.includes(url));
+      const ranked =
+        light.length === 0
+          ? { rows: [] }
+          : await sql<RankedLink>`
         select l.to_url, l.from_url, s.id as source_id
         from crawl_links l ${this.linksByTarget()}
         join crawl_pages s on s.crawl_id = l.crawl_id and s.url = l.from_url
-        where l.crawl_id = ${this.crawlId} and l.to_url in (${sql.join(batch)})
+        where l.crawl_id = ${this.crawlId} and l.to_url in (${sql.join(light)})
           and s.status_code is not null and l.from_url <> l.to_url ${onlyNofollow}
         group by l.to_url, l.from_url, s.id
         order by s.id`.execute(this.db);
+      const rows: RankedLink[] = ranked.rows;
+      if (heavy.length > 0) {
+        // A heavy target's links a thousand source pages at a time, in crawl order (each source in one slice).
+        for await (const [after, upTo] of pageIdRanges(this.db, this.crawlId)) {
+          await nextTurn();
+          const slice = await sql<RankedLink>`
+            select l.to_url, l.from_url, s.id as source_id
+            from crawl_pages s join crawl_links l ${this.linksBySource()}
+              on l.crawl_id = s.crawl_id and l.from_url = s.url
+            where s.crawl_id = ${this.crawlId} and s.id > ${after} ${upTo === null ? sql`` : sql`and s.id <= ${upTo}`}
+              and l.to_url in (${sql.join(heavy)})
+              and s.status_code is not null and l.from_url <> l.to_url ${onlyNofollow}
+            group by l.to_url, l.from_url, s.id
+            order by s.id`.execute(this.db);
+          rows.push(...slice.rows);
+        }
+      }
       const targets = new Map<string, { count: number; first: number; sources: string[] }>();
-      for (const row of ranked.rows) {
+      for (const row of rows) {
         const target = targets.get(row.to_url) ?? { count: 0, first: Number(row.source_id), sources: [] };
         target.count++;
         if (target.sources.length < sourceLimit) target.sources.push(row.from_url);
@@ -322,6 +352,29 @@ export class StoredSiteSource implements SiteSource {
       found.push(...rows.rows.map(pageOf));
     }
     return found;
+  }
+
+  /**
+   * On SQLite, which of these URLs have more than `heavyTargetLinks` links into them (a page every page links
+   * to): their links are read a slice of source pages at a time, so that no statement holds the event loop for
+   * long. At most `heavyTargetLinks + 1` index entries are read for each. PostgreSQL answers while the loop turns.
+   */
+  private async heavyTargets(urls: string[]): Promise<string[]> {
+    if (this.dialect !== "sqlite" || urls.length === 0) return [];
+    const { rows } = await sql<{ url: string }>`
+      with t(url) as (values ${sql.join(urls.map((url) => sql`(${url})`))})
+      select t.url from t
+      where (select count(*) from (
+        select 1 from crawl_links l ${this.linksByTarget()}
+        where l.crawl_id = ${this.crawlId} and l.to_url = t.url limit ${heavyTargetLinks + 1}) as linked) > ${heavyTargetLinks}`.execute(
+      this.db,
+    );
+    return rows.map((row) => row.url);
+  }
+
+  /** On SQLite, the (crawl, source, target) index for reading a slice of source pages' links. */
+  private linksBySource() {
+    return this.dialect === "sqlite" ? sql`indexed by crawl_links_order` : sql``;
   }
 
   /** On SQLite, the (crawl, target) index for reading links by their target. */

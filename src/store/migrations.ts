@@ -25,6 +25,7 @@ import { crawlPageChecks } from "./migrations/021_crawl_page_checks.js";
 import { resultsOnce } from "./migrations/022_results_once.js";
 import { pageChecksOnce } from "./migrations/023_page_checks_once.js";
 import { crawlChangeSummaries } from "./migrations/024_crawl_change_summaries.js";
+import { stagedFindings } from "./migrations/025_staged_findings.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -49,6 +50,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "022_results_once": resultsOnce(dialect),
     "023_page_checks_once": pageChecksOnce(),
     "024_crawl_change_summaries": crawlChangeSummaries(),
+    "025_staged_findings": stagedFindings(),
   };
 }
 

@@ -374,6 +374,8 @@ export interface CrawlFindingsTable {
 export interface Database {
   crawls: CrawlsTable;
   crawl_findings: CrawlFindingsTable;
+  /** A judgement's findings before they replace the crawl's (migration 025). */
+  crawl_findings_staged: CrawlFindingsTable & { judgement: string };
   crawl_pages: CrawlPagesTable;
   crawl_links: CrawlLinksTable;
   crawl_issues: CrawlIssuesTable;

@@ -175,6 +175,21 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
       { url: url("/listed"), inlinks: 2 },
       { url: url("/a"), inlinks: 1 },
     ]);
+    // Counted with every linked page as heavy (its sources a slice at a time): the same counts.
+    await database.store.db
+      .updateTable("crawl_pages")
+      .set({ inlinks: -1 })
+      .where("crawl_id", "=", crawl.id)
+      .execute();
+    await stores.site.countInlinks(crawl.id, 0);
+    expect(
+      await database.store.db
+        .selectFrom("crawl_pages")
+        .select(["url", "inlinks"])
+        .where("crawl_id", "=", crawl.id)
+        .orderBy("id")
+        .execute(),
+    ).toEqual(inlinks);
     expect(await stores.site.meanScore(crawl.id)).toBe(71); // (80 + 61) / 2 = 70.5
   });
 
@@ -233,5 +248,58 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
     ).toEqual([]);
     const cleared = (await stores.crawls.find(userId, crawl.id)) as CrawlRow;
     expect([cleared.issues_high, cleared.issues_medium, cleared.issues_low]).toEqual([0, 0, 0]);
+  });
+  it("keeps staged findings out of the crawl until they are saved, and clears what a cut-off judgement left", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    const fingerprints = (table: "crawl_findings" | "crawl_findings_staged") =>
+      database.store.db
+        .selectFrom(table)
+        .select(["check_id", "position", "fingerprint"])
+        .where("crawl_id", "=", crawl.id)
+        .orderBy("check_id")
+        .orderBy("position")
+        .execute()
+        .then((rows) => rows.map((row) => `${row.check_id}:${row.position}:${row.fingerprint}`));
+    await stores.site.saveIssues(crawl.id, [issue("old-finding", "high", 1)]);
+    // A judgement cut off halfway: its rows are staged, the crawl's findings untouched.
+    const cutOff = stores.site.stagedFindings(crawl.id);
+    await cutOff.write("broken-links", 0, issue("broken-links", "high", 2).findings);
+    expect(await fingerprints("crawl_findings")).toEqual(["old-finding:0:old-finding-1"]);
+    // Judged again, beside the leftovers: a failed check's rows are discarded, the rest written in parts.
+    const staged = stores.site.stagedFindings(crawl.id);
+    const broken = issue("broken-links", "high", 3);
+    await staged.write("broken-links", 0, broken.findings.slice(0, 2));
+    await staged.write("broken-links", 2, broken.findings.slice(2));
+    await staged.write("orphan-pages", 0, issue("orphan-pages", "low", 1).findings);
+    await staged.discard("orphan-pages");
+    expect(await fingerprints("crawl_findings")).toEqual(["old-finding:0:old-finding-1"]);
+    await stores.site.saveIssues(crawl.id, [{ ...broken, findings: [] }], { staged: staged.judgement });
+    expect(await fingerprints("crawl_findings")).toEqual([
+      "broken-links:0:broken-links-1",
+      "broken-links:1:broken-links-2",
+      "broken-links:2:broken-links-3",
+    ]);
+    // The leftovers went with it.
+    expect(await fingerprints("crawl_findings_staged")).toEqual([]);
+    expect((await stores.listings.issues(crawl.id)).map((row) => [row.check_id, row.count])).toEqual([
+      ["broken-links", 3],
+    ]);
+  });
+
+  it("saves nothing from a judgement whose staged findings a later judgement's saving deleted", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    const earlier = stores.site.stagedFindings(crawl.id);
+    const later = stores.site.stagedFindings(crawl.id);
+    const mine = issue("broken-links", "high", 2);
+    await earlier.write("broken-links", 0, mine.findings);
+    const theirs = issue("orphan-pages", "low", 1);
+    await later.write("orphan-pages", 0, theirs.findings);
+    await stores.site.saveIssues(crawl.id, [{ ...theirs, findings: [] }], { staged: later.judgement });
+    await expect(
+      stores.site.saveIssues(crawl.id, [{ ...mine, findings: [] }], { staged: earlier.judgement }),
+    ).rejects.toThrow("broken-links staged 0 of its 2 findings");
+    expect((await stores.listings.issues(crawl.id)).map((row) => [row.check_id, row.count])).toEqual([
+      ["orphan-pages", 1],
+    ]);
   });
 });

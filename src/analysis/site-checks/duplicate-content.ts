@@ -5,9 +5,11 @@
  * the first page of its band's bucket, confirmed on the whole fingerprint, and confirmed pairs are joined into
  * groups (union-find, so the groups do not depend on the order pairs are confirmed in).
  *
- * What it holds is one compact row per page with text: the 64 hashes in typed arrays (256 bytes a page),
- * the text's hash and the URL; a band's buckets exist only while that band is read, and the event loop is let
- * go every 8,192 pages of a band.
+ * What it holds is one compact row per page with text, in typed arrays: the 64 hashes (256 bytes a page) and
+ * the first 64 bits of the text's hash (8 bytes); no URL. A band's buckets (keyed by a small integer hash of
+ * the band, its values compared on a hit) exist only while that band is read,
+ * and the event loop is let go every 8,192 pages of a band. Once the groups are known, the pages are read again
+ * in the same order to name the members of groups of more than one (only their URLs are kept).
  */
 
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -27,26 +29,32 @@ const yieldEvery = 8192;
 export const duplicateContent: SiteCheck = async (site) => {
   // The minhashes in chunks of 1,024 pages (256 KiB each): never copied as they grow.
   const chunks: Uint32Array[] = [];
-  const textHashes: string[] = [];
-  const urls: string[] = [];
+  // The first 64 bits of each text's SHA-256, as two 32-bit halves: equal texts, equal halves.
+  const hashChunks: Uint32Array[] = [];
+  let count = 0;
   for await (const batch of site.pages("texts")) {
     for (const page of batch) {
       if (page.text === null) continue;
-      const at = urls.length;
-      if (at % chunkPages === 0) chunks.push(new Uint32Array(chunkPages * hashes));
+      const at = count++;
+      if (at % chunkPages === 0) {
+        chunks.push(new Uint32Array(chunkPages * hashes));
+        hashChunks.push(new Uint32Array(chunkPages * 2));
+      }
       (chunks[chunks.length - 1] as Uint32Array).set(
         page.text.minhash.slice(0, hashes),
         (at % chunkPages) * hashes,
       );
-      textHashes.push(page.text.hash);
-      urls.push(page.url);
+      const halves = hashChunks[hashChunks.length - 1] as Uint32Array;
+      halves[(at % chunkPages) * 2] = Number.parseInt(page.text.hash.slice(0, 8), 16);
+      halves[(at % chunkPages) * 2 + 1] = Number.parseInt(page.text.hash.slice(8, 16), 16);
     }
   }
   const valueAt = (page: number, slot: number) =>
     (chunks[page >>> chunkShift] as Uint32Array)[(page & (chunkPages - 1)) * hashes + slot] as number;
-  const count = urls.length;
+  const hashHalf = (page: number, half: number) =>
+    (hashChunks[page >>> chunkShift] as Uint32Array)[(page & (chunkPages - 1)) * 2 + half] as number;
   const similar = (a: number, b: number) => {
-    if (textHashes[a] === textHashes[b]) return true;
+    if (hashHalf(a, 0) === hashHalf(b, 0) && hashHalf(a, 1) === hashHalf(b, 1)) return true;
     let equal = 0;
     for (let slot = 0; slot < hashes; slot++) {
       if (valueAt(a, slot) === valueAt(b, slot)) equal++;
@@ -63,16 +71,37 @@ export const duplicateContent: SiteCheck = async (site) => {
     return index;
   };
   const checked = new Set<string>();
+  const sameBand = (a: number, b: number, from: number) =>
+    valueAt(a, from) === valueAt(b, from) &&
+    valueAt(a, from + 1) === valueAt(b, from + 1) &&
+    valueAt(a, from + 2) === valueAt(b, from + 2) &&
+    valueAt(a, from + 3) === valueAt(b, from + 3);
   for (let band = 0; band < bands; band++) {
-    const firsts = new Map<string, number>();
+    // A bucket's first page by a 30-bit hash of the band (small integers: no string per page); the rare band
+    // whose hash another band's bucket holds has its bucket by its values written out.
+    const firsts = new Map<number, number>();
+    const collided = new Map<string, number>();
+    const from = band * rows;
     for (let index = 0; index < count; index++) {
       if (index % yieldEvery === yieldEvery - 1) await nextTurn();
-      const from = band * rows;
-      const key = `${valueAt(index, from)},${valueAt(index, from + 1)},${valueAt(index, from + 2)},${valueAt(index, from + 3)}`;
-      const first = firsts.get(key);
+      const hash = bandHash(
+        valueAt(index, from),
+        valueAt(index, from + 1),
+        valueAt(index, from + 2),
+        valueAt(index, from + 3),
+      );
+      let first = firsts.get(hash);
       if (first === undefined) {
-        firsts.set(key, index);
+        firsts.set(hash, index);
         continue;
+      }
+      if (!sameBand(first, index, from)) {
+        const key = `${valueAt(index, from)},${valueAt(index, from + 1)},${valueAt(index, from + 2)},${valueAt(index, from + 3)}`;
+        first = collided.get(key);
+        if (first === undefined) {
+          collided.set(key, index);
+          continue;
+        }
       }
       const [rootA, rootB] = [find(first), find(index)];
       if (rootA === rootB) continue;
@@ -83,12 +112,25 @@ export const duplicateContent: SiteCheck = async (site) => {
     }
     await nextTurn();
   }
-  const groups = new Map<number, string[]>();
+  // Each group's size at its root, then its members' URLs from a second reading, in the first one's order.
+  const sizes = new Int32Array(count);
   for (let index = 0; index < count; index++) {
     const root = find(index);
-    const group = groups.get(root);
-    if (group) group.push(urls[index] as string);
-    else groups.set(root, [urls[index] as string]);
+    sizes[root] = (sizes[root] as number) + 1;
+  }
+  const groups = new Map<number, string[]>();
+  if (sizes.some((size) => size > 1)) {
+    let index = 0;
+    for await (const batch of site.pages("texts")) {
+      for (const page of batch) {
+        if (page.text === null) continue;
+        const root = find(index++);
+        if ((sizes[root] as number) < 2) continue;
+        const group = groups.get(root);
+        if (group) group.push(page.url);
+        else groups.set(root, [page.url]);
+      }
+    }
   }
   const findings = [...groups.values()]
     .filter((group) => group.length > 1)
@@ -101,3 +143,13 @@ export const duplicateContent: SiteCheck = async (site) => {
     (item) => groupMembers(item.pages),
   );
 };
+
+/** A 30-bit hash of a band's four values (FNV-1a over them), a small integer for a map's key. */
+function bandHash(a: number, b: number, c: number, d: number): number {
+  let hash = 0x811c9dc5 | 0;
+  hash = Math.imul(hash ^ a, 0x01000193);
+  hash = Math.imul(hash ^ b, 0x01000193);
+  hash = Math.imul(hash ^ c, 0x01000193);
+  hash = Math.imul(hash ^ d, 0x01000193);
+  return (hash ^ (hash >>> 30)) & 0x3fffffff;
+}

@@ -17,6 +17,7 @@ import { orphanPages } from "./orphan-pages.js";
 import { redirectChains } from "./redirect-chains.js";
 import { redirectedLinks } from "./redirected-links.js";
 import type { SiteIssue } from "./site-facts.js";
+import type { FindingSink } from "./site-issue.js";
 import type { SiteCheck, SiteSource } from "./site-source.js";
 import { sitemapErrors } from "./sitemap-errors.js";
 
@@ -45,10 +46,15 @@ const linkChecks = new Set([
   "redirected-links",
 ]);
 
-/** Runs every check over the source, in order; `timed` hears how long each took (for the benchmark). */
+/**
+ * Runs every check over the source, in order; `timed` hears how long each took (for the benchmark). Given a sink,
+ * every finding goes to it (as the check finds them, or once it is done) and the issues come back without their
+ * `findings`, so a judgement holds at most one check's; a check that fails has what it stored there discarded.
+ */
 export async function judgeSite(
   site: SiteSource,
   timed?: (check: string, ms: number) => void,
+  sink?: FindingSink,
 ): Promise<{
   issues: SiteIssue[];
   errors: Array<{ check: string; error: unknown }>;
@@ -58,10 +64,16 @@ export async function judgeSite(
   for (const [id, check] of siteChecks) {
     const started = performance.now();
     try {
-      const issue = await check(site);
+      let issue = await check(site, sink);
+      if (issue && sink) {
+        if (issue.findings.length > 0)
+          await sink.write(issue.check, issue.count - issue.findings.length, issue.findings);
+        issue = { ...issue, findings: [] };
+      }
       if (issue) issues.push(linkChecks.has(id) ? fromCappedLinks(issue, site.linksLeftOut) : issue);
     } catch (error) {
       errors.push({ check: id, error });
+      await sink?.discard(id);
     }
     timed?.(id, performance.now() - started);
   }
