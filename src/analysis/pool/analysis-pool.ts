@@ -24,7 +24,12 @@ import type { CollectedFacts, Judged, ParseInput } from "../page-work.js";
 import type { Scoring } from "../scoring-config.js";
 import { FairQueue } from "./fair-queue.js";
 import type { PageSession } from "./page-session.js";
-import type { PoolReply, PoolRequest, ProcessArguments } from "./pool-protocol.js";
+import {
+  type PoolReply,
+  type PoolRequest,
+  type ProcessArguments,
+  processArgumentsVariable,
+} from "./pool-protocol.js";
 
 export interface AnalysisPoolOptions {
   /** Processes, at most. */
@@ -152,19 +157,21 @@ export class AnalysisPool {
   }
 
   private start(slot: Slot): ChildProcess {
-    const { NODE_OPTIONS: _flags, ...env } = process.env;
-    const child = fork(
-      entry,
-      [JSON.stringify({ scoring: this.options.scoring } satisfies ProcessArguments)],
-      {
-        // Only the heap limit: the service's own flags (its loader, its heap sizes) are not the process's, and
-        // NODE_OPTIONS could raise the limit.
-        execArgv: [`--max-old-space-size=${this.options.memoryLimitMb}`],
-        env,
-        serialization: "advanced",
-        stdio: ["ignore", "ignore", "pipe", "ipc"],
-      },
-    );
+    const { NODE_OPTIONS: _flags, ...inherited } = process.env;
+    const env = {
+      ...inherited,
+      [processArgumentsVariable]: JSON.stringify({
+        scoring: this.options.scoring,
+      } satisfies ProcessArguments),
+    };
+    const child = fork(entry, [], {
+      // Only the heap limit: the service's own flags (its loader, its heap sizes) are not the process's, and
+      // NODE_OPTIONS could raise the limit.
+      execArgv: [`--max-old-space-size=${this.options.memoryLimitMb}`],
+      env,
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
     slot.child = child;
     let stderrTail = "";
     child.stderr?.setEncoding("utf8");

@@ -13,7 +13,12 @@
 import { readdirSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 import { declaresIcon, judgePage, type ParsedPage, parsePage } from "../page-work.js";
-import type { PoolReply, PoolRequest, ProcessArguments } from "./pool-protocol.js";
+import {
+  type PoolReply,
+  type PoolRequest,
+  type ProcessArguments,
+  processArgumentsVariable,
+} from "./pool-protocol.js";
 
 /** Steps of nice value below the service's: about a tenth of its share of a busy core. */
 const niceness = 10;
@@ -26,7 +31,7 @@ if (!send) throw new Error("analysis-process.ts runs as a child process of the a
 lowerPriority();
 process.on("disconnect", () => process.exit(0));
 
-const { scoring } = JSON.parse(process.argv[2] ?? "{}") as ProcessArguments;
+const { scoring } = JSON.parse(process.env[processArgumentsVariable] ?? "{}") as ProcessArguments;
 let parsed: ParsedPage | null = null;
 
 const reply = (message: PoolReply) => send(message);

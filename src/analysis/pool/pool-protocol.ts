@@ -2,8 +2,8 @@
  * The messages between the analysis pool and its processes (sent over the child's IPC channel with V8's
  * serialisation). A process holds at most one page: `parse` replaces it, `judge` ends it (as does `release`,
  * which has no answer). Every request but `release` gets one reply; the process says `ready` once when it has
- * loaded the parser and the checks. It is started with the scoring it judges by (`ProcessArguments`), as its
- * one command-line argument in JSON.
+ * loaded the parser and the checks. It is started with the scoring it judges by (`ProcessArguments`), in JSON
+ * in its environment (`processArgumentsVariable`: not on its command line, which every `ps` shows).
  */
 import type { CrawlAsk } from "../crawled-page.js";
 import type { CollectedFacts, Judged, ParseInput } from "../page-work.js";
@@ -19,6 +19,9 @@ export type PoolReply =
   | { kind: "parsed"; declaresIcon: boolean; parseMs: number }
   | { kind: "judged"; judged: Judged }
   | { kind: "failed"; message: string };
+
+/** The environment variable that carries a process's `ProcessArguments`. */
+export const processArgumentsVariable = "PAGEGRADE_ANALYSIS_PROCESS_ARGUMENTS";
 
 /** What a process is started with. */
 export interface ProcessArguments {
