@@ -1,58 +1,17 @@
-/**
- * Migration 011 on a database the previous version made, with reports and history in it: every row survives
- * (SQLite rebuilds the reports table), the new columns take their defaults, and what depended on the table —
- * the URL search index and its triggers, the reports-version triggers, the history rows (ON DELETE CASCADE),
- * the id counter — still works.
- */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Kysely, Migrator } from "kysely";
-import pg from "pg";
+import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
-import { openStore } from "../../src/store/database.js";
-import { migrate, migrationsFor } from "../../src/store/migrations.js";
+import { migrate } from "../../src/store/migrations.js";
 import { ReportStore } from "../../src/store/report-store.js";
-import type { Store } from "../../src/store/store.js";
-import { databaseKinds, postgresUrl } from "../helpers/api.js";
+import { databaseKinds } from "../helpers/api.js";
+import { databaseMigratedTo } from "../helpers/migrated-database.js";
 import { seedRow } from "../helpers/seed.js";
 
 const previousLastMigration = "010_reports_version";
 
-async function previousVersionDatabase(kind: (typeof databaseKinds)[number]) {
-  let store: Store;
-  let drop: () => Promise<void>;
-  let schema: string | undefined;
-  if (kind === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "pagegrade-migrate-"));
-    store = await openStore(`sqlite:${join(dir, "old.db")}`, { migrate: false });
-    drop = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    schema = `migrate_${randomBytes(6).toString("hex")}`;
-    const name = schema;
-    store = await openStore(postgresUrl, { schema, migrate: false });
-    drop = async () => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${name} cascade`);
-      await client.end();
-    };
-  }
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrationsFor(store.dialect) },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateTo(previousLastMigration);
-  if (error) throw error;
-  return { store, drop };
-}
-
 describe.each(databaseKinds)("migration 011 (report status) on %s", (kind) => {
   it("keeps every report, its history and what depends on the table, and adds the new columns", async () => {
-    const { store, drop } = await previousVersionDatabase(kind);
+    const { store, drop } = await databaseMigratedTo(kind, previousLastMigration);
     try {
       // The previous version's tables, written the way it wrote them.
       const old = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
