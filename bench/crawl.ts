@@ -35,6 +35,7 @@ import { Analyzer } from "../src/analysis/analyse.js";
 import { loadAnalysisConfig } from "../src/config.js";
 import { applyHeapGrowth } from "../src/runtime/heap-growth.js";
 import { crawlDistributed, type DistributedCrawlResult } from "./crawl/distributed.js";
+import { cpuSecondsOf } from "./crawl/process-sampler.js";
 
 const largeCrawl = Number(process.env.BENCH_CRAWL_PAGES ?? 10_000);
 const concurrency = Number(process.env.BENCH_CRAWL_CONCURRENCY ?? 8);
@@ -90,11 +91,17 @@ try {
   };
   applyHeapGrowth();
   await analyse(200);
+  const poolCpuSeconds = () =>
+    new Map((analyzer.analysisPool?.processIds ?? []).map((pid) => [pid, cpuSecondsOf(pid) ?? 0] as const));
   const cpuBefore = process.cpuUsage();
+  const poolBefore = poolCpuSeconds();
   const baselineBefore = await analyse(baselinePages);
-  // CPU time per page of the engine alone (its threads included), to hold a worker's against.
+  // CPU time per page of the engine alone (its threads and its analysis processes included), to hold a worker's
+  // against.
   const cpuUsed = process.cpuUsage(cpuBefore);
-  engineCpuMsPerPage = (cpuUsed.user + cpuUsed.system) / 1000 / baselinePages;
+  let poolUsedSeconds = 0;
+  for (const [pid, seconds] of poolCpuSeconds()) poolUsedSeconds += seconds - (poolBefore.get(pid) ?? 0);
+  engineCpuMsPerPage = ((cpuUsed.user + cpuUsed.system) / 1000 + poolUsedSeconds * 1000) / baselinePages;
   // This process has done nothing but the engine's work (the site runs in a process of its own), so its peak
   // memory is the engine's at this concurrency: the floor for a crawl's.
   const enginePeakRssMb = process.resourceUsage().maxRSS / 1024;

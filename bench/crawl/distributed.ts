@@ -14,7 +14,7 @@
  * in (those writing the crawl's row, `update "crawls"` or a claim, against the rest). Afterwards it reads the database's
  * bytes per table, the pages the site answered more than once (the generated site counts them) and the pages
  * analysed more than once (reports with more than one analysis), then stops the processes with SIGTERM, drops
- * the schema and deletes the Redis keys.
+ * the schema (kept with BENCH_CRAWL_KEEP_SCHEMA=1) and deletes the Redis keys.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -97,21 +97,30 @@ function started(child: ChildProcess, what: string): Promise<never> {
   });
 }
 
-/** SIGTERM to the process's group (SIGKILL after 30 s), resolved once the process has exited. */
+/** Whether any process of the group is still there. */
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * SIGTERM to the process's group (SIGKILL after 30 s), resolved once every process of the group has exited: `npx`
+ * ends at once while the worker it started finishes its jobs, and the schema must outlive those.
+ */
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  if (child.pid === undefined) return;
   const group = -child.pid;
-  const exited = once(child, "exit");
+  if (!groupAlive(group)) return;
   process.kill(group, "SIGTERM");
-  const timer = setTimeout(() => {
-    try {
-      process.kill(group, "SIGKILL");
-    } catch {
-      // gone meanwhile
-    }
-  }, 30_000);
-  await exited;
-  clearTimeout(timer);
+  const killBy = Date.now() + 30_000;
+  while (groupAlive(group)) {
+    if (Date.now() > killBy) process.kill(group, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 export async function crawlDistributed(options: DistributedCrawlOptions): Promise<DistributedCrawlResult> {
@@ -348,7 +357,8 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
     // Workers first (they hand their jobs back), then the API.
     await Promise.all(children.slice(1).map(stop));
     if (children[0]) await stop(children[0]);
-    await admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+    if (process.env.BENCH_CRAWL_KEEP_SCHEMA) console.error(`  kept PostgreSQL schema ${schema}`);
+    else await admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
     await admin.end();
     for (let cursor = "0"; ; ) {
       const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
