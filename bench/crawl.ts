@@ -163,7 +163,7 @@ try {
         pages: largeCrawl,
         workers,
         parts: concurrency,
-        ...(profiles ? { workerEnv: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}` } } : {}),
+        ...(profiles ? { cpuProfileDir: profiles } : {}),
       }),
     );
   }

@@ -40,7 +40,8 @@ export interface DistributedCrawlOptions {
   /** The crawl's parts: requests at once to the site. */
   parts: number;
   /** Extra environment for the worker processes (a CPU profile's flags, say). */
-  workerEnv?: Record<string, string>;
+  /** A directory for each worker's V8 CPU profile (`node --cpu-prof`, which NODE_OPTIONS may not carry). */
+  cpuProfileDir?: string;
 }
 
 export interface DistributedCrawlResult {
@@ -192,13 +193,20 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
     // The workers: `npx --no-install pagegrade worker`, each running its share of the parts.
     const ready: Array<Promise<void>> = [];
     for (let n = 1; n <= options.workers; n++) {
-      const worker = start("npx", ["--no-install", "pagegrade", "worker"], {
+      // Profiled, the worker is started as `node --cpu-prof bin/pagegrade.js worker`: the flag passes on to the
+      // process the command starts with the service's memory settings (bin/memory-settings.js).
+      const [command, args] = options.cpuProfileDir
+        ? [
+            process.execPath,
+            ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`, "bin/pagegrade.js", "worker"],
+          ]
+        : ["npx", ["--no-install", "pagegrade", "worker"]];
+      const worker = start(command, args, {
         cwd: root,
         env: {
           ...shared,
           PAGEGRADE_WORKERS: String(perWorker),
           PAGEGRADE_CRAWL_WORKERS: String(perWorker),
-          ...options.workerEnv,
         },
         stdio: ["ignore", "ignore", "pipe"],
       });

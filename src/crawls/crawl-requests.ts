@@ -15,11 +15,21 @@ import type { FrontierStore } from "./frontier-store.js";
 /** The longest wait for the next request a part spends in its worker's slot; a longer one it spends queued. */
 export const waitInSlotMs = 1_000;
 
+/**
+ * With no delay between requests the shared politeness holds only a pause's end (a 429 or 503), so a read of it
+ * serves the part's requests for this long: a page's own requests (its fetch right after the part's check, a
+ * redirect hop, a probe) cost no read each. A pause another part sets is honoured from that part's next read,
+ * at most this much later; one this part sets, at once.
+ */
+export const pauseReadFreshMs = 250;
+
 export class CrawlRequests implements SiteRequests {
   readonly cacheScope: string | null;
   /** Settles when the part's request before the last one asked for is done. */
   private last: Promise<void> = Promise.resolve();
   private readonly start: URL;
+  /** The crawl's next request start as last read (no delay: a pause's end) and when it was read. */
+  private lastRead: { nextMs: number; atMs: number } | undefined;
 
   constructor(
     private readonly crawl: { id: number; url: string; project: string },
@@ -67,10 +77,31 @@ export class CrawlRequests implements SiteRequests {
    * (the crawler's `politely`), so the delay still spaces every page.
    */
   private async startPolitely(): Promise<void> {
-    const next = await this.frontier.nextRequestAt(this.crawl.id, 0, Date.now());
+    const next = await this.nextStartMs();
     if (next - Date.now() > waitInSlotMs) return;
-    const startAt = await this.frontier.nextRequestAt(this.crawl.id, this.delayMs(), Date.now());
+    const delayMs = this.delayMs();
+    const startAt =
+      delayMs === 0 ? next : await this.frontier.nextRequestAt(this.crawl.id, delayMs, Date.now());
     const wait = startAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /**
+   * When the crawl's next request to the site may start (ms since the epoch), taking nothing: read from the
+   * crawl, or with no delay from a read made less than `pauseReadFreshMs` ago.
+   */
+  async nextStartMs(): Promise<number> {
+    const now = Date.now();
+    if (this.delayMs() === 0 && this.lastRead && now - this.lastRead.atMs < pauseReadFreshMs) {
+      return Math.max(this.lastRead.nextMs, now);
+    }
+    const nextMs = await this.frontier.nextRequestAt(this.crawl.id, 0, now);
+    this.lastRead = { nextMs, atMs: now };
+    return nextMs;
+  }
+
+  /** This part paused the crawl's requests until `untilMs` (its next read of the pause need not wait). */
+  paused(untilMs: number): void {
+    if (this.lastRead) this.lastRead.nextMs = Math.max(this.lastRead.nextMs, untilMs);
   }
 }

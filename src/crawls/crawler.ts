@@ -511,10 +511,9 @@ class CrawlRun {
         // The site asks for less: this page waits and every later request starts later, for as long as its
         // Retry-After says (at most a minute), else 1 s, 2 s, … per try.
         const asked = typeof error.facts.retry_after === "number" ? error.facts.retry_after * 1000 : null;
-        await frontier.pauseRequests(
-          this.crawl.id,
-          Date.now() + Math.min(60_000, asked ?? 1_000 * 2 ** (page.attempts - 1)),
-        );
+        const untilMs = Date.now() + Math.min(60_000, asked ?? 1_000 * 2 ** (page.attempts - 1));
+        await frontier.pauseRequests(this.crawl.id, untilMs);
+        this.requests.paused(untilMs);
         return frontier.settlePage(page.id, { state: "queued" }, this.crawl.id);
       }
       const changes = { status_code: status, error: status === null ? failure.reason : null };
@@ -530,8 +529,8 @@ class CrawlRun {
    */
   private async politely(page: CrawlPageRow): Promise<void> {
     const { frontier } = this.dependencies.stores;
-    // With no delay, a read of the next start (a pause's end): nothing is taken here.
-    const wait = (await frontier.nextRequestAt(this.crawl.id, 0, Date.now())) - Date.now();
+    // A read of the next start (with no delay, a pause's end): nothing is taken here.
+    const wait = (await this.requests.nextStartMs()) - Date.now();
     if (wait > waitInSlotMs) {
       await frontier.handBack(page.id, this.crawl.id);
       throw new RunLater(wait);

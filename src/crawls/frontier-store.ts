@@ -7,7 +7,7 @@
  * analysed at about the same time).
  */
 import { type Kysely, type QueryCreator, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
-import { flushesLater, flushingLater } from "../store/flushes-later.js";
+import { flushingLater } from "../store/flushes-later.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
@@ -549,15 +549,10 @@ export class FrontierStore {
       ? undefined
       : await this.admit(this.db, crawlId, found.bounds, found.links, found.discovered);
     const write = async (trx: Kysely<Database>) => {
-      if (!this.pageCommits) await flushesLater(trx);
+      await this.clearPageRows(trx, crawlId, page);
       const { links, discovered } =
         admittedBefore ?? (await this.admit(trx, crawlId, found.bounds, found.links, found.discovered));
       const report = await storeReport(trx);
-      await trx
-        .deleteFrom("crawl_links")
-        .where("crawl_id", "=", crawlId)
-        .where("from_url", "=", page.url)
-        .execute();
       for (let start = 0; start < links.length; start += 500) {
         await trx
           .insertInto("crawl_links")
@@ -573,7 +568,7 @@ export class FrontierStore {
           .execute();
       }
       await this.addToFrontier(crawlId, discovered, trx);
-      await storePageChecks(trx, crawlId, page, found.checks ?? []);
+      await insertPageChecks(trx, crawlId, page, found.checks ?? []);
       await trx
         .updateTable("crawl_pages")
         .set({ ...facts, state: "done", report_id: report.id })
@@ -588,6 +583,33 @@ export class FrontierStore {
     } finally {
       if (addsDepths) this.waitingPagesAddingDepths--;
     }
+  }
+
+  /**
+   * First in a page's transaction: removes the links and page checks an earlier completion of the page stored
+   * (one whose claim ran out while it worked, so that the page was claimed again), which its rows replace. On
+   * PostgreSQL one statement that also lets the transaction commit without waiting for the WAL's flush (see
+   * flushes-later.ts): a round trip per page fewer than a `set local` and two deletes.
+   */
+  private async clearPageRows(
+    trx: Kysely<Database>,
+    crawlId: number,
+    page: { id: number; url: string },
+  ): Promise<void> {
+    const links = (db: QueryCreator<Database>) =>
+      db.deleteFrom("crawl_links").where("crawl_id", "=", crawlId).where("from_url", "=", page.url);
+    const checks = (db: QueryCreator<Database>) =>
+      db.deleteFrom("crawl_page_checks").where("crawl_id", "=", crawlId).where("page_id", "=", page.id);
+    if (this.dialect === "postgres") {
+      await trx
+        .with("links", links)
+        .with("checks", checks)
+        .selectNoFrom(flushingLater().as("flushes_later"))
+        .execute();
+      return;
+    }
+    await links(trx).execute();
+    await checks(trx).execute();
   }
 
   /**
@@ -640,18 +662,13 @@ async function writtenAgainOnDeadlock(write: () => Promise<void>): Promise<void>
   }
 }
 
-/** The page's failed and warned checks, replacing any an earlier run stored. */
-async function storePageChecks(
+/** The page's failed and warned checks (those an earlier completion stored are gone: `clearPageRows`). */
+async function insertPageChecks(
   trx: Kysely<Database>,
   crawlId: number,
   page: { id: number; url: string },
   checks: PageCheck[],
 ): Promise<void> {
-  await trx
-    .deleteFrom("crawl_page_checks")
-    .where("crawl_id", "=", crawlId)
-    .where("page_id", "=", page.id)
-    .execute();
   if (checks.length === 0) return;
   const template = urlTemplate(page.url);
   await trx

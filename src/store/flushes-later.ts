@@ -6,21 +6,18 @@
  * commits before it, in order, so only writes that the writer can make again, or that leave behind work it
  * redoes, may use it.
  *
- * Two forms: `flushesLater` for a transaction (`set local`, a statement of its own), and `flushingLater`, a
- * condition that is always true, for a statement run on its own (no transaction): it sets the same thing for
- * the statement's implicit transaction (`set_config(…, true)`), whose commit reads it before it is undone, so
- * a single statement that locks a shared row holds the lock for no round trip to the client at all.
+ * `flushingLater` is a condition that is always true: it sets `synchronous_commit` for the current transaction
+ * (`set_config(…, true)`), whose commit reads it before it is undone. In a statement run on its own (no
+ * transaction) it covers that statement's implicit transaction, so a single statement that locks a shared row
+ * holds the lock for no round trip to the client at all; selected once in a transaction's first statement, it
+ * covers the transaction (as `set local` would, without a statement of its own).
  */
-import { type Kysely, type RawBuilder, sql } from "kysely";
-
-/** Inside a transaction on PostgreSQL: its commit does not wait for the WAL's flush. */
-export async function flushesLater<Db>(trx: Kysely<Db>): Promise<void> {
-  await sql`set local synchronous_commit = off`.execute(trx);
-}
+import { type RawBuilder, sql } from "kysely";
 
 /**
- * A condition (always true) for a statement run on its own on PostgreSQL: its commit does not wait for the WAL's
- * flush. Put it in the statement's `where`, after the conditions that choose the row.
+ * A condition (always true) on PostgreSQL: the commit of the transaction that evaluates it does not wait for the
+ * WAL's flush. In a statement of its own, put it in the `where`, after the conditions that choose the row (it
+ * takes effect only when evaluated); in a transaction, select it once.
  */
 export function flushingLater(): RawBuilder<boolean> {
   return sql<boolean>`set_config('synchronous_commit', 'off', true) = 'off'`;

@@ -1,13 +1,18 @@
 /**
  * FrontierStore on SQLite and on PostgreSQL (where the bounds' room is taken before the page's transaction, and
  * `greatest`/`least` stand for SQLite's `max`/`min`): URLs admitted within the crawl's bounds, claims (budget,
- * order, leases, hand-back, requeueing, parts claiming at once, a held row passed over on PostgreSQL), politeness (request starts `delay` apart, pauses), and an analysed
+ * order, leases, hand-back, requeueing, parts claiming at once, a held row passed over on PostgreSQL), politeness (request starts `delay` apart, pauses, a part's
+ * requests sharing a read of the pause), and an analysed
  * page stored with its links and the URLs it adds.
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
+import { CrawlRequests, pauseReadFreshMs } from "../../src/crawls/crawl-requests.js";
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
+import type { FrontierStore } from "../../src/crawls/frontier-store.js";
+import type { PageCheck } from "../../src/crawls/page-checks.js";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
 import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
@@ -257,25 +262,75 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       expect(await stores.frontier.nextRequestAt(crawl.id, 250, now)).toBe(now + 5_000);
       expect(await stores.frontier.nextRequestAt(crawl.id, 250, now)).toBe(now + 5_250);
     });
+
+    it("with no delay, a part's requests share one read of the pause for a moment; its own pause counts at once", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      let reads = 0;
+      const frontier = Object.create(stores.frontier) as FrontierStore;
+      frontier.nextRequestAt = (...args: Parameters<FrontierStore["nextRequestAt"]>) => {
+        reads++;
+        return stores.frontier.nextRequestAt(...args);
+      };
+      let delayMs = 0;
+      const requests = new CrawlRequests(crawl, frontier, () => delayMs, {});
+      const page = new URL(url("/p0"));
+      for (let request = 0; request < 3; request++) (await requests.turn(page)).done();
+      expect(reads).toBe(1);
+      // Another part's pause is read once the last read is older than pauseReadFreshMs.
+      await stores.frontier.pauseRequests(crawl.id, Date.now() + 60_000);
+      await new Promise((resolve) => setTimeout(resolve, pauseReadFreshMs + 10));
+      expect(await requests.nextStartMs()).toBeGreaterThan(Date.now() + 50_000);
+      expect(reads).toBe(2);
+      // This part's own pause, at once and without a read.
+      const other = new CrawlRequests(crawl, frontier, () => delayMs, {});
+      const before = await other.nextStartMs();
+      other.paused(before + 90_000);
+      expect(await other.nextStartMs()).toBe(before + 90_000);
+      expect(reads).toBe(3);
+      // With a delay, every check reads the crawl's row.
+      delayMs = 10;
+      await other.nextStartMs();
+      await other.nextStartMs();
+      expect(reads).toBe(5);
+    });
   });
 
   describe("an analysed page", () => {
-    it("is stored with its facts, its links (replacing earlier ones) and the URLs it adds, within the bounds", async () => {
+    it("is stored with its facts, its links and checks (replacing earlier ones) and the URLs it adds, within the bounds", async () => {
       const crawl = await runningCrawl(stores, userId);
       await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));
       const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
       const bounds = { urls: 3, linksPerPage: 2, links: 10 };
       const links = [url("/a"), url("/b"), url("/c")].map((to) => ({ to, nofollow: to.endsWith("/b") }));
-      const store = (reportId: number) =>
+      const commitSettings: unknown[] = [];
+      const store = (reportId: number, checks: PageCheck[]) =>
         stores.frontier.completePage(
           crawl.id,
           page,
           { status_code: 200, title: "Home", score: 91, result: "good", outlinks: links.length },
-          { links, discovered: links.map((link) => ({ url: link.to, depth: 1 })), bounds },
-          async () => ({ id: reportId }),
+          { links, discovered: links.map((link) => ({ url: link.to, depth: 1 })), bounds, checks },
+          async (trx) => {
+            if (kind === "postgres") {
+              commitSettings.push((await sql`show synchronous_commit`.execute(trx)).rows[0]);
+            }
+            return { id: reportId };
+          },
         );
-      await store(41);
-      await store(42);
+      await store(41, [
+        { check: "title", status: "fail" },
+        { check: "h1", status: "warn" },
+      ]);
+      await store(42, [{ check: "h1", status: "fail" }]);
+      // On PostgreSQL the page's transaction commits without waiting for the WAL's flush (flushes-later.ts).
+      if (kind === "postgres") {
+        expect(commitSettings).toEqual([{ synchronous_commit: "off" }, { synchronous_commit: "off" }]);
+      }
+      const checks = await database.store.db
+        .selectFrom("crawl_page_checks")
+        .select(["page_id", "check_id", "status"])
+        .where("crawl_id", "=", crawl.id)
+        .execute();
+      expect(checks).toEqual([{ page_id: page.id, check_id: "h1", status: "fail" }]);
       const [start, ...found] = await rows(crawl.id);
       expect(start).toMatchObject({ state: "done", report_id: 42, title: "Home", score: 91, outlinks: 3 });
       // The bound of three URLs holds the start page and two of the three links.
