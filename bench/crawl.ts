@@ -68,6 +68,8 @@ interface CrawlResult {
 
 const here = new URL(".", import.meta.url).pathname;
 let engineCpuMsPerPage = 0;
+/** Of that, the analysis processes' share. */
+let enginePoolCpuMsPerPage = 0;
 const site = spawn(process.execPath, ["--import", "tsx", `${here}crawl/generated-site.ts`], {
   stdio: ["pipe", "pipe", "inherit"],
   env: { ...process.env, BENCH_SITE_PAGES: String(largeCrawl) },
@@ -102,6 +104,7 @@ try {
   let poolUsedSeconds = 0;
   for (const [pid, seconds] of poolCpuSeconds()) poolUsedSeconds += seconds - (poolBefore.get(pid) ?? 0);
   engineCpuMsPerPage = ((cpuUsed.user + cpuUsed.system) / 1000 + poolUsedSeconds * 1000) / baselinePages;
+  enginePoolCpuMsPerPage = (poolUsedSeconds * 1000) / baselinePages;
   // This process has done nothing but the engine's work (the site runs in a process of its own), so its peak
   // memory is the engine's at this concurrency: the floor for a crawl's.
   const enginePeakRssMb = process.resourceUsage().maxRSS / 1024;
@@ -118,7 +121,7 @@ try {
   applyHeapGrowth();
   console.log(`site ${base}, ${largeCrawl} pages; ${concurrency} requests at once`);
   console.log(
-    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, ${engineCpuMsPerPage.toFixed(1)} ms CPU per page, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
+    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, ${engineCpuMsPerPage.toFixed(1)} ms CPU per page (${enginePoolCpuMsPerPage.toFixed(1)} of it in the analysis processes), peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
       (rates.node > 0
         ? `its speed with the service's heap growth against Node's own, in turns: ${(rates.service / rates.node).toFixed(2)}×`
         : ""),
@@ -254,6 +257,21 @@ function printDistributed(results: DistributedCrawlResult[], baseline: number): 
           `${process.cpuSeconds.toFixed(1)} s CPU  (${process.command})`,
       );
     }
+    // Where the CPU went, per analysed page: on a machine whose cores the crawl saturates, the engine's CPU per
+    // page over the crawl's is the most the crawl can reach of the engine's rate.
+    const perPage = (seconds: number) => (seconds * 1000) / Math.max(1, result.analysed);
+    const cpuOf = (match: (process: (typeof result.processes)[number]) => boolean) =>
+      perPage(result.processes.filter(match).reduce((sum, process) => sum + process.cpuSeconds, 0));
+    const analysisCpu = cpuOf((process) => process.command.includes("analysis-process-entry"));
+    const workerCpu = cpuOf((process) => process.role.startsWith("worker")) - analysisCpu;
+    const apiCpu = cpuOf((process) => process.role.startsWith("api"));
+    const postgresCpu = perPage(result.postgresCpuSeconds);
+    const crawlCpu = workerCpu + analysisCpu + apiCpu + postgresCpu;
+    console.log(
+      `  CPU per page: workers ${workerCpu.toFixed(1)} ms + their analysis processes ${analysisCpu.toFixed(1)} + PostgreSQL ${postgresCpu.toFixed(1)} + API ${apiCpu.toFixed(1)} = ${crawlCpu.toFixed(1)} ms; ` +
+        `the engine alone ${engineCpuMsPerPage.toFixed(1)} (analysis processes ${enginePoolCpuMsPerPage.toFixed(1)}): ` +
+        `with the cores saturated, at most ${(engineCpuMsPerPage / crawlCpu).toFixed(2)}× the engine`,
+    );
     console.log(
       `  site: ${result.fetches.requests} page requests for ${result.fetches.pages} pages, ${result.fetches.repeated} pages requested more than once; ` +
         `${result.analysedTwice.reports} reports with more than one analysis (${result.analysedTwice.extraAnalyses} extra analyses)`,
