@@ -288,8 +288,8 @@ export interface CrawlPagesTable {
   title: string | null;
   meta_description: string | null;
   redirect_to: string | null;
-  text_hash: string | null;
-  text_minhash: string | null;
+  /** The visible text's SHA-256 and minhashes, packed (crawls/stored-fingerprint.ts; migration 026). */
+  text_fingerprint: Buffer | null;
   hreflang: string | null;
   inlinks: Generated<number>;
   outlinks: Generated<number>;

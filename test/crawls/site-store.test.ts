@@ -9,6 +9,7 @@ import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import type { PageFacts } from "../../src/crawls/frontier-store.js";
+import { packFingerprint } from "../../src/crawls/stored-fingerprint.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
 import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
 
@@ -75,7 +76,7 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
       ],
       crawlBounds(crawl.max_pages),
     );
-    const text = { hash: "abc123", minhash: [1, 2, 3] };
+    const text = { hash: "abc123".padEnd(64, "0"), minhash: [1, 2, 3, 0xffffffff] };
     await crawlPages(crawl, (at) => {
       if (at === siteUrl) {
         return {
@@ -86,8 +87,7 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
             canonical: siteUrl,
             title: "Home",
             meta_description: "The home page",
-            text_hash: text.hash,
-            text_minhash: JSON.stringify(text.minhash),
+            text_fingerprint: packFingerprint(text),
             hreflang: JSON.stringify([{ lang: "de", url: url("/de") }]),
             score: 80,
           },

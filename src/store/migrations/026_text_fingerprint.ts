@@ -1,0 +1,65 @@
+/**
+ * Migration 026: a crawl page's text fingerprint is stored as binary in `crawl_pages.text_fingerprint`
+ * (crawls/stored-fingerprint.ts: the SHA-256 and the 64 minhashes, 288 bytes), in place of `text_hash` (hex) and
+ * `text_minhash` (JSON text), together about 570 characters, a quarter of an analysed page's row; the row is
+ * written again when the crawl counts its inlinks, so its old version, until vacuumed, was as large. Pages stored
+ * before it have theirs converted, in batches by page id; the site checks read the same hash and minhashes.
+ */
+import type { Kysely, Migration } from "kysely";
+import { packFingerprint } from "../../crawls/stored-fingerprint.js";
+import type { Dialect } from "../store.js";
+
+/** The table as this migration reads it. */
+interface MigratingDatabase {
+  crawl_pages: {
+    id: number;
+    text_hash: string | null;
+    text_minhash: string | null;
+    text_fingerprint: Buffer | null;
+  };
+}
+
+export function textFingerprint(dialect: Dialect): Migration {
+  return {
+    async up(unknownDb: Kysely<unknown>) {
+      const db = unknownDb as Kysely<MigratingDatabase>;
+      await db.schema
+        .alterTable("crawl_pages")
+        .addColumn("text_fingerprint", dialect === "postgres" ? "bytea" : "blob")
+        .execute();
+      // PostgreSQL runs each migration in a transaction already; on SQLite the conversion opens its own.
+      if (dialect === "postgres") await convert(db);
+      else await db.transaction().execute((trx) => convert(trx));
+      await db.schema.alterTable("crawl_pages").dropColumn("text_hash").execute();
+      await db.schema.alterTable("crawl_pages").dropColumn("text_minhash").execute();
+    },
+  };
+}
+
+/** Pages with both a hash and minhashes get their fingerprint (the site checks read neither without the other). */
+async function convert(db: Kysely<MigratingDatabase>): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom("crawl_pages")
+      .select(["id", "text_hash", "text_minhash"])
+      .where("id", ">", after)
+      .where("text_hash", "is not", null)
+      .where("text_minhash", "is not", null)
+      .orderBy("id")
+      .limit(500)
+      .execute();
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      const minhash = JSON.parse(row.text_minhash as string) as unknown;
+      if (!Array.isArray(minhash))
+        throw new Error(`crawl page ${row.id}: its text_minhash is not a JSON array`);
+      await db
+        .updateTable("crawl_pages")
+        .set({ text_fingerprint: packFingerprint({ hash: row.text_hash as string, minhash }) })
+        .where("id", "=", row.id)
+        .execute();
+    }
+    after = rows[rows.length - 1]?.id ?? after;
+  }
+}
