@@ -4,6 +4,10 @@
  * `text_minhash` (JSON text), together about 570 characters, a quarter of an analysed page's row; the row is
  * written again when the crawl counts its inlinks, so its old version, until vacuumed, was as large. Pages stored
  * before it have theirs converted, in batches by page id; the site checks read the same hash and minhashes.
+ *
+ * And a page's inlinks move to a narrow table of their own, `crawl_page_inlinks`: the crawl's judgement counts
+ * them once every page is stored, and writing the count into the page's row wrote that whole row again, leaving
+ * a dead copy as large on PostgreSQL. Pages without a row there have none (0, as the column's default was).
  */
 import type { Kysely, Migration } from "kysely";
 import { packFingerprint } from "../../crawls/stored-fingerprint.js";
@@ -16,10 +20,12 @@ interface MigratingDatabase {
     text_hash: string | null;
     text_minhash: string | null;
     text_fingerprint: Buffer | null;
+    inlinks: number;
   };
+  crawl_page_inlinks: { page_id: number; inlinks: number };
 }
 
-export function textFingerprint(dialect: Dialect): Migration {
+export function crawlPageRows(dialect: Dialect): Migration {
   return {
     async up(unknownDb: Kysely<unknown>) {
       const db = unknownDb as Kysely<MigratingDatabase>;
@@ -32,6 +38,19 @@ export function textFingerprint(dialect: Dialect): Migration {
       else await db.transaction().execute((trx) => convert(trx));
       await db.schema.alterTable("crawl_pages").dropColumn("text_hash").execute();
       await db.schema.alterTable("crawl_pages").dropColumn("text_minhash").execute();
+      await db.schema
+        .createTable("crawl_page_inlinks")
+        .addColumn("page_id", "integer", (c) =>
+          c.primaryKey().notNull().references("crawl_pages.id").onDelete("cascade"),
+        )
+        .addColumn("inlinks", "integer", (c) => c.notNull())
+        .execute();
+      await db
+        .insertInto("crawl_page_inlinks")
+        .columns(["page_id", "inlinks"])
+        .expression(db.selectFrom("crawl_pages").select(["id", "inlinks"]).where("inlinks", "<>", 0))
+        .execute();
+      await db.schema.alterTable("crawl_pages").dropColumn("inlinks").execute();
     },
   };
 }

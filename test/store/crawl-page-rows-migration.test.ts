@@ -1,7 +1,8 @@
 /**
- * Migration 026 packs the crawl pages' text fingerprints on both databases: pages stored with a hex hash and JSON
- * minhashes before it read the same fingerprints after it (so the duplicate-content check compares them as
- * before), and a page without one still has none.
+ * Migration 026 on both databases: the crawl pages' text fingerprints are packed (pages stored with a hex hash and
+ * JSON minhashes before it read the same fingerprints after it, so the duplicate-content check compares them as
+ * before; a page without one still has none), and their inlinks move to rows of their own, listed and sorted as
+ * before and deleted with the crawl.
  */
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -14,7 +15,7 @@ import { databaseKinds } from "../helpers/api.js";
 import { crawlOwner, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
 import { databaseMigratedTo } from "../helpers/migrated-database.js";
 
-describe.each(databaseKinds)("packed text fingerprints (migration 026) on %s", (kind) => {
+describe.each(databaseKinds)("crawl page rows (migration 026) on %s", (kind) => {
   it("converts every stored fingerprint and keeps pages without one", async () => {
     const { store, drop } = await databaseMigratedTo(kind, "025_staged_findings");
     try {
@@ -24,15 +25,37 @@ describe.each(databaseKinds)("packed text fingerprints (migration 026) on %s", (
         textFingerprint(`Page ${index}: words of its own, ${"and some shared text ".repeat(index + 3)}`),
       );
       // As the crawler stored them before: the hash as hex, the minhashes as JSON text.
+      // And their inlinks as counted, in the page's row.
       for (const [index, text] of texts.entries()) {
         await sql`insert into crawl_pages (crawl_id, url, depth, state, status_code, content_type, indexable,
-                    text_hash, text_minhash)
+                    text_hash, text_minhash, inlinks)
                   values (${crawl.id}, ${`${siteUrl}p/${index}`}, 1, 'done', 200, 'text/html', 1,
-                    ${text?.hash}, ${JSON.stringify(text?.minhash)})`.execute(store.db);
+                    ${text?.hash}, ${JSON.stringify(text?.minhash)}, ${[2, 0, 5][index]})`.execute(store.db);
       }
-      await sql`insert into crawl_pages (crawl_id, url, depth, state, status_code, content_type, indexable)
-                values (${crawl.id}, ${`${siteUrl}empty`}, 1, 'done', 200, 'text/html', 1)`.execute(store.db);
+      await sql`insert into crawl_pages (crawl_id, url, depth, state, status_code, content_type, indexable, inlinks)
+                values (${crawl.id}, ${`${siteUrl}empty`}, 1, 'done', 200, 'text/html', 1, 1)`.execute(
+        store.db,
+      );
       await migrate(store);
+
+      const listed = await stores.listings.pages(crawl.id, { limit: 10, offset: 0 });
+      expect(listed.map((page) => [page.url.slice(siteUrl.length), page.inlinks])).toEqual([
+        ["p/0", 2],
+        ["p/1", 0],
+        ["p/2", 5],
+        ["empty", 1],
+      ]);
+      const byInlinks = await stores.listings.pageTable(crawl.id, {
+        sort: "inlinks",
+        direction: "desc",
+        limit: 3,
+        offset: 0,
+      });
+      expect(byInlinks.rows.map((page) => page.inlinks)).toEqual([5, 2, 1]);
+      expect(byInlinks.total).toBe(4);
+      // Only pages linked to have a row.
+      const inlinkRows = () => store.db.selectFrom("crawl_page_inlinks").select("inlinks").execute();
+      expect((await inlinkRows()).map((row) => row.inlinks).sort()).toEqual([1, 2, 5]);
 
       const source = new StoredSiteSource(store.db, store.dialect, crawl.id, siteUrl, 0);
       const read = [];
@@ -45,6 +68,9 @@ describe.each(databaseKinds)("packed text fingerprints (migration 026) on %s", (
         .orderBy("id")
         .execute();
       expect(rows.map((row) => row.text_fingerprint?.length ?? null)).toEqual([288, 288, 288, null]);
+
+      await stores.crawls.delete(crawl.user_id, crawl.id);
+      expect(await inlinkRows()).toEqual([]);
       await store.close();
     } finally {
       await drop();
