@@ -2,7 +2,7 @@
  * Migration 026 on both databases: the crawl pages' text fingerprints are packed (pages stored with a hex hash and
  * JSON minhashes before it read the same fingerprints after it, so the duplicate-content check compares them as
  * before; a page without one still has none), and their inlinks move to rows of their own, listed and sorted as
- * before and deleted with the crawl.
+ * before and deleted with the crawl; on PostgreSQL the reports' URL search index keeps a short pending list.
  */
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -71,6 +71,14 @@ describe.each(databaseKinds)("crawl page rows (migration 026) on %s", (kind) => 
 
       await stores.crawls.delete(crawl.user_id, crawl.id);
       expect(await inlinkRows()).toEqual([]);
+
+      if (kind === "postgres") {
+        const { rows: options } = await sql<{ reloptions: string[] }>`select c.reloptions from pg_class c
+          where c.relname = 'reports_url_trigram' and c.relnamespace = current_schema()::regnamespace`.execute(
+          store.db,
+        );
+        expect(options).toEqual([{ reloptions: ["gin_pending_list_limit=64"] }]);
+      }
       await store.close();
     } finally {
       await drop();

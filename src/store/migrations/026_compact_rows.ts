@@ -8,8 +8,13 @@
  * And a page's inlinks move to a narrow table of their own, `crawl_page_inlinks`: the crawl's judgement counts
  * them once every page is stored, and writing the count into the page's row wrote that whole row again, leaving
  * a dead copy as large on PostgreSQL. Pages without a row there have none (0, as the column's default was).
+ *
+ * On PostgreSQL the reports' URL search index (pg_trgm, GIN) keeps at most 64 kB of new entries in its pending
+ * list instead of the server's default 4 MB: a pending entry takes about five times the room of one merged into
+ * the index (measured on 3,000 crawl reports: 505 bytes a report with the default, 133 with 64 kB, 111 with no
+ * pending list at all), and merging 64 kB at a time keeps inserts batched.
  */
-import type { Kysely, Migration } from "kysely";
+import { type Kysely, type Migration, sql } from "kysely";
 import { packFingerprint } from "../../crawls/stored-fingerprint.js";
 import type { Dialect } from "../store.js";
 
@@ -25,7 +30,7 @@ interface MigratingDatabase {
   crawl_page_inlinks: { page_id: number; inlinks: number };
 }
 
-export function crawlPageRows(dialect: Dialect): Migration {
+export function compactRows(dialect: Dialect): Migration {
   return {
     async up(unknownDb: Kysely<unknown>) {
       const db = unknownDb as Kysely<MigratingDatabase>;
@@ -51,6 +56,9 @@ export function crawlPageRows(dialect: Dialect): Migration {
         .expression(db.selectFrom("crawl_pages").select(["id", "inlinks"]).where("inlinks", "<>", 0))
         .execute();
       await db.schema.alterTable("crawl_pages").dropColumn("inlinks").execute();
+      if (dialect === "postgres") {
+        await sql`alter index reports_url_trigram set (gin_pending_list_limit = 64)`.execute(db);
+      }
     },
   };
 }
