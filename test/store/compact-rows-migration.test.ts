@@ -78,6 +78,11 @@ describe.each(databaseKinds)("crawl page rows (migration 026) on %s", (kind) => 
           store.db,
         );
         expect(options).toEqual([{ reloptions: ["gin_pending_list_limit=64"] }]);
+        const { rows: links } = await sql<{ definition: string }>`select pg_get_indexdef(c.oid) as definition
+          from pg_class c where c.relname = 'crawl_links_order' and c.relnamespace = current_schema()::regnamespace`.execute(
+          store.db,
+        );
+        expect(links[0]?.definition).toMatch(/\(crawl_id, from_url\)$/);
       }
       await store.close();
     } finally {
