@@ -33,7 +33,7 @@ import { defaultScheduleIntervals, loadAnalysisConfig, loadServiceConfig } from 
 import { CrawlFindings } from "../crawls/crawl-findings.js";
 import { CrawlListings } from "../crawls/crawl-listing-store.js";
 import { crawlFields } from "../crawls/crawl-service.js";
-import type { CrawlPageRow, CrawlRow } from "../crawls/crawl-store.js";
+import type { CrawlRow, ListedPageRow } from "../crawls/crawl-store.js";
 import { openCrawlStores } from "../crawls/crawl-stores.js";
 import { crawlHere } from "../crawls/crawler.js";
 import {
@@ -243,7 +243,7 @@ async function writeOutputs(
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(() => resolve()));
   }
   if (csvDirectory !== undefined) {
-    const pages: CrawlPageRow[] = [];
+    const pages: ListedPageRow[] = [];
     for await (const row of allRows(listings, crawl.id)) pages.push(row);
     const stores = openCrawlStores(store);
     const findings = new CrawlFindings(stores.rollups, stores.links, stores.listings);

@@ -6,10 +6,13 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
-import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "./crawl-store.js";
+import type { CrawlIssueRow, CrawlRow, ListedPageRow } from "./crawl-store.js";
 
 export const crawlPageSorts = ["id", "url", "status_code", "depth", "inlinks", "score"] as const;
 export const crawlPageStates = ["ok", "redirect", "error", "excluded"] as const;
+
+/** A page's inlinks: its row in `crawl_page_inlinks` (migration 026), 0 without one. */
+const inlinks = sql<number>`coalesce(crawl_page_inlinks.inlinks, 0)`;
 
 export interface CrawlPageQuery {
   status?: (typeof crawlPageStates)[number];
@@ -39,10 +42,8 @@ export class CrawlListings {
     this.db = store.db;
   }
 
-  pages(crawlId: number, page: { limit: number; offset: number }): Promise<CrawlPageRow[]> {
-    return this.db
-      .selectFrom("crawl_pages")
-      .selectAll()
+  pages(crawlId: number, page: { limit: number; offset: number }): Promise<ListedPageRow[]> {
+    return this.listed()
       .where("crawl_id", "=", crawlId)
       .orderBy("id")
       .limit(page.limit)
@@ -51,12 +52,10 @@ export class CrawlListings {
   }
 
   /** Every page of the crawl in the order found, a batch at a time (by id, so each batch is an index range). */
-  async *pageBatches(crawlId: number, batchRows = 1_000): AsyncGenerator<CrawlPageRow[]> {
+  async *pageBatches(crawlId: number, batchRows = 1_000): AsyncGenerator<ListedPageRow[]> {
     let after = 0;
     for (;;) {
-      const rows = await this.db
-        .selectFrom("crawl_pages")
-        .selectAll()
+      const rows = await this.listed()
         .where("crawl_id", "=", crawlId)
         .where("id", ">", after)
         .orderBy("id")
@@ -64,7 +63,7 @@ export class CrawlListings {
         .execute();
       if (rows.length > 0) yield rows;
       if (rows.length < batchRows) return;
-      after = (rows[rows.length - 1] as CrawlPageRow).id;
+      after = (rows[rows.length - 1] as ListedPageRow).id;
     }
   }
 
@@ -72,7 +71,7 @@ export class CrawlListings {
    * A page of the crawl's pages table: by state (`ok` a 2xx, `redirect` a 3xx, `error` a failed fetch,
    * `excluded` not fetched), limited to some URLs (an issue's pages), sorted by a column.
    */
-  async pageTable(crawlId: number, query: CrawlPageQuery): Promise<{ rows: CrawlPageRow[]; total: number }> {
+  async pageTable(crawlId: number, query: CrawlPageQuery): Promise<{ rows: ListedPageRow[]; total: number }> {
     let pages = this.db.selectFrom("crawl_pages").where("crawl_id", "=", crawlId);
     if (query.status === "ok") pages = pages.where("status_code", ">=", 200).where("status_code", "<", 300);
     if (query.status === "redirect")
@@ -84,17 +83,28 @@ export class CrawlListings {
         query.urls.length === 0 ? pages.where(sql<boolean>`1 = 0`) : pages.where("url", "in", query.urls);
     const [rows, counted] = await Promise.all([
       pages
-        .selectAll()
-        .orderBy(query.sort, (order) =>
+        .leftJoin("crawl_page_inlinks", "crawl_page_inlinks.page_id", "crawl_pages.id")
+        .selectAll("crawl_pages")
+        .select(inlinks.as("inlinks"))
+        .orderBy(query.sort === "inlinks" ? inlinks : `crawl_pages.${query.sort}`, (order) =>
           query.direction === "asc" ? order.asc().nullsFirst() : order.desc().nullsLast(),
         )
-        .orderBy("id")
+        .orderBy("crawl_pages.id")
         .limit(query.limit)
         .offset(query.offset)
         .execute(),
       pages.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.n) };
+  }
+
+  /** The pages' rows with their inlinks. */
+  private listed() {
+    return this.db
+      .selectFrom("crawl_pages")
+      .leftJoin("crawl_page_inlinks", "crawl_page_inlinks.page_id", "crawl_pages.id")
+      .selectAll("crawl_pages")
+      .select(inlinks.as("inlinks"));
   }
 
   async pageCount(crawlId: number): Promise<number> {

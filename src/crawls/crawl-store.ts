@@ -20,6 +20,8 @@ import { timestamp } from "../timestamps.js";
 
 export type CrawlRow = Selectable<CrawlsTable>;
 export type CrawlPageRow = Selectable<CrawlPagesTable>;
+/** A page as listed: its row and its inlinks (`crawl_page_inlinks`, 0 for a page without a row there). */
+export type ListedPageRow = CrawlPageRow & { inlinks: number };
 export type CrawlIssueRow = Selectable<CrawlIssuesTable>;
 
 export type NewCrawl = Pick<

@@ -11,6 +11,7 @@ import type { CrawledPage } from "../analysis/crawled-page.js";
 import type { ResponseFacts } from "../analysis/snapshot.js";
 import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
 import type { FrontierEntry, PageFacts } from "./frontier-store.js";
+import { packFingerprint } from "./stored-fingerprint.js";
 
 export interface PageRecord {
   facts: PageFacts;
@@ -49,8 +50,7 @@ export function pageRecordOf(
     canonical: facts.canonical,
     title: facts.title,
     meta_description: facts.metaDescription,
-    text_hash: facts.text?.hash ?? null,
-    text_minhash: facts.text ? JSON.stringify(facts.text.minhash) : null,
+    text_fingerprint: facts.text ? packFingerprint(facts.text) : null,
     hreflang: JSON.stringify(facts.hreflang),
     outlinks: links.length,
     score: report.score,

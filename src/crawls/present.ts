@@ -1,6 +1,6 @@
 /** A crawl, one of its pages and one of its site issues as the API shows them, and as CSV rows. */
 import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
-import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "./crawl-store.js";
+import type { CrawlIssueRow, CrawlPageRow, CrawlRow, ListedPageRow } from "./crawl-store.js";
 import { csvLine } from "./csv.js";
 
 export function crawlObject(row: CrawlRow) {
@@ -66,7 +66,7 @@ export function extractedOf(row: Pick<CrawlPageRow, "extracted">, names: string[
   return Object.fromEntries(names.map((name, index) => [name, stored[index] ?? []]));
 }
 
-export function crawlPageObject(row: CrawlPageRow, names: string[] = []) {
+export function crawlPageObject(row: ListedPageRow, names: string[] = []) {
   return {
     object: "crawl_page" as const,
     url: row.url,
@@ -93,7 +93,7 @@ export function crawlPageObject(row: CrawlPageRow, names: string[] = []) {
  * The pages CSV of a crawl: the page's columns, then one per extraction rule (headed with the rule's name; its
  * values joined by " | ").
  */
-export function crawlPagesCsv(rows: CrawlPageRow[], names: string[], columns = crawlPageColumns): string {
+export function crawlPagesCsv(rows: ListedPageRow[], names: string[], columns = crawlPageColumns): string {
   const lines = rows.map((row) => csvLine(crawlPageCsvRow(row, names, columns)));
   return [csvLine(crawlPageCsvHeader(names, columns)), ...lines].join("");
 }
@@ -104,7 +104,7 @@ export function crawlPageCsvHeader(names: string[], columns = crawlPageColumns):
 }
 
 /** A page's CSV values in `crawlPageCsvHeader`'s order; a rule's values joined by " | ". */
-export function crawlPageCsvRow(row: CrawlPageRow, names: string[], columns = crawlPageColumns): unknown[] {
+export function crawlPageCsvRow(row: ListedPageRow, names: string[], columns = crawlPageColumns): unknown[] {
   const page: Record<string, unknown> = crawlPageObject(row, names);
   const extracted = page.extracted as Record<string, string[]>;
   return [

@@ -21,6 +21,7 @@ import type {
 } from "../analysis/site-checks/site-source.js";
 import type { CrawlPagesTable, Database } from "../store/schema.js";
 import type { Dialect } from "../store/store.js";
+import { unpackFingerprint } from "./stored-fingerprint.js";
 
 /** Pages per batch read, and URLs per `in (…)` list (within SQLite's bound on parameters). */
 const batchPages = 1000;
@@ -54,8 +55,7 @@ const pageColumns = [
 ] as const;
 
 type PageRow = Pick<Selectable<CrawlPagesTable>, (typeof pageColumns)[number]> & {
-  text_hash?: string | null;
-  text_minhash?: string | null;
+  text_fingerprint?: Buffer | null;
 };
 
 function pageOf(row: PageRow): SitePage {
@@ -74,10 +74,7 @@ function pageOf(row: PageRow): SitePage {
     canonical: row.canonical,
     title: row.title,
     metaDescription: row.meta_description,
-    text:
-      row.text_hash == null || row.text_minhash == null
-        ? null
-        : { hash: row.text_hash, minhash: JSON.parse(row.text_minhash) as number[] },
+    text: row.text_fingerprint == null ? null : unpackFingerprint(row.text_fingerprint),
     hreflang:
       row.hreflang === null
         ? []
@@ -135,7 +132,7 @@ export class StoredSiteSource implements SiteSource {
         .select(pageColumns)
         .where("crawl_id", "=", this.crawlId)
         .where("id", ">", lastId);
-      if (withText) query = query.select(["text_hash", "text_minhash"]);
+      if (withText) query = query.select(["text_fingerprint"]);
       query = query.where((eb) => {
         switch (selection) {
           case "indexable":
@@ -144,8 +141,7 @@ export class StoredSiteSource implements SiteSource {
             return eb.and([
               eb("indexable", "=", 1),
               eb("status_code", "=", 200),
-              eb("text_hash", "is not", null),
-              eb("text_minhash", "is not", null),
+              eb("text_fingerprint", "is not", null),
             ]);
           case "sitemap":
             return eb("in_sitemap", "=", 1);

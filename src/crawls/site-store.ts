@@ -77,10 +77,15 @@ export class SiteStore {
       const notHeavy =
         rows.length === 0 ? sql`` : sql`and id not in (${sql.join(rows.map((row) => Number(row.id)))})`;
       await nextTurn();
-      await sql`update crawl_pages set inlinks = (
+      // Rows of their own (migration 026): writing the count into each page's wide row left as large a dead
+      // copy of it on PostgreSQL.
+      await sql`insert into crawl_page_inlinks (page_id, inlinks)
+        select id, (
           select count(distinct l.from_url) from crawl_links l ${byTarget}
           where l.crawl_id = ${crawlId} and l.to_url = crawl_pages.url and l.from_url <> l.to_url)
-        where ${range} ${notHeavy}`.execute(this.db);
+        from crawl_pages
+        where ${range} ${notHeavy}
+        on conflict (page_id) do update set inlinks = excluded.inlinks`.execute(this.db);
     }
     for (let start = 0; start < heavy.length; start += batchTargets) {
       const targets = heavy.slice(start, start + batchTargets);
@@ -96,10 +101,11 @@ export class SiteStore {
         for (const row of rows) counts.set(row.to_url, (counts.get(row.to_url) ?? 0) + Number(row.sources));
       }
       for (const target of targets) {
+        const inlinks = counts.get(target.url) ?? 0;
         await this.db
-          .updateTable("crawl_pages")
-          .set({ inlinks: counts.get(target.url) ?? 0 })
-          .where("id", "=", target.id)
+          .insertInto("crawl_page_inlinks")
+          .values({ page_id: target.id, inlinks })
+          .onConflict((conflict) => conflict.column("page_id").doUpdateSet({ inlinks }))
           .execute();
       }
     }

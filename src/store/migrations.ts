@@ -26,6 +26,7 @@ import { resultsOnce } from "./migrations/022_results_once.js";
 import { pageChecksOnce } from "./migrations/023_page_checks_once.js";
 import { crawlChangeSummaries } from "./migrations/024_crawl_change_summaries.js";
 import { stagedFindings } from "./migrations/025_staged_findings.js";
+import { compactRows } from "./migrations/026_compact_rows.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -51,6 +52,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "023_page_checks_once": pageChecksOnce(),
     "024_crawl_change_summaries": crawlChangeSummaries(),
     "025_staged_findings": stagedFindings(),
+    "026_compact_rows": compactRows(dialect),
   };
 }
 

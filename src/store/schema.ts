@@ -288,10 +288,9 @@ export interface CrawlPagesTable {
   title: string | null;
   meta_description: string | null;
   redirect_to: string | null;
-  text_hash: string | null;
-  text_minhash: string | null;
+  /** The visible text's SHA-256 and minhashes, packed (crawls/stored-fingerprint.ts; migration 026). */
+  text_fingerprint: Buffer | null;
   hreflang: string | null;
-  inlinks: Generated<number>;
   outlinks: Generated<number>;
   report_id: number | null;
   score: number | null;
@@ -304,6 +303,15 @@ export interface CrawlPagesTable {
   /** The part fetching it (while `fetching`), and until when its claim holds. */
   claimed_by: Generated<number | null>;
   lease_until: Generated<string | null>;
+}
+
+/**
+ * How many distinct other pages of the crawl link to a page, as the crawl's judgement counted them (migration
+ * 026): a row of its own, so counting does not write every page's wide row again; a page without one has none.
+ */
+export interface CrawlPageInlinksTable {
+  page_id: number;
+  inlinks: number;
 }
 
 export interface CrawlLinksTable {
@@ -377,6 +385,7 @@ export interface Database {
   /** A judgement's findings before they replace the crawl's (migration 025). */
   crawl_findings_staged: CrawlFindingsTable & { judgement: string };
   crawl_pages: CrawlPagesTable;
+  crawl_page_inlinks: CrawlPageInlinksTable;
   crawl_links: CrawlLinksTable;
   crawl_issues: CrawlIssuesTable;
   crawl_page_checks: CrawlPageChecksTable;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
 import type { CrawlPageQuery } from "../../src/crawls/crawl-listing-store.js";
-import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
+import type { CrawlRow, ListedPageRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
 import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
@@ -14,7 +14,7 @@ import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
 const url = (path: string) => new URL(path, siteUrl).href;
 
 /** Twelve pages: eight answered (two redirects among them), two failed, two excluded. */
-const seeded: Array<[string, Partial<Omit<CrawlPageRow, "id" | "crawl_id" | "url">>]> = [
+const seeded: Array<[string, Partial<Omit<ListedPageRow, "id" | "crawl_id" | "url">>]> = [
   ["/", { state: "done", status_code: 200, score: 90, inlinks: 4 }],
   ["/a", { state: "done", status_code: 200, score: 40, inlinks: 2 }],
   ["/b", { state: "done", status_code: 200, score: 75, inlinks: 9 }],
@@ -48,12 +48,12 @@ describe.each(databaseKinds)("CrawlListings on %s", (kind) => {
     );
     await stores.frontier.discover(other.id, [{ url: url("/elsewhere"), depth: 0 }], bounds);
     const rows = await stores.listings.pages(crawl.id, { limit: 100, offset: 0 });
-    for (const [index, [, facts]] of seeded.entries()) {
-      await database.store.db
-        .updateTable("crawl_pages")
-        .set(facts)
-        .where("id", "=", rows[index]?.id as number)
-        .execute();
+    for (const [index, [, { inlinks, ...facts }]] of seeded.entries()) {
+      const id = rows[index]?.id as number;
+      await database.store.db.updateTable("crawl_pages").set(facts).where("id", "=", id).execute();
+      // As the crawl's judgement counts them; a page without a row has none.
+      if (inlinks !== undefined)
+        await database.store.db.insertInto("crawl_page_inlinks").values({ page_id: id, inlinks }).execute();
     }
   }, 30_000);
   afterAll(async () => database.drop());

@@ -25,7 +25,7 @@ function crawledPage(facts: Partial<CrawledPage["facts"]> = {}): CrawledPage {
       indexable: true,
       nofollowPage: false,
       hreflang: [],
-      text: { hash: "f00d", minhash: [3, 1, 2] },
+      text: { hash: "f00df00df00df00df00df00df00df00df00df00df00df00df00df00df00df00d", minhash: [3, 1, 2] },
       ...facts,
     },
     links: [
@@ -53,8 +53,10 @@ describe("pageRecordOf", () => {
       canonical: null,
       title: "Home",
       meta_description: "About the site",
-      text_hash: "f00d",
-      text_minhash: "[3,1,2]",
+      text_fingerprint: Buffer.concat([
+        Buffer.from("f00d".repeat(16), "hex"),
+        Buffer.from([0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 2]),
+      ]),
       hreflang: "[]",
       outlinks: 2,
       score: 87,
@@ -80,7 +82,7 @@ describe("pageRecordOf", () => {
   it("takes indexability from the analysis, not from the status", () => {
     const crawled = crawledPage({ noindex: true, indexable: false, text: null });
     const { facts } = pageRecordOf({ depth: 0 }, crawl, { response, crawled, report });
-    expect(facts).toMatchObject({ indexable: 0, noindex: 1, text_hash: null, text_minhash: null });
+    expect(facts).toMatchObject({ indexable: 0, noindex: 1, text_fingerprint: null });
   });
 
   it("adds the followed links one click deeper", () => {

@@ -9,6 +9,7 @@
  */
 import type { Insertable } from "kysely";
 import type { SitePage } from "../../src/analysis/site-checks/site-facts.js";
+import { packFingerprint } from "../../src/crawls/stored-fingerprint.js";
 import type { Database } from "../../src/store/schema.js";
 import type { Store } from "../../src/store/store.js";
 
@@ -46,7 +47,8 @@ function textOf(index: number): SitePage["text"] {
   const minhash = Array.from({ length: 64 }, (_, slot) =>
     index % 150 === 7 && slot >= 61 ? mix(index, slot) : mix(seed, slot),
   );
-  return { hash: `h${index % 150 === 7 ? index : seed}`.padEnd(64, "0"), minhash };
+  // A SHA-256 as hex, as the crawler stores it: one per distinct text.
+  return { hash: (index % 150 === 7 ? index : seed).toString(16).padStart(64, "0"), minhash };
 }
 
 /** Page `index` of a crawl of `pages` pages (the last `pages / 1000` are orphans known from the sitemap). */
@@ -169,8 +171,7 @@ export function pageRow(crawlId: number, page: SitePage): Insertable<Database["c
     canonical: page.canonical,
     title: page.title,
     meta_description: page.metaDescription,
-    text_hash: page.text?.hash ?? null,
-    text_minhash: page.text ? JSON.stringify(page.text.minhash) : null,
+    text_fingerprint: page.text ? packFingerprint(page.text) : null,
     hreflang: page.hreflang.length === 0 ? null : JSON.stringify(page.hreflang),
   };
 }

@@ -7,7 +7,7 @@
  */
 import type { LinkRow } from "../../crawls/crawl-link-store.js";
 import type { CrawlOverview } from "../../crawls/crawl-listing-store.js";
-import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from "../../crawls/crawl-store.js";
+import type { CrawlIssueRow, CrawlPageRow, CrawlRow, ListedPageRow } from "../../crawls/crawl-store.js";
 import { extractedOf, extractionNames } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { listPageLink } from "../list-query.js";
@@ -122,7 +122,7 @@ export interface CrawlView {
   checkRollup?: SafeHtml;
   /** The first links the crawl recorded, in (source, target) order. */
   links: LinkRow[];
-  pages: CrawlPageRow[];
+  pages: ListedPageRow[];
   pageTotal: number;
   table: PageTableState;
   flash: string | null;
