@@ -1,5 +1,8 @@
+import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { PageCollector } from "../../src/analysis/collect.js";
@@ -13,6 +16,8 @@ import { defaultScoring } from "../../src/analysis/scoring-config.js";
 import { loadAnalysisConfig } from "../../src/config.js";
 import { type CorpusPage, corpusMissing, loadCorpus, serveCorpus } from "../helpers/corpus.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+
+const run = promisify(execFile);
 
 // A time limit no test machine reaches unless the test sets its own.
 const settings = (extra: Record<string, string>) =>
@@ -205,6 +210,14 @@ describe("the analysis processes' limits", () => {
       await analyzer.close();
     }
   });
+});
+
+describe("closing the pool", () => {
+  it("settles with an idle process, when nothing else keeps the caller's process alive", async () => {
+    const script = fileURLToPath(new URL("../helpers/close-idle-analysis-pool.ts", import.meta.url));
+    const { stdout } = await run(process.execPath, ["--import", "tsx", script], { timeout: 60_000 });
+    expect(stdout).toBe("closed\n");
+  }, 90_000);
 });
 
 describe("waiting for a process", () => {

@@ -246,13 +246,18 @@ export class AnalysisPool {
     }
   }
 
-  /** Ends the slot's process: its channel is closed, which the process takes as the sign to exit. */
+  /**
+   * Ends the slot's process. It is held (referenced) until it has gone, so that `close` settles: an idle
+   * process's handles are unreferenced, and a caller whose only pending work is an unreferenced child's exit
+   * would end with `close` never settled.
+   */
   private end(slot: Slot): void {
     const child = slot.child;
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     slot.idleTimer = null;
     if (!child) return;
     this.lose(slot, child, new Error("The analysis pool is closed."));
+    this.hold(child, true);
     child.kill("SIGKILL");
   }
 }
