@@ -30,6 +30,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { availableParallelism } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { Analyzer } from "../src/analysis/analyse.js";
 import { loadAnalysisConfig } from "../src/config.js";
@@ -156,19 +157,19 @@ try {
   }
 
   // 3. The crawls on the distributed set-up, one per worker count.
-  const distributed: DistributedCrawlResult[] = [];
+  const distributed: MeasuredDistributedCrawl[] = [];
   for (const workers of setup === "sqlite" ? [] : workerCounts) {
     // BENCH_CRAWL_CPU_PROF=<directory>: each worker writes a V8 CPU profile there when it stops.
     const profiles = process.env.BENCH_CRAWL_CPU_PROF;
-    distributed.push(
-      await crawlDistributed({
-        site: base,
-        pages: largeCrawl,
-        workers,
-        parts: concurrency,
-        ...(profiles ? { cpuProfileDir: profiles } : {}),
-      }),
-    );
+    const siteCpuBefore = cpuSecondsOf(site.pid as number) ?? 0;
+    const result = await crawlDistributed({
+      site: base,
+      pages: largeCrawl,
+      workers,
+      parts: concurrency,
+      ...(profiles ? { cpuProfileDir: profiles } : {}),
+    });
+    distributed.push({ ...result, siteCpuSeconds: (cpuSecondsOf(site.pid as number) ?? 0) - siteCpuBefore });
   }
 
   // 4. The engine alone again, now that the crawls are done: the machine's speed drifts over minutes, so the
@@ -211,7 +212,10 @@ function printSqlite(results: Array<{ pages: number; result: CrawlResult }>, bas
   );
 }
 
-function printDistributed(results: DistributedCrawlResult[], baseline: number): void {
+/** A distributed crawl's figures, with the CPU the generated site spent serving it. */
+type MeasuredDistributedCrawl = DistributedCrawlResult & { siteCpuSeconds: number };
+
+function printDistributed(results: MeasuredDistributedCrawl[], baseline: number): void {
   console.log(
     `\nDistributed: PostgreSQL + BullMQ, an API process with no workers and pagegrade worker processes, ${concurrency} parts:`,
   );
@@ -266,11 +270,13 @@ function printDistributed(results: DistributedCrawlResult[], baseline: number): 
     const workerCpu = cpuOf((process) => process.role.startsWith("worker")) - analysisCpu;
     const apiCpu = cpuOf((process) => process.role.startsWith("api"));
     const postgresCpu = perPage(result.postgresCpuSeconds);
-    const crawlCpu = workerCpu + analysisCpu + apiCpu + postgresCpu;
+    const siteCpu = perPage(result.siteCpuSeconds);
+    const crawlCpu = workerCpu + analysisCpu + apiCpu + postgresCpu + siteCpu;
+    const cpuBound = (availableParallelism() * 1000) / crawlCpu;
     console.log(
-      `  CPU per page: workers ${workerCpu.toFixed(1)} ms + their analysis processes ${analysisCpu.toFixed(1)} + PostgreSQL ${postgresCpu.toFixed(1)} + API ${apiCpu.toFixed(1)} = ${crawlCpu.toFixed(1)} ms; ` +
-        `the engine alone ${engineCpuMsPerPage.toFixed(1)} (analysis processes ${enginePoolCpuMsPerPage.toFixed(1)}): ` +
-        `with the cores saturated, at most ${(engineCpuMsPerPage / crawlCpu).toFixed(2)}× the engine`,
+      `  CPU per page: workers ${workerCpu.toFixed(1)} ms + their analysis processes ${analysisCpu.toFixed(1)} + PostgreSQL ${postgresCpu.toFixed(1)} + API ${apiCpu.toFixed(1)} + the site ${siteCpu.toFixed(1)} = ${crawlCpu.toFixed(1)} ms ` +
+        `(the engine alone: ${engineCpuMsPerPage.toFixed(1)}, ${enginePoolCpuMsPerPage.toFixed(1)} of it in its analysis processes); ` +
+        `${availableParallelism()} cores allow at most ${cpuBound.toFixed(1)} pages/s at that, ${(cpuBound / baseline).toFixed(2)}× the engine`,
     );
     console.log(
       `  site: ${result.fetches.requests} page requests for ${result.fetches.pages} pages, ${result.fetches.repeated} pages requested more than once; ` +
