@@ -11,6 +11,7 @@
 import { type Insertable, sql } from "kysely";
 import { CrawlComparison } from "../src/crawls/crawl-diff.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
+import { insertNamedRows } from "../src/crawls/page-check-codes.js";
 import type { Database } from "../src/store/schema.js";
 import type { Store } from "../src/store/store.js";
 import { benchDatabase, benchUser, insertCompleteCrawl, insertInBatches } from "./seeded-crawl.js";
@@ -32,9 +33,11 @@ const usual = {
   "cumulative-layout-shift": "na",
 };
 
-async function insertAll<
-  Table extends "crawl_pages" | "crawl_issues" | "crawl_findings" | "crawl_page_checks",
->(store: Store, table: Table, rows: Insertable<Database[Table]>[]): Promise<void> {
+async function insertAll<Table extends "crawl_pages" | "crawl_issues" | "crawl_findings">(
+  store: Store,
+  table: Table,
+  rows: Insertable<Database[Table]>[],
+): Promise<void> {
   await store.db.transaction().execute((trx) => insertInBatches(trx, table, rows, 400));
 }
 
@@ -87,9 +90,8 @@ async function fillCrawl(store: Store, crawlId: number, side: 0 | 1): Promise<vo
     .select(["id", "url"])
     .where("crawl_id", "=", crawlId)
     .execute();
-  await insertAll(
-    store,
-    "crawl_page_checks",
+  await insertNamedRows(
+    store.db,
     stored.flatMap((page) =>
       Object.entries(statusesOf.get(page.url) ?? {})
         .filter(([, status]) => status === "fail" || status === "warn")
@@ -163,9 +165,10 @@ async function bench(kind: "sqlite" | "postgres"): Promise<boolean> {
     const comparison = new CrawlComparison(stores.crawls, stores.diffs);
     const baseline = await median(() =>
       store.db
-        .selectFrom("crawl_page_checks")
-        .select(["page_id", "check_id", "status"])
-        .where("crawl_id", "=", newer)
+        .selectFrom("crawl_page_checks as checks")
+        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
+        .select(["checks.page_id", "names.name as check_id", "checks.status"])
+        .where("checks.crawl_id", "=", newer)
         .execute(),
     );
     const diff = await comparison.diff(userId, newer);

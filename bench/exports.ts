@@ -16,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
+import { insertNamedRows } from "../src/crawls/page-check-codes.js";
 import { urlTemplate } from "../src/crawls/page-checks.js";
 import type { Store } from "../src/store/store.js";
 import { timestamp } from "../src/timestamps.js";
@@ -159,20 +160,18 @@ async function seedCrawl(store: Store, userId: number): Promise<number> {
           ),
         )
         .execute();
-      await trx
-        .insertInto("crawl_page_checks")
-        .values(
-          rows.flatMap((row) =>
-            ["image-alt", "meta-description", "inline-css"].map((check) => ({
-              crawl_id: crawlId,
-              page_id: row.id,
-              check_id: check,
-              status: check === "inline-css" ? ("warn" as const) : ("fail" as const),
-              template: urlTemplate(row.url),
-            })),
-          ),
-        )
-        .execute();
+      await insertNamedRows(
+        trx,
+        rows.flatMap((row) =>
+          ["image-alt", "meta-description", "inline-css"].map((check) => ({
+            crawl_id: crawlId,
+            page_id: row.id,
+            check_id: check,
+            status: check === "inline-css" ? ("warn" as const) : ("fail" as const),
+            template: urlTemplate(row.url),
+          })),
+        ),
+      );
     }
   });
   return crawlId;

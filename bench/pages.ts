@@ -15,6 +15,7 @@ import { CrawlChangeSummaries } from "../src/crawls/crawl-change-summary.js";
 import { CrawlComparison } from "../src/crawls/crawl-diff.js";
 import type { CrawlRow } from "../src/crawls/crawl-store.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
+import { insertNamedRows } from "../src/crawls/page-check-codes.js";
 import { ReportStore } from "../src/store/report-store.js";
 import { timestamp } from "../src/timestamps.js";
 import { startApi } from "../test/helpers/api.js";
@@ -105,20 +106,18 @@ async function seedCrawl(variant: number, finishedAt: string): Promise<number> {
         ),
       )
       .execute();
-    await db
-      .insertInto("crawl_page_checks")
-      .values(
-        pages.flatMap((page, offset) =>
-          Object.entries(statuses(start + offset)).map(([check, status]) => ({
-            crawl_id: crawl.id,
-            page_id: page.id,
-            check_id: check,
-            status: status as "fail" | "warn",
-            template: `/${page.url.split("/")[3]}`,
-          })),
-        ),
-      )
-      .execute();
+    await insertNamedRows(
+      db,
+      pages.flatMap((page, offset) =>
+        Object.entries(statuses(start + offset)).map(([check, status]) => ({
+          crawl_id: crawl.id,
+          page_id: page.id,
+          check_id: check,
+          status: status as "fail" | "warn",
+          template: `/${page.url.split("/")[3]}`,
+        })),
+      ),
+    );
   }
   const issueItems = Array.from({ length: 200 }, (_, index) => ({
     url: `https://site.example/page-${index * 50 + variant}`,

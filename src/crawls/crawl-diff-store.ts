@@ -13,6 +13,7 @@ import { unpackResults } from "../store/analysis-document.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import type { CrawlRow } from "./crawl-store.js";
+import { statusName } from "./page-check-codes.js";
 import { crawlPageRequestId } from "./page-reports.js";
 
 /** A page analysed by both crawls: its failed and warned checks on each side (JSON objects, check → status). */
@@ -235,10 +236,11 @@ export class CrawlDiffStore {
     const byPage = new Map<number, Record<string, string>>();
     for (let start = 0; start < pageIds.length; start += 1000) {
       const rows = await this.db
-        .selectFrom("crawl_page_checks")
-        .select(["page_id", "check_id", "status"])
-        .where("crawl_id", "=", crawlId)
-        .where("page_id", "in", pageIds.slice(start, start + 1000))
+        .selectFrom("crawl_page_checks as checks")
+        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
+        .select(["checks.page_id", "names.name as check_id", statusName("checks.status").as("status")])
+        .where("checks.crawl_id", "=", crawlId)
+        .where("checks.page_id", "in", pageIds.slice(start, start + 1000))
         .execute();
       for (const row of rows.sort(inCatalogueOrder)) {
         const statuses = byPage.get(row.page_id) ?? {};
@@ -331,9 +333,10 @@ export class CrawlDiffStore {
         .orderBy("url")
         .execute(),
       this.db
-        .selectFrom("crawl_page_checks")
-        .select(["page_id", "check_id", "status"])
-        .where("crawl_id", "=", crawlId)
+        .selectFrom("crawl_page_checks as checks")
+        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
+        .select(["checks.page_id", "names.name as check_id", statusName("checks.status").as("status")])
+        .where("checks.crawl_id", "=", crawlId)
         .execute(),
     ]);
     const byPage = new Map<number, Record<string, string>>();

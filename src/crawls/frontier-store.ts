@@ -13,6 +13,7 @@ import type { Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import { type CrawlBounds, roomFor } from "./crawl-bounds.js";
 import type { CrawlPageRow } from "./crawl-store.js";
+import { insertNamedRows, PageCheckCodes } from "./page-check-codes.js";
 import { type PageCheck, urlTemplate } from "./page-checks.js";
 
 export interface FrontierEntry {
@@ -47,6 +48,8 @@ export class FrontierStore {
 
   /** SQLite: analysed pages are committed together (see transaction-batcher.ts); absent on PostgreSQL. */
   private readonly pageCommits: TransactionBatcher | undefined;
+  /** The page checks' codes this store has read (crawl_page_checks stores a check by its code). */
+  private readonly checkCodes = new PageCheckCodes();
   /** How many of the pages waiting for that commit add URLs with a known depth. */
   private waitingPagesAddingDepths = 0;
 
@@ -548,6 +551,14 @@ export class FrontierStore {
     const admittedBefore = this.pageCommits
       ? undefined
       : await this.admit(this.db, crawlId, found.bounds, found.links, found.discovered);
+    // The checks' codes: on PostgreSQL read (or added) before the page's transaction, so that processes adding a
+    // check's name at once never wait on each other's pages; on SQLite in the shared transaction, kept once it
+    // has committed (a page rolled back takes the names it added with it).
+    const checkNames = (found.checks ?? []).map((check) => check.check);
+    const codesBefore = this.pageCommits
+      ? this.checkCodes.cached(checkNames)
+      : await this.checkCodes.of(this.db, checkNames);
+    let codesRead: Map<string, number> | undefined;
     const write = async (trx: Kysely<Database>) => {
       await this.clearPageRows(trx, crawlId, page);
       const { links, discovered } =
@@ -568,7 +579,9 @@ export class FrontierStore {
           .execute();
       }
       await this.addToFrontier(crawlId, discovered, trx);
-      await insertPageChecks(trx, crawlId, page, found.checks ?? []);
+      const codes = codesBefore ?? (await this.checkCodes.of(trx, checkNames, false));
+      if (!codesBefore) codesRead = codes;
+      await insertPageChecks(trx, crawlId, page, found.checks ?? [], codes);
       await trx
         .updateTable("crawl_pages")
         .set({ ...facts, state: "done", report_id: report.id })
@@ -580,6 +593,7 @@ export class FrontierStore {
     if (addsDepths) this.waitingPagesAddingDepths++;
     try {
       await this.pageCommits.run(write);
+      if (codesRead) this.checkCodes.remember(codesRead);
     } finally {
       if (addsDepths) this.waitingPagesAddingDepths--;
     }
@@ -668,21 +682,21 @@ async function insertPageChecks(
   crawlId: number,
   page: { id: number; url: string },
   checks: PageCheck[],
+  codes: Map<string, number>,
 ): Promise<void> {
   if (checks.length === 0) return;
   const template = urlTemplate(page.url);
-  await trx
-    .insertInto("crawl_page_checks")
-    .values(
-      checks.map((check) => ({
-        crawl_id: crawlId,
-        page_id: page.id,
-        check_id: check.check,
-        status: check.status,
-        template,
-      })),
-    )
-    .execute();
+  await insertNamedRows(
+    trx,
+    checks.map((check) => ({
+      crawl_id: crawlId,
+      page_id: page.id,
+      check_id: check.check,
+      status: check.status,
+      template,
+    })),
+    codes,
+  );
 }
 
 /**

@@ -27,6 +27,7 @@ import { pageChecksOnce } from "./migrations/023_page_checks_once.js";
 import { crawlChangeSummaries } from "./migrations/024_crawl_change_summaries.js";
 import { stagedFindings } from "./migrations/025_staged_findings.js";
 import { compactRows } from "./migrations/026_compact_rows.js";
+import { pageCheckCodes } from "./migrations/027_page_check_codes.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -53,6 +54,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "024_crawl_change_summaries": crawlChangeSummaries(),
     "025_staged_findings": stagedFindings(),
     "026_compact_rows": compactRows(dialect),
+    "027_page_check_codes": pageCheckCodes(dialect),
   };
 }
 

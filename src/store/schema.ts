@@ -345,10 +345,18 @@ export interface CrawlIssuesTable {
 export interface CrawlPageChecksTable {
   crawl_id: number;
   page_id: number;
-  check_id: string;
-  status: "fail" | "warn";
+  /** The check: a row of `page_check_names` (migration 027). */
+  check_code: number;
+  /** 1 fail, 2 warn. */
+  status: number;
   /** The page's URL path pattern: "/", "/about", "/blog/*". */
   template: string;
+}
+
+/** The page checks' names by their small integer in `crawl_page_checks.check_code` (migration 027). */
+export interface PageCheckNamesTable {
+  id: Generated<number>;
+  name: string;
 }
 
 /**
@@ -389,6 +397,7 @@ export interface Database {
   crawl_links: CrawlLinksTable;
   crawl_issues: CrawlIssuesTable;
   crawl_page_checks: CrawlPageChecksTable;
+  page_check_names: PageCheckNamesTable;
   crawl_change_summaries: CrawlChangeSummariesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -13,6 +13,7 @@ import {
 } from "../../src/crawls/crawl-diff.js";
 import type { CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
+import { insertNamedRows } from "../../src/crawls/page-check-codes.js";
 import { ValidationFailed } from "../../src/errors.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
 import { crawlOwner, crawlStoresOn, runningCrawl } from "../helpers/crawl-rows.js";
@@ -76,10 +77,7 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
         })),
     );
     for (let start = 0; start < checkRows.length; start += 200) {
-      await db
-        .insertInto("crawl_page_checks")
-        .values(checkRows.slice(start, start + 200))
-        .execute();
+      await insertNamedRows(db, checkRows.slice(start, start + 200));
     }
     await stores.site.saveIssues(
       row.id,

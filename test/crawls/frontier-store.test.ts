@@ -12,6 +12,7 @@ import { CrawlRequests, pauseReadFreshMs } from "../../src/crawls/crawl-requests
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import type { FrontierStore } from "../../src/crawls/frontier-store.js";
+import { statusName } from "../../src/crawls/page-check-codes.js";
 import type { PageCheck } from "../../src/crawls/page-checks.js";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
@@ -326,9 +327,10 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
         expect(commitSettings).toEqual([{ synchronous_commit: "off" }, { synchronous_commit: "off" }]);
       }
       const checks = await database.store.db
-        .selectFrom("crawl_page_checks")
-        .select(["page_id", "check_id", "status"])
-        .where("crawl_id", "=", crawl.id)
+        .selectFrom("crawl_page_checks as checks")
+        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
+        .select(["checks.page_id", "names.name as check_id", statusName("checks.status").as("status")])
+        .where("checks.crawl_id", "=", crawl.id)
         .execute();
       expect(checks).toEqual([{ page_id: page.id, check_id: "h1", status: "fail" }]);
       const [start, ...found] = await rows(crawl.id);

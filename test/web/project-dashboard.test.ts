@@ -6,6 +6,7 @@
  * is a 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertNamedRows } from "../../src/crawls/page-check-codes.js";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { seedColumns } from "../helpers/seed.js";
@@ -123,16 +124,15 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await db
-        .insertInto("crawl_page_checks")
-        .values({
+      await insertNamedRows(db, [
+        {
           crawl_id: crawl.id,
           page_id: page.id,
           check_id: "image-alt",
           status: "fail",
           template: new URL(url).pathname.startsWith("/blog/") ? "/blog/*" : "/",
-        })
-        .execute();
+        },
+      ]);
     }
     return crawl.id;
   };
