@@ -603,7 +603,10 @@ export class FrontierStore {
    * First in a page's transaction: removes the links and page checks an earlier completion of the page stored
    * (one whose claim ran out while it worked, so that the page was claimed again), which its rows replace. On
    * PostgreSQL one statement that also lets the transaction commit without waiting for the WAL's flush (see
-   * flushes-later.ts): a round trip per page fewer than a `set local` and two deletes.
+   * flushes-later.ts), a round trip per page fewer than a `set local` and two deletes, and that locks the crawl's
+   * row against its deletion until the page commits (`for key share`, once per page: the per-page tables have no
+   * foreign key to it since migration 028, whose check took that lock for every row). A crawl deleted meanwhile
+   * fails the page, which then stores nothing.
    */
   private async clearPageRows(
     trx: Kysely<Database>,
@@ -615,11 +618,15 @@ export class FrontierStore {
     const checks = (db: QueryCreator<Database>) =>
       db.deleteFrom("crawl_page_checks").where("crawl_id", "=", crawlId).where("page_id", "=", page.id);
     if (this.dialect === "postgres") {
-      await trx
+      const crawl = await trx
         .with("links", links)
         .with("checks", checks)
-        .selectNoFrom(flushingLater().as("flushes_later"))
-        .execute();
+        .selectFrom("crawls")
+        .select(flushingLater().as("flushes_later"))
+        .where("id", "=", crawlId)
+        .forKeyShare()
+        .executeTakeFirst();
+      if (!crawl) throw new Error(`Crawl ${crawlId} was deleted while its page ${page.id} was analysed.`);
       return;
     }
     await links(trx).execute();

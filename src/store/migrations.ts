@@ -28,6 +28,7 @@ import { crawlChangeSummaries } from "./migrations/024_crawl_change_summaries.js
 import { stagedFindings } from "./migrations/025_staged_findings.js";
 import { compactRows } from "./migrations/026_compact_rows.js";
 import { pageCheckCodes } from "./migrations/027_page_check_codes.js";
+import { crawlRowsUnlocked } from "./migrations/028_crawl_rows_unlocked.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -55,6 +56,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "025_staged_findings": stagedFindings(),
     "026_compact_rows": compactRows(dialect),
     "027_page_check_codes": pageCheckCodes(dialect),
+    "028_crawl_rows_unlocked": crawlRowsUnlocked(dialect),
   };
 }
 
