@@ -11,7 +11,7 @@
 import { type Insertable, sql } from "kysely";
 import { CrawlComparison } from "../src/crawls/crawl-diff.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
-import { insertNamedRows } from "../src/crawls/page-check-codes.js";
+import { insertNamedRows } from "../src/crawls/page-check-code-store.js";
 import type { Database } from "../src/store/schema.js";
 import type { Store } from "../src/store/store.js";
 import { benchDatabase, benchUser, insertCompleteCrawl, insertInBatches } from "./seeded-crawl.js";

@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
-import { insertNamedRows } from "../src/crawls/page-check-codes.js";
+import { insertNamedRows } from "../src/crawls/page-check-code-store.js";
 import { urlTemplate } from "../src/crawls/page-checks.js";
 import type { Store } from "../src/store/store.js";
 import { timestamp } from "../src/timestamps.js";

@@ -15,7 +15,7 @@ import { CrawlChangeSummaries } from "../src/crawls/crawl-change-summary.js";
 import { CrawlComparison } from "../src/crawls/crawl-diff.js";
 import type { CrawlRow } from "../src/crawls/crawl-store.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
-import { insertNamedRows } from "../src/crawls/page-check-codes.js";
+import { insertNamedRows } from "../src/crawls/page-check-code-store.js";
 import { ReportStore } from "../src/store/report-store.js";
 import { timestamp } from "../src/timestamps.js";
 import { startApi } from "../test/helpers/api.js";

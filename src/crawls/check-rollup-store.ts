@@ -12,7 +12,7 @@ import type { CheckResults } from "../analysis/judge.js";
 import { unpackResults } from "../store/analysis-document.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
-import { statusName } from "./page-check-codes.js";
+import { statusName } from "./page-check-code-store.js";
 import { checkEvidence } from "./page-checks.js";
 
 export interface CheckCounts {

@@ -13,7 +13,7 @@ import { unpackResults } from "../store/analysis-document.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import type { CrawlRow } from "./crawl-store.js";
-import { statusName } from "./page-check-codes.js";
+import { statusName } from "./page-check-code-store.js";
 import { crawlPageRequestId } from "./page-reports.js";
 
 /** A page analysed by both crawls: its failed and warned checks on each side (JSON objects, check → status). */

@@ -13,7 +13,7 @@ import type { Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import { type CrawlBounds, roomFor } from "./crawl-bounds.js";
 import type { CrawlPageRow } from "./crawl-store.js";
-import { insertNamedRows, PageCheckCodes } from "./page-check-codes.js";
+import { insertNamedRows, PageCheckCodes } from "./page-check-code-store.js";
 import { type PageCheck, urlTemplate } from "./page-checks.js";
 
 export interface FrontierEntry {

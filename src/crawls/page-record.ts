@@ -9,9 +9,9 @@
 import { inScope } from "../analysis/crawl-url.js";
 import type { CrawledPage } from "../analysis/crawled-page.js";
 import type { ResponseFacts } from "../analysis/snapshot.js";
+import { packFingerprint } from "../store/stored-fingerprint.js";
 import type { CrawlPageRow, CrawlRow } from "./crawl-store.js";
 import type { FrontierEntry, PageFacts } from "./frontier-store.js";
-import { packFingerprint } from "./stored-fingerprint.js";
 
 export interface PageRecord {
   facts: PageFacts;

@@ -21,7 +21,7 @@ import type {
 } from "../analysis/site-checks/site-source.js";
 import type { CrawlPagesTable, Database } from "../store/schema.js";
 import type { Dialect } from "../store/store.js";
-import { unpackFingerprint } from "./stored-fingerprint.js";
+import { unpackFingerprint } from "../store/stored-fingerprint.js";
 
 /** Pages per batch read, and URLs per `in (…)` list (within SQLite's bound on parameters). */
 const batchPages = 1000;

@@ -288,7 +288,7 @@ export interface CrawlPagesTable {
   title: string | null;
   meta_description: string | null;
   redirect_to: string | null;
-  /** The visible text's SHA-256 and minhashes, packed (crawls/stored-fingerprint.ts; migration 026). */
+  /** The visible text's SHA-256 and minhashes, packed (store/stored-fingerprint.ts; migration 026). */
   text_fingerprint: Buffer | null;
   hreflang: string | null;
   outlinks: Generated<number>;

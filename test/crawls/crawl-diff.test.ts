@@ -13,7 +13,7 @@ import {
 } from "../../src/crawls/crawl-diff.js";
 import type { CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
-import { insertNamedRows } from "../../src/crawls/page-check-codes.js";
+import { insertNamedRows } from "../../src/crawls/page-check-code-store.js";
 import { ValidationFailed } from "../../src/errors.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
 import { crawlOwner, crawlStoresOn, runningCrawl } from "../helpers/crawl-rows.js";

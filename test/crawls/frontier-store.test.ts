@@ -12,7 +12,7 @@ import { CrawlRequests, pauseReadFreshMs } from "../../src/crawls/crawl-requests
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import type { FrontierStore } from "../../src/crawls/frontier-store.js";
-import { statusName } from "../../src/crawls/page-check-codes.js";
+import { statusName } from "../../src/crawls/page-check-code-store.js";
 import type { PageCheck } from "../../src/crawls/page-checks.js";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";

@@ -9,7 +9,7 @@ import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import type { PageFacts } from "../../src/crawls/frontier-store.js";
-import { packFingerprint } from "../../src/crawls/stored-fingerprint.js";
+import { packFingerprint } from "../../src/store/stored-fingerprint.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
 import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
 

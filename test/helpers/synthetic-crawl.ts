@@ -9,9 +9,9 @@
  */
 import type { Insertable } from "kysely";
 import type { SitePage } from "../../src/analysis/site-checks/site-facts.js";
-import { packFingerprint } from "../../src/crawls/stored-fingerprint.js";
 import type { Database } from "../../src/store/schema.js";
 import type { Store } from "../../src/store/store.js";
+import { packFingerprint } from "../../src/store/stored-fingerprint.js";
 
 export const syntheticOrigin = "https://bench.example";
 export const syntheticStart = `${syntheticOrigin}/`;

@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { catalogue } from "../../src/analysis/catalogue.js";
 import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
-import { insertNamedRows, readCodes } from "../../src/crawls/page-check-codes.js";
+import { insertNamedRows, readCodes } from "../../src/crawls/page-check-code-store.js";
 import { migrate } from "../../src/store/migrations.js";
 import { databaseKinds } from "../helpers/api.js";
 import { crawlOwner, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";

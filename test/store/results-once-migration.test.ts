@@ -9,7 +9,7 @@ import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
-import { statusName } from "../../src/crawls/page-check-codes.js";
+import { statusName } from "../../src/crawls/page-check-code-store.js";
 import { analysisJson } from "../../src/http/api/v1/analyses/present.js";
 import { reportJson } from "../../src/reports/present.js";
 import { packResults } from "../../src/store/analysis-document.js";

@@ -6,7 +6,7 @@
  * is a 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertNamedRows } from "../../src/crawls/page-check-codes.js";
+import { insertNamedRows } from "../../src/crawls/page-check-code-store.js";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { seedColumns } from "../helpers/seed.js";

@@ -1,6 +1,6 @@
 /**
  * Migration 026: a crawl page's text fingerprint is stored as binary in `crawl_pages.text_fingerprint`
- * (crawls/stored-fingerprint.ts: the SHA-256 and the 64 minhashes, 288 bytes), in place of `text_hash` (hex) and
+ * (store/stored-fingerprint.ts: the SHA-256 and the 64 minhashes, 288 bytes), in place of `text_hash` (hex) and
  * `text_minhash` (JSON text), together about 570 characters, a quarter of an analysed page's row; the row is
  * written again when the crawl counts its inlinks, so its old version, until vacuumed, was as large. Pages stored
  * before it have theirs converted, in batches by page id; the site checks read the same hash and minhashes.
@@ -19,8 +19,8 @@
  * index as it was: it stores every key whole either way, and its queries name it.
  */
 import { type Kysely, type Migration, sql } from "kysely";
-import { packFingerprint } from "../../crawls/stored-fingerprint.js";
 import type { Dialect } from "../store.js";
+import { packFingerprint } from "../stored-fingerprint.js";
 
 /** The table as this migration reads it. */
 interface MigratingDatabase {

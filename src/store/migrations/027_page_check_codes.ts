@@ -1,7 +1,7 @@
 /**
  * Migration 027: a crawl page's failed and warned checks are narrow rows. `crawl_page_checks.check_id` (the
  * check's name, text) becomes `check_code`, a small integer naming a row of the new `page_check_names` (filled on
- * a check's first use, crawls/page-check-codes.ts), and `status` ("fail" | "warn") becomes a small integer (1
+ * a check's first use, crawls/page-check-code-store.ts), and `status` ("fail" | "warn") becomes a small integer (1
  * fail, 2 warn). On PostgreSQL a row took about 66 bytes in the table and 70 in its (crawl, check, page) primary
  * key, 17 rows an analysed page; the two fixed-width columns leave the row's header and the page's URL pattern.
  * The table is built again with its rows converted (one `insert … select`), in the migration's transaction
