@@ -384,71 +384,52 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       expect(links).toEqual([]);
     });
 
-    it("stores nothing for a crawl deleted while the page was analysed", async () => {
+    /** A claimed start page of a new running crawl, and how it is completed with a link, a URL and a check. */
+    const claimedStart = async () => {
       const crawl = await runningCrawl(stores, userId);
       await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));
       const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
-      expect(await stores.crawls.delete(userId, crawl.id)).toBe(true);
-      const written = stores.frontier.completePage(
-        crawl.id,
-        page,
-        { status_code: 200 },
-        {
-          links: [{ to: url("/a"), nofollow: false }],
-          discovered: [{ url: url("/a"), depth: 1 }],
-          bounds: crawlBounds(10),
-          checks: [{ check: "title", status: "fail" }],
-        },
-        async () => ({ id: 1 }),
+      const complete = () =>
+        stores.frontier.completePage(
+          crawl.id,
+          page,
+          { status_code: 200 },
+          {
+            links: [{ to: url("/a"), nofollow: false }],
+            discovered: [{ url: url("/a"), depth: 1 }],
+            bounds: crawlBounds(10),
+            checks: [{ check: "title", status: "fail" }],
+          },
+          async () => ({ id: 1 }),
+        );
+      return { crawl, complete };
+    };
+    /** The crawl's rows in its pages, links and page checks. */
+    const rowCounts = async (crawlId: number) =>
+      Promise.all(
+        (["crawl_pages", "crawl_links", "crawl_page_checks"] as const).map(async (table) => {
+          const { n } = await database.store.db
+            .selectFrom(table)
+            .select(sql<number>`count(*)`.as("n"))
+            .where("crawl_id", "=", crawlId)
+            .executeTakeFirstOrThrow();
+          return Number(n);
+        }),
       );
-      await expect(written).rejects.toThrow();
-      for (const table of ["crawl_pages", "crawl_links", "crawl_page_checks"] as const) {
-        const left = await database.store.db
-          .selectFrom(table)
-          .select(sql<number>`count(*)`.as("n"))
-          .where("crawl_id", "=", crawl.id)
-          .executeTakeFirstOrThrow();
-        expect(Number(left.n), table).toBe(0);
-      }
+
+    it("stores nothing for a crawl deleted while the page was analysed", async () => {
+      const { crawl, complete } = await claimedStart();
+      expect(await stores.crawls.delete(userId, crawl.id)).toBe(true);
+      await expect(complete()).rejects.toThrow();
+      expect(await rowCounts(crawl.id)).toEqual([0, 0, 0]);
     });
 
     it("goes with its crawl: deleting the crawl removes its pages, links and page checks", async () => {
-      const crawl = await runningCrawl(stores, userId);
-      await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));
-      const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
-      await stores.frontier.completePage(
-        crawl.id,
-        page,
-        { status_code: 200 },
-        {
-          links: [{ to: url("/a"), nofollow: false }],
-          discovered: [{ url: url("/a"), depth: 1 }],
-          bounds: crawlBounds(10),
-          checks: [{ check: "title", status: "fail" }],
-        },
-        async () => ({ id: 1 }),
-      );
-      const count = async (table: "crawl_pages" | "crawl_links" | "crawl_page_checks") =>
-        Number(
-          (
-            await database.store.db
-              .selectFrom(table)
-              .select(sql<number>`count(*)`.as("n"))
-              .where("crawl_id", "=", crawl.id)
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-      expect([
-        await count("crawl_pages"),
-        await count("crawl_links"),
-        await count("crawl_page_checks"),
-      ]).toEqual([2, 1, 1]);
+      const { crawl, complete } = await claimedStart();
+      await complete();
+      expect(await rowCounts(crawl.id)).toEqual([2, 1, 1]);
       expect(await stores.crawls.delete(userId, crawl.id)).toBe(true);
-      expect([
-        await count("crawl_pages"),
-        await count("crawl_links"),
-        await count("crawl_page_checks"),
-      ]).toEqual([0, 0, 0]);
+      expect(await rowCounts(crawl.id)).toEqual([0, 0, 0]);
     });
 
     it.runIf(kind === "postgres")(
