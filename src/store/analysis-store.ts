@@ -187,29 +187,38 @@ export async function addComplete(
 ): Promise<number> {
   const row = await trx
     .insertInto("analyses")
-    .values({
-      report_id: owner.reportId,
-      user_id: owner.userId,
-      status: "complete",
-      trigger,
-      mode: analysis.mode,
-      request_id: analysis.requestId,
-      screenshot: analysis.screenshot?.data ?? null,
-      screenshot_type: analysis.screenshot?.mediaType ?? null,
-      url: analysis.url,
-      final_url: analysis.final_url,
-      result: analysis.result,
-      score: analysis.score,
-      summary: analysis.summary,
-      categories: analysis.categories,
-      results: analysis.packedResults,
-      error_reason: null,
-      error_message: null,
-      generated_at: analysis.generated_at,
-    })
+    .values(completeAnalysisRow(owner, trigger, analysis))
     .returning("id")
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** The row of a complete analysis of the owner's report. */
+export function completeAnalysisRow<ReportId>(
+  owner: { userId: number; reportId: ReportId },
+  trigger: AnalysisTrigger,
+  analysis: CompleteAnalysis,
+) {
+  return {
+    report_id: owner.reportId,
+    user_id: owner.userId,
+    status: "complete" as const,
+    trigger,
+    mode: analysis.mode,
+    request_id: analysis.requestId,
+    screenshot: analysis.screenshot?.data ?? null,
+    screenshot_type: analysis.screenshot?.mediaType ?? null,
+    url: analysis.url,
+    final_url: analysis.final_url,
+    result: analysis.result,
+    score: analysis.score,
+    summary: analysis.summary,
+    categories: analysis.categories,
+    results: analysis.packedResults,
+    error_reason: null,
+    error_message: null,
+    generated_at: analysis.generated_at,
+  };
 }
 
 /** Adds a failed analysis to a report's history inside `trx`; returns its id. */

@@ -1,6 +1,6 @@
 /**
  * Opens the store named by DATABASE_URL: SQLite (better-sqlite3, chosen for the runtime by sqlite-driver.ts;
- * WAL, the embedded default) or PostgreSQL (pg). Everything above this file speaks Kysely and does not know which one it has, except where SQL truly
+ * WAL, the embedded default) or PostgreSQL (pg, its repeated statements prepared: prepared-statements.ts). Everything above this file speaks Kysely and does not know which one it has, except where SQL truly
  * differs (see `dialect`).
  */
 import { mkdirSync } from "node:fs";
@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kys
 import pg from "pg";
 import { ChangeFeed } from "./change-feed.js";
 import { migrate } from "./migrations.js";
+import { PreparingPool } from "./prepared-statements.js";
 import type { Database } from "./schema.js";
 import { sqliteDatabaseClass } from "./sqlite-driver.js";
 import type { Store } from "./store.js";
@@ -105,7 +106,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Store> {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
     await pool.query(`create schema if not exists ${schema}`);
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PreparingPool(pool) }) });
   const changeFeed = new ChangeFeed({ connectionString: url, ...(schema ? { schema } : {}) });
   const close = async () => {
     await changeFeed.close();

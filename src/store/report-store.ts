@@ -10,6 +10,8 @@ import {
   addComplete,
   addFailed,
   applyRetention,
+  type CompleteAnalysis,
+  completeAnalysisRow,
   type FailedAnalysis,
   type StoredScreenshot,
 } from "./analysis-store.js";
@@ -250,7 +252,8 @@ export class ReportStore {
   /**
    * `insert` inside the caller's transaction (a crawl stores a page's report with what the page taught it), the
    * results packed beforehand with `packResultsOffThread`; returns the new report's id only (reading the row
-   * back would read its documents too).
+   * back would read its documents too). On PostgreSQL the report and its analysis are one statement
+   * (`insertWithAnalysis`).
    */
   async insertWithin(
     trx: Kysely<Database>,
@@ -259,19 +262,25 @@ export class ReportStore {
     packedResults: Buffer,
   ): Promise<number> {
     const { request_id: requestId, screenshot, results: _results, ...columns } = report;
-    const created = await trx
-      .insertInto("reports")
-      .values({ ...columns, status: "complete" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const owner = { userId: report.user_id, reportId: created.id };
-    const analysisId = await addComplete(trx, owner, trigger, {
+    const analysis = {
       ...report,
       packedResults,
       mode: report.mode ?? "raw",
       requestId: requestId ?? null,
       screenshot: screenshot ?? null,
-    });
+    };
+    if (this.store.dialect === "postgres") return insertWithAnalysis(trx, columns, trigger, analysis);
+    const created = await trx
+      .insertInto("reports")
+      .values({ ...columns, status: "complete" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const analysisId = await addComplete(
+      trx,
+      { userId: report.user_id, reportId: created.id },
+      trigger,
+      analysis,
+    );
     await trx
       .updateTable("reports")
       .set({ analysis_id: analysisId, analyses: 1 })
@@ -691,4 +700,50 @@ export class ReportStore {
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/**
+ * PostgreSQL: a new complete report and its first analysis in one statement, both ids drawn from their
+ * sequences first, so the report is written once with the analysis it shows. An insert then an update of
+ * `analysis_id` wrote the report's row twice, and the second write, finding no room on the row's page, added
+ * an entry to each of its twenty indexes again. The analysis's foreign key to the report is checked at the end
+ * of the statement, when both rows exist.
+ */
+async function insertWithAnalysis(
+  trx: Kysely<Database>,
+  columns: Omit<NewReport, "request_id" | "screenshot" | "results">,
+  trigger: AnalysisTrigger,
+  analysis: CompleteAnalysis,
+): Promise<number> {
+  const row = await trx
+    .with("ids", (db) =>
+      db.selectNoFrom([
+        sql<number>`nextval(pg_get_serial_sequence('reports', 'id'))`.as("report_id"),
+        sql<number>`nextval(pg_get_serial_sequence('analyses', 'id'))`.as("analysis_id"),
+      ]),
+    )
+    .with("report", (db) =>
+      db
+        .insertInto("reports")
+        .values((eb) => ({
+          ...columns,
+          status: "complete",
+          analyses: 1,
+          id: eb.selectFrom("ids").select("ids.report_id"),
+          analysis_id: eb.selectFrom("ids").select("ids.analysis_id"),
+        }))
+        .returning("reports.id"),
+    )
+    .insertInto("analyses")
+    .values((eb) => ({
+      ...completeAnalysisRow(
+        { userId: columns.user_id, reportId: eb.selectFrom("ids").select("ids.report_id") },
+        trigger,
+        analysis,
+      ),
+      id: eb.selectFrom("ids").select("ids.analysis_id"),
+    }))
+    .returning("analyses.report_id")
+    .executeTakeFirstOrThrow();
+  return row.report_id;
 }
