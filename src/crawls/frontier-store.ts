@@ -9,11 +9,11 @@
 import { type Kysely, type QueryCreator, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import { flushingLater } from "../store/flushes-later.js";
 import type { Database } from "../store/schema.js";
-import type { Store } from "../store/store.js";
+import type { Dialect, Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import { type CrawlBounds, roomFor } from "./crawl-bounds.js";
 import type { CrawlPageRow } from "./crawl-store.js";
-import { insertNamedRows, PageCheckCodes } from "./page-check-code-store.js";
+import { insertNamedRows, insertPageRowsUnnested, PageCheckCodes } from "./page-check-code-store.js";
 import { type PageCheck, urlTemplate } from "./page-checks.js";
 
 export interface FrontierEntry {
@@ -153,16 +153,17 @@ export class FrontierStore {
     entries: FrontierEntry[],
   ): Promise<Map<string, KnownRow>> {
     const known = new Map<string, KnownRow>();
-    for (let start = 0; start < entries.length; start += 500) {
+    // PostgreSQL: the URLs as one array, so that the statement's text is the same for any number of them and
+    // it runs prepared (store/prepared-statements.ts); SQLite: lists of at most 500.
+    const batch = this.dialect === "postgres" ? Math.max(1, entries.length) : 500;
+    for (let start = 0; start < entries.length; start += batch) {
+      const urls = entries.slice(start, start + batch).map((entry) => entry.url);
       const rows = await db
         .selectFrom("crawl_pages")
         .select(["url", "depth", "in_sitemap"])
         .where("crawl_id", "=", crawlId)
-        .where(
-          "url",
-          "in",
-          entries.slice(start, start + 500).map((entry) => entry.url),
-        )
+        .$if(this.dialect === "postgres", (query) => query.where(sql<boolean>`url = any(${urls}::text[])`))
+        .$if(this.dialect !== "postgres", (query) => query.where("url", "in", urls))
         .execute();
       for (const row of rows) known.set(row.url, { depth: row.depth, in_sitemap: Number(row.in_sitemap) });
     }
@@ -564,24 +565,11 @@ export class FrontierStore {
       const { links, discovered } =
         admittedBefore ?? (await this.admit(trx, crawlId, found.bounds, found.links, found.discovered));
       const report = await storeReport(trx);
-      for (let start = 0; start < links.length; start += 500) {
-        await trx
-          .insertInto("crawl_links")
-          .values(
-            links.slice(start, start + 500).map((link) => ({
-              crawl_id: crawlId,
-              from_url: page.url,
-              to_url: link.to,
-              nofollow: link.nofollow ? 1 : 0,
-              anchor: link.anchor ?? null,
-            })),
-          )
-          .execute();
-      }
+      await this.insertLinks(trx, crawlId, page.url, links);
       await this.addToFrontier(crawlId, discovered, trx);
       const codes = codesBefore ?? (await this.checkCodes.of(trx, checkNames, false));
       if (!codesBefore) codesRead = codes;
-      await insertPageChecks(trx, crawlId, page, found.checks ?? [], codes);
+      await insertPageChecks(trx, this.dialect, crawlId, page, found.checks ?? [], codes);
       await trx
         .updateTable("crawl_pages")
         .set({ ...facts, state: "done", report_id: report.id })
@@ -596,6 +584,45 @@ export class FrontierStore {
       if (codesRead) this.checkCodes.remember(codesRead);
     } finally {
       if (addsDepths) this.waitingPagesAddingDepths--;
+    }
+  }
+
+  /**
+   * A page's internal links. On PostgreSQL one statement whose text is the same for any number of links (their
+   * fields passed as arrays and unnested), so that it runs prepared (store/prepared-statements.ts); on SQLite
+   * rows of 500 at a time.
+   */
+  private async insertLinks(
+    trx: Kysely<Database>,
+    crawlId: number,
+    fromUrl: string,
+    links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
+  ): Promise<void> {
+    if (links.length === 0) return;
+    if (this.dialect === "postgres") {
+      await sql`
+        insert into crawl_links (crawl_id, from_url, to_url, nofollow, anchor)
+        select ${crawlId}::integer, ${fromUrl}::text, link.to_url, link.nofollow, link.anchor
+        from unnest(
+          ${links.map((link) => link.to)}::text[],
+          ${links.map((link) => (link.nofollow ? 1 : 0))}::integer[],
+          ${links.map((link) => link.anchor ?? null)}::text[]
+        ) as link(to_url, nofollow, anchor)`.execute(trx);
+      return;
+    }
+    for (let start = 0; start < links.length; start += 500) {
+      await trx
+        .insertInto("crawl_links")
+        .values(
+          links.slice(start, start + 500).map((link) => ({
+            crawl_id: crawlId,
+            from_url: fromUrl,
+            to_url: link.to,
+            nofollow: link.nofollow ? 1 : 0,
+            anchor: link.anchor ?? null,
+          })),
+        )
+        .execute();
     }
   }
 
@@ -686,6 +713,7 @@ async function writtenAgainOnDeadlock(write: () => Promise<void>): Promise<void>
 /** The page's failed and warned checks (those an earlier completion stored are gone: `clearPageRows`). */
 async function insertPageChecks(
   trx: Kysely<Database>,
+  dialect: Dialect,
   crawlId: number,
   page: { id: number; url: string },
   checks: PageCheck[],
@@ -693,6 +721,11 @@ async function insertPageChecks(
 ): Promise<void> {
   if (checks.length === 0) return;
   const template = urlTemplate(page.url);
+  if (dialect === "postgres") {
+    const rows = checks.map((check) => ({ check_id: check.check, status: check.status }));
+    await insertPageRowsUnnested(trx, { crawl_id: crawlId, page_id: page.id, template }, rows, codes);
+    return;
+  }
   await insertNamedRows(
     trx,
     checks.map((check) => ({
