@@ -19,7 +19,8 @@
  *     BENCH_CRAWL_WORKERS (default 2; "1,2,4" draws the curve), the crawl's parts (BENCH_CRAWL_CONCURRENCY)
  *     shared among the workers: pages per second against the baseline (target ≥ 0.8×), wall time, peak RSS per
  *     process before and after half the pages (target flat, under 300 MB), CPU per page of the workers and of
- *     the crawl's PostgreSQL connections, database bytes per page, Redis's memory, pages the site answered more
+ *     the crawl's PostgreSQL connections, database bytes per page (after the VACUUM autovacuum would run, and
+ *     before it: bench/storage/database-bytes.ts), Redis's memory, pages the site answered more
  *     than once and pages analysed more than once (target none), and where PostgreSQL's busy connections were
  *     (a sampling of pg_stat_activity: wait events and statements).
  * BENCH_CRAWL_PAGES sets the large crawl's size (default 10,000; 100,000 is the distributed target);
@@ -286,7 +287,9 @@ function printDistributed(results: MeasuredDistributedCrawl[], baseline: number)
       .slice(0, 8)
       .map(([table, size]) => `${table} ${Math.round(size / Math.max(1, result.analysed))}`)
       .join(", ");
-    console.log(`  database bytes per page by table: ${bytes}`);
+    console.log(
+      `  database bytes per page by table, after VACUUM: ${bytes} (${Math.round(result.databaseBytesPerPageAtEnd)} in all at the crawl's end, before it)`,
+    );
     const samples = Object.values(result.waits).reduce((sum, count) => sum + count, 0);
     const waits = Object.entries(result.waits)
       .sort((a, b) => b[1] - a[1])

@@ -56,6 +56,8 @@ export interface DistributedCrawlResult {
   postgresCpuSeconds: number;
   databaseBytes: Record<string, number>;
   databaseBytesPerPage: number;
+  /** Bytes per page as the crawl left them, before the VACUUM that autovacuum would run (see database-bytes.ts). */
+  databaseBytesPerPageAtEnd: number;
   redisPeakUsedMb: number;
   redisBaseUsedMb: number;
   /** The bytes of this crawl's own Redis keys at the end (MEMORY USAGE). */
@@ -325,7 +327,10 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
          from ${schema}.reports`,
     );
     const measured = await openStore(postgresBase, { schema, migrate: false });
-    const databaseBytes = Object.fromEntries(await bytesPerTable(measured).finally(() => measured.close()));
+    const bytesAtEnd = await bytesPerTable(measured);
+    const databaseBytes = Object.fromEntries(
+      await bytesPerTable(measured, { vacuumPostgres: true }).finally(() => measured.close()),
+    );
     let redisKeysBytes = 0;
     for (let cursor = "0"; ; ) {
       const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
@@ -346,6 +351,8 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
       databaseBytesPerPage:
         Object.values(databaseBytes).reduce((sum, bytes) => sum + bytes, 0) /
         Math.max(1, crawl.pages.analysed),
+      databaseBytesPerPageAtEnd:
+        [...bytesAtEnd.values()].reduce((sum, bytes) => sum + bytes, 0) / Math.max(1, crawl.pages.analysed),
       redisPeakUsedMb,
       redisBaseUsedMb,
       redisKeysBytes,
