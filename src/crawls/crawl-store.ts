@@ -201,6 +201,26 @@ export class CrawlStore {
   }
 
   /**
+   * Extends a lease this part holds (its column still reads `heldUntil`, the value it set) to `until`; false
+   * when another part has taken it meanwhile or the crawl no longer runs.
+   */
+  async renewLease(
+    crawlId: number,
+    lease: "seed_lease_until" | "finish_lease_until",
+    heldUntil: string,
+    until: string,
+  ): Promise<boolean> {
+    const renewed = await this.db
+      .updateTable("crawls")
+      .set({ [lease]: until })
+      .where("id", "=", crawlId)
+      .where("status", "=", "running")
+      .where(lease, "=", heldUntil)
+      .executeTakeFirst();
+    return Number(renewed.numUpdatedRows) === 1;
+  }
+
+  /**
    * The start page (or a hop of its redirects) failed: the crawl is asked to stop, and ends `failed` with this
    * error (see the crawler's finish). Only while it runs.
    */

@@ -542,25 +542,40 @@ class CrawlRun {
    * that part (or take over once its lease has run out, should it stop).
    */
   private async finish(status: "complete" | "cancelled"): Promise<void> {
-    const { crawls, site } = this.dependencies.stores;
-    const { events } = this.dependencies;
+    const { crawls } = this.dependencies.stores;
+    let heldUntil: string;
     for (;;) {
       if (this.signal.aborted) return;
       const now = Date.now();
-      if (
-        await crawls.takeLease(
-          this.crawl.id,
-          "finish_lease_until",
-          timestamp(new Date(now)),
-          timestamp(new Date(now + finishLeaseMs)),
-        )
-      ) {
+      heldUntil = timestamp(new Date(now + finishLeaseMs));
+      if (await crawls.takeLease(this.crawl.id, "finish_lease_until", timestamp(new Date(now)), heldUntil))
         break;
-      }
       const current = await crawls.find(this.crawl.user_id, this.crawl.id);
       if (current?.status !== "running") return;
       await new Promise((resolve) => setTimeout(resolve, idlePollMs));
     }
+    // The lease is renewed while the part judges and ends the crawl, which may take longer than the lease on a
+    // large crawl: otherwise every other part would take it in turn and judge the crawl again beside it.
+    const renewal = setInterval(() => {
+      const until = timestamp(new Date(Date.now() + finishLeaseMs));
+      crawls
+        .renewLease(this.crawl.id, "finish_lease_until", heldUntil, until)
+        .then((renewed) => {
+          if (renewed) heldUntil = until;
+        })
+        .catch(() => {}); // a missed renewal: the next one counts
+    }, finishLeaseMs / 4);
+    try {
+      await this.judgeAndEnd(status);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  /** The finish proper, under the finish lease: the site judged, the crawl ended, its changes summarised. */
+  private async judgeAndEnd(status: "complete" | "cancelled"): Promise<void> {
+    const { crawls, site } = this.dependencies.stores;
+    const { events } = this.dependencies;
     // A start page that failed asked the crawl to stop with its error: the crawl fails.
     const failed = (await crawls.find(this.crawl.user_id, this.crawl.id))?.error != null;
     const ending = failed ? "failed" : status;

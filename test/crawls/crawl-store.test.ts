@@ -50,6 +50,32 @@ describe.each(databaseKinds)("CrawlStore on %s", (kind) => {
     },
   );
 
+  it("renews a lease only for the part that holds it, which keeps it from the others", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    const now = Date.now();
+    expect(await stores.crawls.takeLease(crawl.id, "finish_lease_until", at(now), at(now + 60_000))).toBe(
+      true,
+    );
+    // Renewed by its holder before it runs out: past the first term, no other part can take it.
+    expect(
+      await stores.crawls.renewLease(crawl.id, "finish_lease_until", at(now + 60_000), at(now + 120_000)),
+    ).toBe(true);
+    expect(
+      await stores.crawls.takeLease(crawl.id, "finish_lease_until", at(now + 90_000), at(now + 150_000)),
+    ).toBe(false);
+    // A part whose lease was taken over cannot renew it.
+    expect(
+      await stores.crawls.takeLease(crawl.id, "finish_lease_until", at(now + 120_001), at(now + 180_000)),
+    ).toBe(true);
+    expect(
+      await stores.crawls.renewLease(crawl.id, "finish_lease_until", at(now + 120_000), at(now + 240_000)),
+    ).toBe(false);
+    await stores.crawls.endRunning(crawl.id, { status: "complete" });
+    expect(
+      await stores.crawls.renewLease(crawl.id, "finish_lease_until", at(now + 180_000), at(now + 300_000)),
+    ).toBe(false);
+  });
+
   it("counts the crawl from its pages, and at most once per interval whoever asks", async () => {
     const crawl = await runningCrawl(stores, userId);
     await stores.frontier.discover(
