@@ -440,6 +440,7 @@ class CrawlRun {
         record.facts,
         { links: record.links, discovered: record.discovered, bounds: this.bounds, checks },
         (trx) => this.pageReports.storeWithin(trx, report, packedResults),
+        this.pageReports.newReportStatement(report, packedResults),
       )
       .catch((error: unknown) => {
         this.storeFailure ??= { error };

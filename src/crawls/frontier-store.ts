@@ -6,14 +6,29 @@
  * transaction with its links and the URLs it adds (on SQLite, a savepoint of a commit shared with the pages
  * analysed at about the same time).
  */
-import { type Kysely, type QueryCreator, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
+import {
+  type Expression,
+  type InsertQueryBuilder,
+  type Kysely,
+  type QueryCreator,
+  type RawBuilder,
+  sql,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from "kysely";
 import { flushingLater } from "../store/flushes-later.js";
+import type { NewReportTables } from "../store/report-store.js";
 import type { Database } from "../store/schema.js";
 import type { Dialect, Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import { type CrawlBounds, roomFor } from "./crawl-bounds.js";
 import type { CrawlPageRow } from "./crawl-store.js";
-import { insertNamedRows, insertPageRowsUnnested, PageCheckCodes } from "./page-check-code-store.js";
+import {
+  insertNamedRows,
+  insertPageRowsUnnested,
+  PageCheckCodes,
+  pageCheckRows,
+} from "./page-check-code-store.js";
 import { type PageCheck, urlTemplate } from "./page-checks.js";
 
 export interface FrontierEntry {
@@ -182,14 +197,10 @@ export class FrontierStore {
     db: Kysely<Database> = this.db,
   ): Promise<void> {
     const entries = mergedByUrl(given);
-    // A row excluded for the depth limit (or the budget), found now at a known depth within the limit.
-    const requeued = sql<boolean>`(crawl_pages.state = 'excluded' and crawl_pages.excluded = 'limit'
-      and excluded.depth is not null and crawl_pages.depth is not null and excluded.depth < crawl_pages.depth)`;
     for (let start = 0; start < entries.length; start += 200) {
       const batch = entries.slice(start, start + 200);
-      await db
-        .insertInto("crawl_pages")
-        .values(
+      await frontierUpsert(
+        db.insertInto("crawl_pages").values(
           batch.map((entry) => ({
             crawl_id: crawlId,
             url: entry.url,
@@ -199,30 +210,8 @@ export class FrontierStore {
             in_sitemap: entry.inSitemap ? 1 : 0,
             // Every other column starts null or at its default: naming them would only bind more values.
           })),
-        )
-        .onConflict((conflict) =>
-          conflict
-            .columns(["crawl_id", "url"])
-            .doUpdateSet({
-              in_sitemap: sql<number>`case when excluded.in_sitemap = 1 then 1 else crawl_pages.in_sitemap end`,
-              depth: sql<number | null>`case
-                when crawl_pages.depth is null then excluded.depth
-                when excluded.depth is null then crawl_pages.depth
-                when excluded.depth < crawl_pages.depth then excluded.depth
-                else crawl_pages.depth end`,
-              state: sql<"queued">`case when ${requeued} then 'queued' else crawl_pages.state end`,
-              excluded: sql<null>`case when ${requeued} then null else crawl_pages.excluded end`,
-            })
-            // Only where that changes something: most links lead to URLs already known at their depth, and a
-            // row updated to the same values is still written (its page, and its entry in the state index).
-            // A URL beyond the depth limit never changes a row it finds.
-            .where(
-              sql<boolean>`excluded.state = 'queued' and ((excluded.in_sitemap = 1 and crawl_pages.in_sitemap = 0)
-                or (excluded.depth is not null
-                  and (crawl_pages.depth is null or excluded.depth < crawl_pages.depth)))`,
-            ),
-        )
-        .execute();
+        ),
+      ).execute();
     }
   }
 
@@ -547,6 +536,7 @@ export class FrontierStore {
       checks?: PageCheck[];
     },
     storeReport: (trx: Kysely<Database>) => Promise<{ id: number }>,
+    newReport?: NewReportStatement,
   ): Promise<void> {
     // PostgreSQL: the room is taken before the page's transaction, in a statement of its own (see `admit`).
     const admittedBefore = this.pageCommits
@@ -559,6 +549,11 @@ export class FrontierStore {
     const codesBefore = this.pageCommits
       ? this.checkCodes.cached(checkNames)
       : await this.checkCodes.of(this.db, checkNames);
+    if (admittedBefore && codesBefore && newReport) {
+      const rows = { ...admittedBefore, checks: found.checks ?? [], codes: codesBefore };
+      const oneStatement = () => this.completeInOneStatement(crawlId, page, facts, rows, newReport);
+      if (await writtenAgainOnDeadlock(oneStatement)) return;
+    }
     let codesRead: Map<string, number> | undefined;
     const write = async (trx: Kysely<Database>) => {
       await this.clearPageRows(trx, crawlId, page);
@@ -588,6 +583,99 @@ export class FrontierStore {
   }
 
   /**
+   * PostgreSQL, a page whose analysis makes a new report: everything `completePage`'s transaction writes, as one
+   * statement run on its own, one round trip instead of eight. Its common table expressions lock the crawl's row
+   * against its deletion (`for key share`, the statement's commit not waiting for the WAL's flush), insert the
+   * report and its analysis (`newReport`; the report's owner read from the crawl's row, so that a crawl deleted
+   * before the statement leaves the report without one and the statement fails whole), replace the page's links
+   * and page checks (the deletes see the rows as they were before the statement, never those it inserts), and add
+   * the URLs it found; the statement itself marks the page done. Every list is passed as arrays and unnested, so
+   * that the statement's text is the same for every page and it runs prepared (store/prepared-statements.ts).
+   * The page's own URL is left out of the URLs it adds: a statement may not write one row twice.
+   *
+   * False, having written nothing, when the page's checks are already stored (a completion of the page committed
+   * before, and its report was deleted since): a delete and an insert of the same key in one statement conflict,
+   * so the caller writes the page in its transaction instead, which clears the earlier rows first.
+   */
+  private async completeInOneStatement(
+    crawlId: number,
+    page: { id: number; url: string },
+    facts: PageFacts,
+    rows: {
+      links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+      discovered: FrontierEntry[];
+      checks: PageCheck[];
+      codes: Map<string, number>;
+    },
+    newReport: NewReportStatement,
+  ): Promise<boolean> {
+    const { links, checks, codes } = rows;
+    const discovered = mergedByUrl(rows.discovered).filter((entry) => entry.url !== page.url);
+    const statement = newReport(
+      this.db.with("crawl", (db) =>
+        db
+          .selectFrom("crawls")
+          .select("user_id")
+          .where("id", "=", crawlId)
+          .where(flushingLater())
+          .forKeyShare(),
+      ),
+      sql<number>`(select user_id from crawl)`,
+    )
+      .with("old_links", (db) =>
+        db.deleteFrom("crawl_links").where("crawl_id", "=", crawlId).where("from_url", "=", page.url),
+      )
+      .with("old_checks", (db) =>
+        db.deleteFrom("crawl_page_checks").where("crawl_id", "=", crawlId).where("page_id", "=", page.id),
+      )
+      .with("links", (db) =>
+        db
+          .insertInto("crawl_links")
+          .columns(["crawl_id", "from_url", "to_url", "nofollow", "anchor"])
+          .expression(linkRows(crawlId, page.url, links)),
+      )
+      .with("frontier", (db) =>
+        frontierUpsert(
+          db
+            .insertInto("crawl_pages")
+            .columns(["crawl_id", "url", "depth", "state", "excluded", "in_sitemap"])
+            .expression(frontierRows(crawlId, discovered)),
+        ),
+      )
+      .with("checks", (db) =>
+        db
+          .insertInto("crawl_page_checks")
+          .columns(["crawl_id", "page_id", "check_code", "status", "template"])
+          .expression(
+            pageCheckRows(
+              { crawl_id: crawlId, page_id: page.id, template: urlTemplate(page.url) },
+              checks,
+              codes,
+            ),
+          ),
+      )
+      .updateTable("crawl_pages")
+      .set((eb) => ({
+        ...facts,
+        state: "done",
+        report_id: eb.selectFrom("new_report").select("new_report.id"),
+      }))
+      .where("id", "=", page.id)
+      .returning("crawl_pages.id");
+    try {
+      await statement.execute();
+      return true;
+    } catch (error) {
+      const { code, table, column } = error as { code?: unknown; table?: unknown; column?: unknown };
+      if (code === "23505" && table === "crawl_page_checks") return false;
+      if (code === "23502" && (table === "reports" || table === "analyses") && column === "user_id") {
+        throw new Error(`Crawl ${crawlId} was deleted while its page ${page.id} was analysed.`);
+      }
+      throw error;
+    }
+  }
+
+  /**
    * A page's internal links. On PostgreSQL one statement whose text is the same for any number of links (their
    * fields passed as arrays and unnested), so that it runs prepared (store/prepared-statements.ts); on SQLite
    * rows of 500 at a time.
@@ -600,14 +688,11 @@ export class FrontierStore {
   ): Promise<void> {
     if (links.length === 0) return;
     if (this.dialect === "postgres") {
-      await sql`
-        insert into crawl_links (crawl_id, from_url, to_url, nofollow, anchor)
-        select ${crawlId}::integer, ${fromUrl}::text, link.to_url, link.nofollow, link.anchor
-        from unnest(
-          ${links.map((link) => link.to)}::text[],
-          ${links.map((link) => (link.nofollow ? 1 : 0))}::integer[],
-          ${links.map((link) => link.anchor ?? null)}::text[]
-        ) as link(to_url, nofollow, anchor)`.execute(trx);
+      await trx
+        .insertInto("crawl_links")
+        .columns(["crawl_id", "from_url", "to_url", "nofollow", "anchor"])
+        .expression(linkRows(crawlId, fromUrl, links))
+        .execute();
       return;
     }
     for (let start = 0; start < links.length; start += 500) {
@@ -700,7 +785,7 @@ const deadlockTries = 3;
  * its links' order, and its own row last; the order is the crawl's discovery order, so it is kept). The
  * transaction left nothing behind, and the page is written again, whole.
  */
-async function writtenAgainOnDeadlock(write: () => Promise<void>): Promise<void> {
+async function writtenAgainOnDeadlock<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
@@ -722,8 +807,7 @@ async function insertPageChecks(
   if (checks.length === 0) return;
   const template = urlTemplate(page.url);
   if (dialect === "postgres") {
-    const rows = checks.map((check) => ({ check_id: check.check, status: check.status }));
-    await insertPageRowsUnnested(trx, { crawl_id: crawlId, page_id: page.id, template }, rows, codes);
+    await insertPageRowsUnnested(trx, { crawl_id: crawlId, page_id: page.id, template }, checks, codes);
     return;
   }
   await insertNamedRows(
@@ -737,6 +821,83 @@ async function insertPageChecks(
     })),
     codes,
   );
+}
+
+/**
+ * How a page's new report is written in its one statement on PostgreSQL (`FrontierStore.completePage`): the
+ * report and its first analysis added to `statement` as common table expressions (`withNewReport`), owned by
+ * `owner`.
+ */
+export type NewReportStatement = <DB extends Database>(
+  statement: QueryCreator<DB>,
+  owner: Expression<number>,
+) => QueryCreator<DB & NewReportTables>;
+
+/**
+ * The frontier's upsert of URLs (`insert`, rows of crawl_pages): a URL already there keeps its row, its depth
+ * lowered to the smaller one and its sitemap mark kept; a row excluded for the depth limit is queued again when
+ * the URL is found within it.
+ */
+function frontierUpsert<DB extends Database, O>(
+  insert: InsertQueryBuilder<DB, "crawl_pages", O>,
+): InsertQueryBuilder<DB, "crawl_pages", O> {
+  // A row excluded for the depth limit (or the budget), found now at a known depth within the limit.
+  const requeued = sql<boolean>`(crawl_pages.state = 'excluded' and crawl_pages.excluded = 'limit'
+    and excluded.depth is not null and crawl_pages.depth is not null and excluded.depth < crawl_pages.depth)`;
+  const upsert = (insert as unknown as InsertQueryBuilder<Database, "crawl_pages", O>).onConflict(
+    (conflict) =>
+      conflict
+        .columns(["crawl_id", "url"])
+        .doUpdateSet({
+          in_sitemap: sql<number>`case when excluded.in_sitemap = 1 then 1 else crawl_pages.in_sitemap end`,
+          depth: sql<number | null>`case
+          when crawl_pages.depth is null then excluded.depth
+          when excluded.depth is null then crawl_pages.depth
+          when excluded.depth < crawl_pages.depth then excluded.depth
+          else crawl_pages.depth end`,
+          state: sql<"queued">`case when ${requeued} then 'queued' else crawl_pages.state end`,
+          excluded: sql<null>`case when ${requeued} then null else crawl_pages.excluded end`,
+        })
+        // Only where that changes something: most links lead to URLs already known at their depth, and a row
+        // updated to the same values is still written (its page, and its entry in the state index). A URL beyond
+        // the depth limit never changes a row it finds.
+        .where(
+          sql<boolean>`excluded.state = 'queued' and ((excluded.in_sitemap = 1 and crawl_pages.in_sitemap = 0)
+          or (excluded.depth is not null
+            and (crawl_pages.depth is null or excluded.depth < crawl_pages.depth)))`,
+        ),
+  );
+  return upsert as unknown as InsertQueryBuilder<DB, "crawl_pages", O>;
+}
+
+/** PostgreSQL: URLs for the frontier as rows of crawl_pages, from arrays (see `frontierUpsert`). */
+function frontierRows(crawlId: number, entries: FrontierEntry[]): RawBuilder<unknown> {
+  return sql`
+    select ${crawlId}::integer, entry.url, entry.depth,
+      case when entry.beyond then 'excluded' else 'queued' end,
+      case when entry.beyond then 'limit' end,
+      entry.in_sitemap
+    from unnest(
+      ${entries.map((entry) => entry.url)}::text[],
+      ${entries.map((entry) => entry.depth)}::integer[],
+      ${entries.map((entry) => entry.beyondDepth === true)}::boolean[],
+      ${entries.map((entry) => (entry.inSitemap ? 1 : 0))}::integer[]
+    ) as entry(url, depth, beyond, in_sitemap)`;
+}
+
+/** PostgreSQL: a page's internal links as rows of crawl_links, from arrays. */
+function linkRows(
+  crawlId: number,
+  fromUrl: string,
+  links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
+): RawBuilder<unknown> {
+  return sql`
+    select ${crawlId}::integer, ${fromUrl}::text, link.to_url, link.nofollow, link.anchor
+    from unnest(
+      ${links.map((link) => link.to)}::text[],
+      ${links.map((link) => (link.nofollow ? 1 : 0))}::integer[],
+      ${links.map((link) => link.anchor ?? null)}::text[]
+    ) as link(to_url, nofollow, anchor)`;
 }
 
 /**

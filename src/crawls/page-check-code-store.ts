@@ -5,7 +5,7 @@
  * end with the one row) and reads their ids. And the statuses as stored (1 fail, 2 warn), with the SQL that
  * reads them back as words.
  */
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../store/schema.js";
 
 export type PageCheckStatus = "fail" | "warn";
@@ -128,18 +128,30 @@ export async function insertNamedRows(
 export async function insertPageRowsUnnested(
   db: Kysely<Database>,
   page: { crawl_id: number; page_id: number; template: string },
-  checks: Array<{ check_id: string; status: PageCheckStatus }>,
+  checks: Array<{ check: string; status: PageCheckStatus }>,
   codes: Map<string, number>,
 ): Promise<void> {
   if (checks.length === 0) return;
+  await db
+    .insertInto("crawl_page_checks")
+    .columns(["crawl_id", "page_id", "check_code", "status", "template"])
+    .expression(pageCheckRows(page, checks, codes))
+    .execute();
+}
+
+/** PostgreSQL: a page's checks as rows of crawl_page_checks, from arrays (see `insertPageRowsUnnested`). */
+export function pageCheckRows(
+  page: { crawl_id: number; page_id: number; template: string },
+  checks: Array<{ check: string; status: PageCheckStatus }>,
+  codes: Map<string, number>,
+): RawBuilder<unknown> {
   const checkCodes = checks.map((check) => {
-    const code = codes.get(check.check_id);
-    if (code === undefined) throw new Error(`page check ${check.check_id} has no code`);
+    const code = codes.get(check.check);
+    if (code === undefined) throw new Error(`page check ${check.check} has no code`);
     return code;
   });
   const statuses = checks.map((check) => statusCode(check.status));
-  await sql`
-    insert into crawl_page_checks (crawl_id, page_id, check_code, status, template)
+  return sql`
     select ${page.crawl_id}::integer, ${page.page_id}::integer, checks.code, checks.status, ${page.template}::text
-    from unnest(${checkCodes}::smallint[], ${statuses}::smallint[]) as checks(code, status)`.execute(db);
+    from unnest(${checkCodes}::smallint[], ${statuses}::smallint[]) as checks(code, status)`;
 }

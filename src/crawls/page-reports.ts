@@ -10,10 +10,11 @@ import type { AnalysisReport } from "../analysis/analyse.js";
 import type { AnalysisFailure } from "../analysis/analysis-failure.js";
 import type { Screenshot } from "../analysis/render/rendered-page.js";
 import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
-import type { ReportStore } from "../store/report-store.js";
+import { type NewReport, type ReportStore, withNewReport } from "../store/report-store.js";
 import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import type { CrawlRow } from "./crawl-store.js";
+import type { NewReportStatement } from "./frontier-store.js";
 
 /** What an earlier run left of a page: its analysis stored, its failure recorded, or nothing. */
 export type EarlierOutcome =
@@ -80,7 +81,7 @@ export class CrawlPageReports {
     report: PageReport,
     packedResults: Buffer,
   ): Promise<{ id: number }> {
-    const { user_id: userId, mode, privacy } = this.crawl;
+    const { user_id: userId, mode } = this.crawl;
     const { existingId, columns, requestId, screenshot } = report;
     if (existingId !== undefined) {
       const origin = { trigger: "crawl" as const, mode, requestId, screenshot };
@@ -91,24 +92,36 @@ export class CrawlPageReports {
         return { id: existingId };
       }
     }
-    const now = timestamp();
-    const id = await this.reports.insertWithin(
-      trx,
-      {
-        ...columns,
-        user_id: userId,
-        privacy,
-        password_hash: null,
-        mode,
-        created_at: now,
-        updated_at: now,
-        request_id: requestId,
-        screenshot,
-      },
-      "crawl",
-      packedResults,
-    );
+    const id = await this.reports.insertWithin(trx, this.newReport(report), "crawl", packedResults);
     return { id };
+  }
+
+  /**
+   * The page's new report as part of the page's one statement on PostgreSQL (see `FrontierStore.completePage`);
+   * undefined when the analysis goes to the user's existing report of the URL (`storeWithin` adds it there).
+   */
+  newReportStatement(report: PageReport, packedResults: Buffer): NewReportStatement | undefined {
+    if (report.existingId !== undefined) return undefined;
+    const newReport = this.newReport(report);
+    return (statement, owner) => withNewReport(statement, newReport, "crawl", packedResults, owner);
+  }
+
+  /** The page's report when it is a new one of the project (see `storeWithin`). */
+  private newReport(report: PageReport): NewReport {
+    const { user_id: userId, mode, privacy } = this.crawl;
+    const { columns, requestId, screenshot } = report;
+    const now = timestamp();
+    return {
+      ...columns,
+      user_id: userId,
+      privacy,
+      password_hash: null,
+      mode,
+      created_at: now,
+      updated_at: now,
+      request_id: requestId,
+      screenshot,
+    };
   }
 
   /** The page failed for good: a failed analysis in the history of its report (trigger `crawl`). */

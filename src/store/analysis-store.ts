@@ -194,8 +194,8 @@ export async function addComplete(
 }
 
 /** The row of a complete analysis of the owner's report. */
-export function completeAnalysisRow<ReportId>(
-  owner: { userId: number; reportId: ReportId },
+export function completeAnalysisRow<UserId, ReportId>(
+  owner: { userId: UserId; reportId: ReportId },
   trigger: AnalysisTrigger,
   analysis: CompleteAnalysis,
 ) {

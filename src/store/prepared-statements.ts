@@ -25,8 +25,11 @@ const usesBeforeNaming = 3;
 const namedLimit = 200;
 /** Texts counted at most while they are not yet named (the least recently seen forgotten first). */
 const countedLimit = 2_000;
-/** Parameters of a named statement at most. */
-const parameterLimit = 64;
+/**
+ * Parameters of a named statement at most: a crawled page's one statement on PostgreSQL (its report, analysis,
+ * facts and arrays of links, URLs and checks) binds about 70; a multi-row insert of many rows binds more.
+ */
+const parameterLimit = 128;
 
 /** Which statement texts are named, and by what name. */
 export class StatementNames {

@@ -11,12 +11,14 @@ import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
 import { CrawlRequests, pauseReadFreshMs } from "../../src/crawls/crawl-requests.js";
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
-import type { FrontierStore } from "../../src/crawls/frontier-store.js";
+import type { FrontierStore, NewReportStatement } from "../../src/crawls/frontier-store.js";
 import { statusName } from "../../src/crawls/page-check-code-store.js";
 import type { PageCheck } from "../../src/crawls/page-checks.js";
+import { withNewReport } from "../../src/store/report-store.js";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
 import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
+import { seedRow } from "../helpers/seed.js";
 
 const later = () => timestamp(new Date(Date.now() + 30_000));
 const url = (path: string) => new URL(path, siteUrl).href;
@@ -506,6 +508,136 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
         expect([byUrl.get(url("/x"))?.depth, byUrl.get(url("/y"))?.depth]).toEqual([1, 2]);
       },
     );
+
+    describe.runIf(kind === "postgres")("making a new report, on PostgreSQL in one statement", () => {
+      /** How the page's new report is written in its statement (as the crawler's `CrawlPageReports` does). */
+      const newReport =
+        (pageUrl: string): NewReportStatement =>
+        (statement, owner) =>
+          withNewReport(
+            statement,
+            seedRow(userId, { url: pageUrl, score: 77 }),
+            "crawl",
+            Buffer.from("{}"),
+            owner,
+          );
+      const noTransaction = async () => {
+        throw new Error("the page's transaction was used");
+      };
+      const reportsOf = (pageUrl: string) =>
+        database.store.db
+          .selectFrom("reports")
+          .innerJoin("analyses", "analyses.id", "reports.analysis_id")
+          .select([
+            "reports.id",
+            "reports.user_id",
+            "reports.analyses",
+            "reports.score",
+            "analyses.report_id",
+            "analyses.user_id as analysis_user_id",
+            "analyses.trigger",
+          ])
+          .where("reports.url", "=", pageUrl)
+          .orderBy("reports.id")
+          .execute();
+
+      it("stores the report, its analysis, the page's links, checks and URLs, and marks the page done", async () => {
+        const pageUrl = url("/one-statement");
+        const crawl = await runningCrawl(stores, userId);
+        await stores.frontier.discover(crawl.id, [{ url: pageUrl, depth: 0 }], crawlBounds(crawl.max_pages));
+        const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+        let transactions = 0;
+        const complete = (links: string[], checks: PageCheck[]) =>
+          stores.frontier.completePage(
+            crawl.id,
+            page,
+            { status_code: 200, title: "One", score: 77, result: "decent", outlinks: links.length },
+            {
+              links: links.map((to) => ({ to, nofollow: false, anchor: `to ${to}` })),
+              // The page's own URL among them: a statement may not write its row twice.
+              discovered: [...links, pageUrl].map((to) => ({ url: to, depth: 1 })),
+              bounds: crawlBounds(10),
+              checks,
+            },
+            async () => {
+              transactions++;
+              return { id: (await reportsOf(pageUrl))[0]?.id ?? 0 };
+            },
+            newReport(pageUrl),
+          );
+        await complete(
+          [url("/x"), url("/y")],
+          [
+            { check: "title", status: "fail" },
+            { check: "h1", status: "warn" },
+          ],
+        );
+        expect(transactions).toBe(0);
+        // Completed again with other checks (its claim ran out while it was stored, and it has a report of its
+        // own since): the links and checks are replaced, still in one statement.
+        await complete([url("/w")], [{ check: "canonical", status: "fail" }]);
+        expect(transactions).toBe(0);
+        // Again with a check stored before: its key is taken, so the page is written in its transaction, which
+        // clears the earlier rows first.
+        await complete([url("/z")], [{ check: "canonical", status: "warn" }]);
+        expect(transactions).toBe(1);
+        const reports = await reportsOf(pageUrl);
+        expect(reports).toHaveLength(2);
+        for (const report of reports) {
+          expect(report).toMatchObject({ user_id: userId, analyses: 1, score: 77, trigger: "crawl" });
+          expect(report.report_id).toBe(report.id);
+          expect(report.analysis_user_id).toBe(userId);
+        }
+        const [start, ...found] = await rows(crawl.id);
+        expect(start).toMatchObject({ url: pageUrl, depth: 0, state: "done", title: "One", outlinks: 1 });
+        expect(start?.report_id).toBe(reports[0]?.id);
+        expect(found.map((row) => [row.url, row.depth, row.state])).toEqual([
+          [url("/x"), 1, "queued"],
+          [url("/y"), 1, "queued"],
+          [url("/w"), 1, "queued"],
+          [url("/z"), 1, "queued"],
+        ]);
+        const links = await database.store.db
+          .selectFrom("crawl_links")
+          .select(["from_url", "to_url", "anchor"])
+          .where("crawl_id", "=", crawl.id)
+          .execute();
+        expect(links).toEqual([{ from_url: pageUrl, to_url: url("/z"), anchor: `to ${url("/z")}` }]);
+        const checks = await database.store.db
+          .selectFrom("crawl_page_checks as checks")
+          .innerJoin("page_check_names as names", "names.id", "checks.check_code")
+          .select(["names.name as check_id", statusName("checks.status").as("status")])
+          .where("checks.crawl_id", "=", crawl.id)
+          .execute();
+        expect(checks).toEqual([{ check_id: "canonical", status: "warn" }]);
+      });
+
+      it("fails whole, storing no report, for a crawl deleted while the page was analysed", async () => {
+        const pageUrl = url("/deleted-meanwhile");
+        const crawl = await runningCrawl(stores, userId);
+        await stores.frontier.discover(crawl.id, [{ url: pageUrl, depth: 0 }], crawlBounds(crawl.max_pages));
+        const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+        expect(await stores.crawls.delete(userId, crawl.id)).toBe(true);
+        const written = stores.frontier.completePage(
+          crawl.id,
+          page,
+          { status_code: 200 },
+          {
+            links: [{ to: url("/a"), nofollow: false }],
+            discovered: [{ url: url("/a"), depth: 1 }],
+            bounds: crawlBounds(10),
+            checks: [{ check: "title", status: "fail" }],
+          },
+          noTransaction,
+          newReport(pageUrl),
+        );
+        await expect(written).rejects.toThrow(
+          `Crawl ${crawl.id} was deleted while its page ${page.id} was analysed.`,
+        );
+        expect(await reportsOf(pageUrl)).toEqual([]);
+        expect(await rowCounts(crawl.id)).toEqual([0, 0, 0]);
+      });
+    });
 
     it("excludes what is left queued once the budget is spent", async () => {
       const crawl = await runningCrawl(stores, userId);

@@ -10,7 +10,7 @@ import { StatementNames } from "../../src/store/prepared-statements.js";
 import { freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
 
 describe("statement names", () => {
-  it("names a text from its third run, never one without parameters or with more than 64", () => {
+  it("names a text from its third run, never one without parameters or with more than 128", () => {
     const names = new StatementNames();
     expect(names.nameFor("select $1", 1)).toBeUndefined();
     expect(names.nameFor("select $1", 1)).toBeUndefined();
@@ -19,7 +19,7 @@ describe("statement names", () => {
     expect(names.nameFor("select $1", 1)).toBe(name);
     for (let run = 0; run < 5; run++) {
       expect(names.nameFor("begin", 0)).toBeUndefined();
-      expect(names.nameFor("insert many", 65)).toBeUndefined();
+      expect(names.nameFor("insert many", 129)).toBeUndefined();
     }
   });
 
