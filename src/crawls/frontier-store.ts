@@ -95,10 +95,10 @@ export class FrontierStore {
    * page's first `bounds.linksPerPage` links while the crawl has recorded fewer than `bounds.links`. What is
    * left out is counted on the crawl. The room is taken with one atomic increment of the crawl's offered
    * counts (the value before is the value after less what this page asked), so parts running at once never
-   * store more than the bounds together. On PostgreSQL that increment runs before the page's transaction, in a
-   * statement run on its own (no transaction) whose commit does not wait for the WAL's flush (`flushingLater`):
-   * the crawl's row is locked for that statement only, never while the page's rows are (a claim locks them in
-   * the other order); a page whose transaction then fails only leaves room unused. On SQLite it runs inside it.
+   * store more than the bounds together. On PostgreSQL the lookup and the increment are one statement run before
+   * the page's transaction, on its own (`admitInOneStatement`): the crawl's row is locked for that statement
+   * only, never while the page's rows are (a claim locks them in the other order); a page whose transaction then
+   * fails only leaves room unused. On SQLite they run inside it.
    */
   private async admit(
     db: Kysely<Database>,
@@ -111,22 +111,14 @@ export class FrontierStore {
     links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
     discovered: FrontierEntry[];
   }> {
+    if (this.dialect === "postgres")
+      return this.admitInOneStatement(crawlId, bounds, links, given, newAtMost);
     const known = await this.knownUrls(db, crawlId, mergedByUrl(given));
-    // A URL whose row this entry would not change is left out: its upsert would still lock the row, and pages
-    // linking to the same URLs (a parent, a menu) would wait on each other's transactions for nothing.
-    const entries = mergedByUrl(given).filter((entry) => {
-      const row = known.get(entry.url);
-      return row === undefined || changesRow(entry, row);
-    });
-    const allFresh = entries.filter((entry) => !known.has(entry.url));
-    const fresh = allFresh.slice(0, newAtMost);
-    const pageLinks = links.slice(0, bounds.linksPerPage);
+    const { entries, allFresh, fresh, pageLinks } = admissionOf(known, bounds, links, given, newAtMost);
     if (allFresh.length === 0 && links.length === 0) return { links, discovered: entries };
-    const [larger, smaller] =
-      this.dialect === "postgres" ? [sql`greatest`, sql`least`] : [sql`max`, sql`min`];
     // Set expressions read the row as it was: what this page asked beyond the bound is what it drops.
     const dropped = (column: "urls_offered" | "links_offered", asked: number, bound: number) =>
-      sql<number>`${larger}(0, ${smaller}(${asked}, ${sql.ref(column)} + ${asked} - ${bound}))`;
+      sql<number>`max(0, min(${asked}, ${sql.ref(column)} + ${asked} - ${bound}))`;
     const counted = await db
       .updateTable("crawls")
       .set({
@@ -144,41 +136,90 @@ export class FrontierStore {
         )}`,
       })
       .where("id", "=", crawlId)
-      .$if(this.dialect === "postgres" && db === this.db, (query) => query.where(flushingLater()))
       .returning(["urls_offered", "links_offered"])
       .executeTakeFirst();
     if (!counted) return { links: [], discovered: [] };
-    const urlRoom = roomFor(Number(counted.urls_offered) - fresh.length, fresh.length, bounds.urls);
-    const linkRoom = roomFor(
-      Number(counted.links_offered) - pageLinks.length,
-      pageLinks.length,
-      bounds.links,
-    );
-    const admitted = new Set(fresh.slice(0, urlRoom).map((entry) => entry.url));
-    return {
-      links: pageLinks.slice(0, linkRoom),
-      discovered: entries.filter((entry) => known.has(entry.url) || admitted.has(entry.url)),
-    };
+    return admitted(known, { entries, fresh, pageLinks }, counted, bounds);
   }
 
-  /** Which of these URLs the crawl's frontier holds already, with their depth and sitemap mark. */
+  /**
+   * PostgreSQL: `admit` as one statement run on its own, one round trip instead of two. Its first common table
+   * expression reads which of the URLs the frontier holds; the next counts those it does not (the new URLs)
+   * and takes their room and the links' with the crawl's offered counts, as `admit` does, unless there is
+   * nothing to count; the statement returns the known rows and the counts after the increment. The crawl's row
+   * is locked for that statement only, which commits without waiting for the WAL's flush (`flushingLater`).
+   */
+  private async admitInOneStatement(
+    crawlId: number,
+    bounds: CrawlBounds,
+    links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
+    given: FrontierEntry[],
+    newAtMost: number,
+  ): Promise<{
+    links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+    discovered: FrontierEntry[];
+  }> {
+    const urls = mergedByUrl(given).map((entry) => entry.url);
+    const freshAtMost = Math.min(newAtMost, 2 ** 31 - 1);
+    const pageLinks = Math.min(links.length, bounds.linksPerPage);
+    const asked = sql`least(fresh.n, ${freshAtMost}::integer)`;
+    const { rows } = await sql<{
+      url: string | null;
+      depth: number | null;
+      in_sitemap: number | null;
+      urls_offered: number | null;
+      links_offered: number | null;
+    }>`
+      with known as (
+        select url, depth, in_sitemap from crawl_pages where crawl_id = ${crawlId} and url = any(${urls}::text[])
+      ),
+      fresh as (
+        select count(*)::integer as n from unnest(${urls}::text[]) as given(url)
+        where not exists (select 1 from known where known.url = given.url)
+      ),
+      counted as (
+        update crawls set
+          urls_offered = urls_offered + ${asked},
+          urls_dropped = urls_dropped + fresh.n - ${asked}
+            + greatest(0, least(${asked}, urls_offered + ${asked} - ${bounds.urls}::integer)),
+          links_offered = links_offered + ${pageLinks}::integer,
+          links_dropped = links_dropped + ${links.length - pageLinks}::integer
+            + greatest(0, least(${pageLinks}::integer, links_offered + ${pageLinks}::integer - ${bounds.links}::integer))
+        from fresh
+        where crawls.id = ${crawlId} and (fresh.n > 0 or ${links.length}::integer > 0) and ${flushingLater()}
+        returning crawls.urls_offered, crawls.links_offered
+      )
+      select url, depth, in_sitemap, null::integer as urls_offered, null::integer as links_offered from known
+      union all
+      select null, null, null, urls_offered, links_offered from counted`.execute(this.db);
+    const known = new Map<string, KnownRow>();
+    let counted: { urls_offered: number; links_offered: number } | undefined;
+    for (const row of rows) {
+      if (row.url !== null) known.set(row.url, { depth: row.depth, in_sitemap: Number(row.in_sitemap) });
+      else counted = { urls_offered: Number(row.urls_offered), links_offered: Number(row.links_offered) };
+    }
+    const admission = admissionOf(known, bounds, links, given, newAtMost);
+    if (admission.allFresh.length === 0 && links.length === 0)
+      return { links, discovered: admission.entries };
+    // Nothing counted though there was something to count: the crawl's row is gone.
+    if (!counted) return { links: [], discovered: [] };
+    return admitted(known, admission, counted, bounds);
+  }
+
+  /** SQLite: which of these URLs the crawl's frontier holds already, with their depth and sitemap mark. */
   private async knownUrls(
     db: Kysely<Database>,
     crawlId: number,
     entries: FrontierEntry[],
   ): Promise<Map<string, KnownRow>> {
     const known = new Map<string, KnownRow>();
-    // PostgreSQL: the URLs as one array, so that the statement's text is the same for any number of them and
-    // it runs prepared (store/prepared-statements.ts); SQLite: lists of at most 500.
-    const batch = this.dialect === "postgres" ? Math.max(1, entries.length) : 500;
-    for (let start = 0; start < entries.length; start += batch) {
-      const urls = entries.slice(start, start + batch).map((entry) => entry.url);
+    for (let start = 0; start < entries.length; start += 500) {
+      const urls = entries.slice(start, start + 500).map((entry) => entry.url);
       const rows = await db
         .selectFrom("crawl_pages")
         .select(["url", "depth", "in_sitemap"])
         .where("crawl_id", "=", crawlId)
-        .$if(this.dialect === "postgres", (query) => query.where(sql<boolean>`url = any(${urls}::text[])`))
-        .$if(this.dialect !== "postgres", (query) => query.where("url", "in", urls))
+        .where("url", "in", urls)
         .execute();
       for (const row of rows) known.set(row.url, { depth: row.depth, in_sitemap: Number(row.in_sitemap) });
     }
@@ -757,6 +798,57 @@ export class FrontierStore {
   pagesAddingDepthsWait(): boolean {
     return this.waitingPagesAddingDepths > 0;
   }
+}
+
+/**
+ * What `admit` asks room for, given which URLs the frontier holds: the entries that change a row or add one (a
+ * URL whose row an entry would not change is left out: its upsert would still lock the row, and pages linking to
+ * the same URLs, a parent, a menu, would wait on each other's transactions for nothing), the new URLs among
+ * them (the first `newAtMost` offered, the rest dropped), and the page's first links within the bound per page.
+ */
+function admissionOf(
+  known: Map<string, KnownRow>,
+  bounds: CrawlBounds,
+  links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
+  given: FrontierEntry[],
+  newAtMost: number,
+) {
+  const entries = mergedByUrl(given).filter((entry) => {
+    const row = known.get(entry.url);
+    return row === undefined || changesRow(entry, row);
+  });
+  const allFresh = entries.filter((entry) => !known.has(entry.url));
+  return {
+    entries,
+    allFresh,
+    fresh: allFresh.slice(0, newAtMost),
+    pageLinks: links.slice(0, bounds.linksPerPage),
+  };
+}
+
+/**
+ * What the room taken lets a page store, from the crawl's offered counts after the increment (the value before
+ * is the value after less what this page asked): the URLs already known always, the new ones and the links
+ * while the bounds had room.
+ */
+function admitted(
+  known: Map<string, KnownRow>,
+  admission: {
+    entries: FrontierEntry[];
+    fresh: FrontierEntry[];
+    pageLinks: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+  },
+  counted: { urls_offered: number; links_offered: number },
+  bounds: CrawlBounds,
+) {
+  const { entries, fresh, pageLinks } = admission;
+  const urlRoom = roomFor(Number(counted.urls_offered) - fresh.length, fresh.length, bounds.urls);
+  const linkRoom = roomFor(Number(counted.links_offered) - pageLinks.length, pageLinks.length, bounds.links);
+  const admittedUrls = new Set(fresh.slice(0, urlRoom).map((entry) => entry.url));
+  return {
+    links: pageLinks.slice(0, linkRoom),
+    discovered: entries.filter((entry) => known.has(entry.url) || admittedUrls.has(entry.url)),
+  };
 }
 
 /** What `admit` reads of a URL the frontier holds. */
