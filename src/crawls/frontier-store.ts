@@ -3,8 +3,8 @@
  * crawl's bounds (`crawl-bounds.ts`); the claim of the next page (a fetch from the budget and a lease), its
  * renewal, hand-back and requeueing; the start of the next request to the site (starts `delay` apart across
  * parts, a pause after a 429 or 503); and what became of a claimed page, an analysed one stored in one
- * transaction with its links and the URLs it adds (on SQLite, a savepoint of a commit shared with the pages
- * analysed at about the same time).
+ * transaction with its links and the URLs it adds (on PostgreSQL one statement when its report is new; on SQLite,
+ * a savepoint of a commit shared with the pages analysed at about the same time).
  */
 import {
   type Expression,
@@ -563,7 +563,8 @@ export class FrontierStore {
    * row no longer orders them, see migration 017), so two of them may deadlock over URLs they both discover:
    * the one PostgreSQL ends is written again (`writtenAgainOnDeadlock`). On SQLite the transaction is shared with the
    * pages analysed at about the same time (`pageBatching`), each page in a savepoint of its own; the promise
-   * settles once the page is committed.
+   * settles once the page is committed. On PostgreSQL a page whose analysis makes a new report (`newReport`) is
+   * written by one statement instead (`completeInOneStatement`), which is atomic as the transaction is.
    */
   async completePage(
     crawlId: number,
@@ -701,8 +702,7 @@ export class FrontierStore {
         state: "done",
         report_id: eb.selectFrom("new_report").select("new_report.id"),
       }))
-      .where("id", "=", page.id)
-      .returning("crawl_pages.id");
+      .where("id", "=", page.id);
     try {
       await statement.execute();
       return true;
