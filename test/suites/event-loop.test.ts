@@ -107,6 +107,13 @@ describe("the event loop under hostile pages", () => {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
         response.end(`${head("A plain page")}<h1>Plain</h1><p>Nothing hostile.</p></body></html>`);
       },
+      // Over PAGEGRADE_THREAD_MIN_BYTES, so that its analysis runs on the analysis pool.
+      "/plain-large": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        response.end(
+          `${head("A plain large page")}<h1>Plain</h1>${"<p>Nothing hostile, at length.</p>".repeat(4000)}</body></html>`,
+        );
+      },
     });
     database = await freshDatabase("sqlite");
     key = (
@@ -125,7 +132,8 @@ describe("the event loop under hostile pages", () => {
       PAGEGRADE_ANALYSIS_TIME_LIMIT_MS: "60000",
     });
     // A first analysis and a first crawl of a plain page, before any probe: what a process loads once, on its
-    // first request of each kind, is its start-up, not the cost of what a hostile site sends.
+    // first request of each kind, is its start-up, not the cost of what a hostile site sends. That includes the
+    // analysis pool's processes (two by default), which the first large pages start: two at once start both.
     const asked = (path: string, body: unknown) =>
       fetch(`${service.url}/api/v1/${path}`, {
         method: "POST",
@@ -133,6 +141,8 @@ describe("the event loop under hostile pages", () => {
         body: JSON.stringify(body),
       });
     expect((await asked("reports", { url: `${target.url}/plain` })).status).toBe(201);
+    const large = await Promise.all([1, 2].map(() => asked("reports", { url: `${target.url}/plain-large` })));
+    expect(large.map((response) => response.status)).toEqual([201, 201]);
     const crawl = await asked("crawls", { url: `${target.url}/plain`, max_pages: 1, sitemaps: 0 });
     expect(crawl.status).toBe(202);
     const crawlId = ((await crawl.json()) as { data: { id: number } }).data.id;
@@ -223,7 +233,12 @@ describe("the event loop under hostile pages", () => {
     }
   });
 
-  it(`answers /healthz within ${stallBoundMs} ms while the worst pages are analysed`, async () => {
+  // Tried up to three times: on a shared machine whose cores slow down by half at times, a stall just over the
+  // bound now and then comes from elsewhere (this process, start-up, the host); a page that stalls the loop
+  // stalls it every time.
+  it(`answers /healthz within ${stallBoundMs} ms while the worst pages are analysed`, {
+    retry: 2,
+  }, async () => {
     // The idle service first, for comparison (and so the probe's connection is open before anything counts).
     const idleProbe = probeLoop(service.url, 50);
     await new Promise((resolve) => setTimeout(resolve, 3000));
