@@ -42,6 +42,13 @@ export interface FrontierEntry {
   beyondDepth?: boolean;
 }
 
+/** An internal link of a page: where it leads, whether it is nofollow, and its anchor text. */
+export interface PageLink {
+  to: string;
+  nofollow: boolean;
+  anchor?: string;
+}
+
 /** What a part's claim got: a page to fetch, or why there is none (see `FrontierStore.claim`). */
 export type Claim = CrawlPageRow | "stopped" | "cancelled" | "spent" | undefined;
 
@@ -104,11 +111,11 @@ export class FrontierStore {
     db: Kysely<Database>,
     crawlId: number,
     bounds: CrawlBounds,
-    links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
+    links: PageLink[],
     given: FrontierEntry[],
     newAtMost = Number.POSITIVE_INFINITY,
   ): Promise<{
-    links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+    links: PageLink[];
     discovered: FrontierEntry[];
   }> {
     if (this.dialect === "postgres")
@@ -152,11 +159,11 @@ export class FrontierStore {
   private async admitInOneStatement(
     crawlId: number,
     bounds: CrawlBounds,
-    links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
+    links: PageLink[],
     given: FrontierEntry[],
     newAtMost: number,
   ): Promise<{
-    links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+    links: PageLink[];
     discovered: FrontierEntry[];
   }> {
     const urls = mergedByUrl(given).map((entry) => entry.url);
@@ -571,7 +578,7 @@ export class FrontierStore {
     page: { id: number; url: string },
     facts: PageFacts,
     found: {
-      links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+      links: PageLink[];
       discovered: FrontierEntry[];
       bounds: CrawlBounds;
       /** The page checks that failed or warned, for the crawl's roll-up. */
@@ -644,7 +651,7 @@ export class FrontierStore {
     page: { id: number; url: string },
     facts: PageFacts,
     rows: {
-      links: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+      links: PageLink[];
       discovered: FrontierEntry[];
       checks: PageCheck[];
       codes: Map<string, number>;
@@ -725,7 +732,7 @@ export class FrontierStore {
     trx: Kysely<Database>,
     crawlId: number,
     fromUrl: string,
-    links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
+    links: PageLink[],
   ): Promise<void> {
     if (links.length === 0) return;
     if (this.dialect === "postgres") {
@@ -809,7 +816,7 @@ export class FrontierStore {
 function admissionOf(
   known: Map<string, KnownRow>,
   bounds: CrawlBounds,
-  links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
+  links: PageLink[],
   given: FrontierEntry[],
   newAtMost: number,
 ) {
@@ -836,7 +843,7 @@ function admitted(
   admission: {
     entries: FrontierEntry[];
     fresh: FrontierEntry[];
-    pageLinks: Array<{ to: string; nofollow: boolean; anchor?: string }>;
+    pageLinks: PageLink[];
   },
   counted: { urls_offered: number; links_offered: number },
   bounds: CrawlBounds,
@@ -978,11 +985,7 @@ function frontierRows(crawlId: number, entries: FrontierEntry[]): RawBuilder<unk
 }
 
 /** PostgreSQL: a page's internal links as rows of crawl_links, from arrays. */
-function linkRows(
-  crawlId: number,
-  fromUrl: string,
-  links: Array<{ to: string; nofollow: boolean; anchor?: string }>,
-): RawBuilder<unknown> {
+function linkRows(crawlId: number, fromUrl: string, links: PageLink[]): RawBuilder<unknown> {
   return sql`
     select ${crawlId}::integer, ${fromUrl}::text, link.to_url, link.nofollow, link.anchor
     from unnest(
