@@ -7,6 +7,7 @@
 import type { Browser } from "playwright-core";
 import { chromiumInstalled } from "./chromium-executable.js";
 import type { ChromiumLaunchOptions } from "./chromium-launch.js";
+import { probeInChildProcess } from "./chromium-probe.js";
 import { ChromiumUnavailable } from "./render-errors.js";
 
 export interface ChromiumSetting {
@@ -71,26 +72,29 @@ export class ChromiumStatus {
   }
 
   /**
-   * Starts Chromium once and closes it (the start-up check), reporting the state and, when it failed,
-   * Chromium's own message for the log. Concurrent calls share one probe.
+   * Starts Chromium once and closes it (the start-up check), in a child process (chromium-probe.ts), reporting
+   * the state and, when it failed, Chromium's own message for the log. Concurrent calls share one probe.
    */
   probe(): Promise<ProbeResult> {
     this.probing ??= (async (): Promise<ProbeResult> => {
       if (!chromiumInstalled(this.setting.executablePath)) return this.state();
-      try {
-        const browser = await launchChromium({
+      // In a process of its own: loading Playwright here would cost this process ~90 MB for good.
+      const outcome = await probeInChildProcess(
+        {
           ...this.setting,
           fallbackProxyUrl: "http://127.0.0.1:9",
           jsHeapMiB: 64,
           timeoutMs: launchTimeoutMs,
-        });
-        await browser.close();
+        },
+        launchTimeoutMs,
+      );
+      if (outcome.ok) {
         this.known = { ok: true };
         return this.state();
-      } catch (error) {
-        const unavailable = this.failed(error);
-        return { state: "unavailable", problem: unavailable.problem, launchError: firstLine(error) };
       }
+      const error = new Error(outcome.message);
+      const unavailable = this.failed(error);
+      return { state: "unavailable", problem: unavailable.problem, launchError: firstLine(error) };
     })().finally(() => {
       this.probing = null;
     });

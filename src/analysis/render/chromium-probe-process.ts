@@ -1,0 +1,22 @@
+/**
+ * The start-up check of Chromium, in a process of its own (`ChromiumStatus.probe`): it launches Chromium with
+ * the rendering switches, closes it, and prints what happened as one line of JSON on standard output. Loading
+ * Playwright costs a process about 90 MB of resident memory that it never gives back (its bundled sources and
+ * their compiled code), so a service that never renders (a worker crawling raw pages, an API without rendered
+ * requests) must not load it just to learn whether it could.
+ */
+import { type ChromiumLaunchOptions, launchChromium } from "./chromium-launch.js";
+
+/** What the probe prints: the launch worked, or the launch's error message (Chromium's own words). */
+export type ProbeOutcome = { ok: true } | { ok: false; message: string };
+
+const options = JSON.parse(process.argv[2] ?? "{}") as ChromiumLaunchOptions;
+let outcome: ProbeOutcome;
+try {
+  const browser = await launchChromium(options);
+  await browser.close();
+  outcome = { ok: true };
+} catch (error) {
+  outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
+}
+process.stdout.write(`${JSON.stringify(outcome)}\n`, () => process.exit(0));

@@ -1,0 +1,45 @@
+/**
+ * Runs the start-up check of Chromium in a child process (chromium-probe-process.ts), so that the process asking
+ * never loads Playwright unless it renders. Resolves with the child's outcome; a child that prints none (it
+ * crashed, or ran past the time allowed and was killed) is a failed launch with its last words as the message.
+ */
+import { spawn } from "node:child_process";
+import type { ChromiumLaunchOptions } from "./chromium-launch.js";
+import type { ProbeOutcome } from "./chromium-probe-process.js";
+
+const entry = new URL("./chromium-probe-entry.mjs", import.meta.url);
+/** How much of the child's standard error is kept, to say why it printed nothing. */
+const stderrTailBytes = 2048;
+
+export function probeInChildProcess(
+  options: ChromiumLaunchOptions,
+  timeoutMs: number,
+): Promise<ProbeOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [entry.pathname, JSON.stringify(options)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-stderrTailBytes);
+    });
+    // Playwright's own launch timeout is `timeoutMs`; loading it and closing the browser get as long again.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2 * timeoutMs);
+    const settle = (why: string) => {
+      clearTimeout(timer);
+      try {
+        const outcome = JSON.parse(stdout.trim().split("\n").pop() ?? "") as ProbeOutcome;
+        if (typeof outcome?.ok === "boolean") return resolve(outcome);
+      } catch {
+        // Fall through: the child printed no outcome.
+      }
+      resolve({ ok: false, message: stderr.trim() || why });
+    };
+    child.on("error", (error) => settle(`the check could not start: ${error.message}`));
+    child.on("close", (code, signal) => settle(`the check ended with ${signal ?? `status ${code}`}`));
+  });
+}
