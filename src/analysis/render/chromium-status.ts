@@ -78,7 +78,7 @@ export class ChromiumStatus {
   probe(): Promise<ProbeResult> {
     this.probing ??= (async (): Promise<ProbeResult> => {
       if (!chromiumInstalled(this.setting.executablePath)) return this.state();
-      // In a process of its own: loading Playwright here would cost this process ~90 MB for good.
+      // In a process of its own: loading Playwright here would cost this process 35–90 MB for good.
       const outcome = await probeInChildProcess(
         {
           ...this.setting,
