@@ -53,7 +53,9 @@ async function inFreshProcess(
 }
 
 describe("the start-up check of Chromium", () => {
-  it("finds Chromium ready without loading Playwright in the process that asked", { timeout: 120_000 }, async () => {
+  it("finds Chromium ready without loading Playwright in the process that asked", {
+    timeout: 120_000,
+  }, async () => {
     const probed = await inFreshProcess({ executablePath: chromiumPath, sandbox: false }, "probe");
     expect(probed).toEqual({ result: { state: "ready" }, playwrightLoaded: false });
     // The control: a process that renders loads it.
