@@ -47,7 +47,16 @@ function environOf(pid: number): Record<string, string> {
 }
 
 function argumentsOf(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  } catch {
+    return []; // it has ended since it was listed
+  }
+}
+
+/** The command's children that run pagegrade itself (not the start-up check of Chromium, a child of its own). */
+function pagegradeChildrenOf(pid: number): number[] {
+  return childrenOf(pid).filter((child) => argumentsOf(child).includes(bin));
 }
 
 describe("pagegrade worker's memory settings", () => {
@@ -97,7 +106,7 @@ describe("pagegrade worker's memory settings", () => {
   }, async () => {
     const { child, exited, stderr } = await startWorker([], {});
     const pid = child.pid as number;
-    const [worker, ...others] = childrenOf(pid);
+    const [worker, ...others] = pagegradeChildrenOf(pid);
     expect(others).toEqual([]);
     workers.push(worker as number);
 
@@ -120,7 +129,7 @@ describe("pagegrade worker's memory settings", () => {
 
   it("keeps an operator's own MALLOC_ARENA_MAX", { timeout: 90_000 }, async () => {
     const { child, exited } = await startWorker([], { MALLOC_ARENA_MAX: "4" });
-    const [worker] = childrenOf(child.pid as number);
+    const [worker] = pagegradeChildrenOf(child.pid as number);
     workers.push(worker as number);
     expect(environOf(worker as number).MALLOC_ARENA_MAX).toBe("4");
     expect(argumentsOf(worker as number)).toContain("--max-semi-space-size=16");
@@ -130,7 +139,7 @@ describe("pagegrade worker's memory settings", () => {
 
   it("takes its worker along when it is killed outright", { timeout: 90_000 }, async () => {
     const { child, exited } = await startWorker([], {});
-    const [worker] = childrenOf(child.pid as number);
+    const [worker] = pagegradeChildrenOf(child.pid as number);
     workers.push(worker as number);
     child.kill("SIGKILL");
     expect((await exited).signal).toBe("SIGKILL");
@@ -139,7 +148,7 @@ describe("pagegrade worker's memory settings", () => {
 
   it("runs in its own process when started with the settings", { timeout: 90_000 }, async () => {
     const { child, exited } = await startWorker(["--max-semi-space-size=16"], { MALLOC_ARENA_MAX: "2" });
-    expect(childrenOf(child.pid as number)).toEqual([]);
+    expect(pagegradeChildrenOf(child.pid as number)).toEqual([]);
     expect(environOf(child.pid as number).MALLOC_ARENA_MAX).toBe("2");
     child.kill("SIGTERM");
     expect((await exited).code).toBe(0);

@@ -18,6 +18,9 @@ try {
   await browser.close();
   outcome = { ok: true };
 } catch (error) {
-  outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
+  // Playwright's message carries the launch's call log, Chromium's own lines among them: the first 8,000
+  // characters hold them, and keep the line, escaped, within what the parent reads (chromium-probe.ts).
+  const message = error instanceof Error ? error.message : String(error);
+  outcome = { ok: false, message: message.slice(0, 8_000) };
 }
 process.stdout.write(`${JSON.stringify(outcome)}\n`, () => process.exit(0));
