@@ -16,6 +16,7 @@ import { probeLoop } from "../helpers/loop-probe.js";
 import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
 
 const bodyCap = 5 * 1024 * 1024;
+const stallBoundMs = 200;
 
 /**
  * Sends a large body 64 KiB at a time, each slice once the socket has taken the last. The probe runs in this
@@ -33,7 +34,6 @@ async function sentInSlices(response: ServerResponse, body: Buffer): Promise<voi
   }
   response.end();
 }
-const stallBoundMs = 200;
 
 /** `open`, then `unit` as many times as fit under the body cap, then `close`. */
 function atCap(open: string, unit: string, close: string): Buffer {

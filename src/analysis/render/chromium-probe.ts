@@ -13,10 +13,7 @@ const entry = new URL("./chromium-probe-entry.mjs", import.meta.url);
 /** How much of the child's output is kept: its outcome's line (whose message the child bounds), or its errors. */
 const tailChars = 65_536;
 
-export function probeInChildProcess(
-  options: ChromiumLaunchOptions,
-  timeoutMs: number,
-): Promise<ProbeOutcome> {
+export function probeInChildProcess(options: ChromiumLaunchOptions): Promise<ProbeOutcome> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [fileURLToPath(entry), JSON.stringify(options)], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -30,7 +27,7 @@ export function probeInChildProcess(
       stderr = (stderr + chunk).slice(-tailChars);
     });
     // Playwright's own launch timeout is `timeoutMs`; loading it and closing the browser get as long again.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 2 * timeoutMs);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2 * (options.timeoutMs ?? 30_000));
     // A service stopped while it checks takes the check along (Chromium, on its pipe, ends with it).
     const stopCheck = () => child.kill("SIGTERM");
     process.once("exit", stopCheck);

@@ -79,15 +79,12 @@ export class ChromiumStatus {
     this.probing ??= (async (): Promise<ProbeResult> => {
       if (!chromiumInstalled(this.setting.executablePath)) return this.state();
       // In a process of its own: loading Playwright here would cost this process 35–90 MB for good.
-      const outcome = await probeInChildProcess(
-        {
-          ...this.setting,
-          fallbackProxyUrl: "http://127.0.0.1:9",
-          jsHeapMiB: 64,
-          timeoutMs: launchTimeoutMs,
-        },
-        launchTimeoutMs,
-      );
+      const outcome = await probeInChildProcess({
+        ...this.setting,
+        fallbackProxyUrl: "http://127.0.0.1:9",
+        jsHeapMiB: 64,
+        timeoutMs: launchTimeoutMs,
+      });
       if (outcome.ok) {
         this.known = { ok: true };
         return this.state();
