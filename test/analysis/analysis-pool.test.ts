@@ -14,7 +14,7 @@ import { FairQueue } from "../../src/analysis/pool/fair-queue.js";
 import { InThreadSession, type PageSession } from "../../src/analysis/pool/page-session.js";
 import { defaultScoring } from "../../src/analysis/scoring-config.js";
 import { loadAnalysisConfig } from "../../src/config.js";
-import { type CorpusPage, corpusMissing, loadCorpus, serveCorpus } from "../helpers/corpus.js";
+import { type CorpusPage, corpusSkippable, loadCorpus, serveCorpus } from "../helpers/corpus.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 
 const run = promisify(execFile);
@@ -66,7 +66,7 @@ class BothSessions implements PageSession {
   }
 }
 
-describe.skipIf(corpusMissing !== undefined)("the analysis processes and the calling thread agree", () => {
+describe.skipIf(corpusSkippable)("the analysis processes and the calling thread agree", () => {
   let pages: CorpusPage[];
   let server: LocalServer;
   let pool: AnalysisPool;

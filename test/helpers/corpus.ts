@@ -21,6 +21,12 @@ export const corpusMissing = existsSync(corpusDir)
   ? undefined
   : `the shared corpus is not at ${corpusDir} (it lives in ../shared/corpus beside the repository; set PAGEGRADE_CORPUS_DIR to point elsewhere)`;
 
+/**
+ * True when the corpus tests may be skipped: the corpus is missing and not required. Where it is required
+ * (PAGEGRADE_REQUIRE_CORPUS=1, as in CI), a test guarded by this runs and fails on the missing files.
+ */
+export const corpusSkippable = corpusMissing !== undefined && !corpusRequired;
+
 /** The second set of pages, beside the first one unless PAGEGRADE_READABILITY_DIR says otherwise. */
 export const readabilityDir = resolve(
   process.env.PAGEGRADE_READABILITY_DIR ?? join(corpusDir, "..", "readability"),
