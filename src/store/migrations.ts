@@ -4,7 +4,7 @@
  * branches are where SQL truly differs: identity columns, byte-order collation, and the substring-search
  * index (FTS5 trigram on SQLite, pg_trgm on PostgreSQL).
  */
-import { type Migration, Migrator, sql } from "kysely";
+import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import { initial } from "./migrations/001_initial.js";
 import { webSessions } from "./migrations/002_web_sessions.js";
 import { urlInListIndexes } from "./migrations/003_url_in_list_indexes.js";
@@ -29,6 +29,7 @@ import { stagedFindings } from "./migrations/025_staged_findings.js";
 import { compactRows } from "./migrations/026_compact_rows.js";
 import { pageCheckCodes } from "./migrations/027_page_check_codes.js";
 import { crawlRowsUnlocked } from "./migrations/028_crawl_rows_unlocked.js";
+import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -67,18 +68,49 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
 
 export async function migrate(store: Store): Promise<void> {
   const all = migrations(store.dialect);
+  const schema = store.dialect === "postgres" ? await currentSchema(store) : undefined;
   const migrator = new Migrator({
-    db: store.db,
+    db: schema ? withOwnSchemaIntrospection(store.db, schema) : store.db,
     provider: { getMigrations: async () => all },
     // Kysely looks for its own tables in every schema unless told which: a database holding several schemas
     // (tests run one per suite, at once) would find another schema's lock table and skip creating its own.
-    ...(store.dialect === "postgres" ? { migrationTableSchema: await currentSchema(store) } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
     throw new Error(`database migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
   }
+}
+
+/**
+ * The database as the migrator sees it, its catalogue look-ups limited to the schema being migrated. Kysely's
+ * own introspection scans every schema of the database (calling `has_schema_privilege` on each), so a schema
+ * that another client drops during the scan, as parallel test suites and other services do, would fail this
+ * migration with "schema … does not exist". The migrator asks only for schema and table names.
+ */
+function withOwnSchemaIntrospection(db: Kysely<Database>, schema: string): Kysely<Database> {
+  const introspection = {
+    getSchemas: async () => {
+      const { rows } = await sql<{ name: string }>`
+        select nspname as name from pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    getTables: async () => {
+      const { rows } = await sql<{ name: string; schema: string }>`
+        select table_name as name, table_schema as schema from information_schema.tables
+        where table_schema = ${schema}`.execute(db);
+      return rows.map((row) => ({ ...row, isView: false, columns: [] }));
+    },
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "introspection") return introspection;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 async function currentSchema(store: Store): Promise<string> {
