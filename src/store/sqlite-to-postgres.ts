@@ -282,7 +282,7 @@ async function refuseRows(target: pg.Client, tables: string[]): Promise<void> {
   }
   if (holding.length > 0)
     throw new MigrationRefused(
-      `the target is not empty: ${holding.join(", ")} hold rows (a finished copy, or a service that started on it). ` +
+      `the target is not empty: ${holding.sort().join(", ")} hold rows (a finished copy, or a service that started on it). ` +
         "Migrate into an empty database or schema (drop and create it again to start over)",
     );
 }

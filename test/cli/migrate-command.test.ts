@@ -1,0 +1,160 @@
+/**
+ * `pagegrade migrate` refusing what it must and surviving a SIGKILL, as real processes against real PostgreSQL
+ * schemas: a target holding tables of its own or rows of a finished copy is refused and left as it was; a wrong
+ * URL is one clear line, no stack trace; a copy killed halfway commits nothing (every table of the target stays
+ * empty, so no service ever starts on part of the data) and a re-run then copies everything.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
+import { openStore } from "../../src/store/database.js";
+import { sqliteDatabaseClass } from "../../src/store/sqlite-driver.js";
+import { postgresUrl } from "../helpers/api.js";
+import { crawlOwner, runningCrawl } from "../helpers/crawl-rows.js";
+import { eventually } from "../helpers/job-queues.js";
+import { pagegrade, startPagegrade } from "../helpers/pagegrade-command.js";
+
+const dir = mkdtempSync(join(tmpdir(), "pagegrade-migrate-"));
+const source = join(dir, "source.db");
+const schemas: string[] = [];
+/** Findings in the source: enough that copying them takes seconds, so the copy can be killed in the middle. */
+const findings = 200_000;
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh schema and the URL whose search_path starts with it. */
+async function freshSchema(): Promise<{ schema: string; url: string }> {
+  const schema = `migrate_${randomBytes(5).toString("hex")}`;
+  schemas.push(schema);
+  await admin((client) => client.query(`create schema ${schema}`));
+  return { schema, url: `${postgresUrl}?options=-c%20search_path%3D${schema}%2Cpublic` };
+}
+
+async function rowsIn(schema: string): Promise<Record<string, number>> {
+  return admin(async (client) => {
+    const { rows } = await client.query<{ name: string }>(
+      "select table_name as name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' and table_name not like 'kysely%'",
+      [schema],
+    );
+    const counts: Record<string, number> = {};
+    for (const { name } of rows) {
+      const counted = await client.query(`select count(*)::int as n from ${schema}.${name}`);
+      counts[name] = counted.rows[0].n;
+    }
+    return counts;
+  });
+}
+
+const migrate = (url: string) => pagegrade(["migrate", "--to", url], { DATABASE_URL: `sqlite:${source}` });
+
+beforeAll(async () => {
+  // A user, a crawl, and many findings, written the way the service writes them (its migrations, its stores).
+  const store = await openStore(`sqlite:${source}`);
+  const userId = await crawlOwner(store);
+  const crawl = await runningCrawl(openCrawlStores(store), userId);
+  await store.close();
+  const database = new (sqliteDatabaseClass())(source);
+  const insert = database.prepare(
+    "insert into crawl_findings (crawl_id, check_id, position, fingerprint, item) values (?, 'broken-links', ?, ?, ?)",
+  );
+  database.transaction(() => {
+    for (let position = 0; position < findings; position++)
+      insert.run(crawl.id, position, `fingerprint-${position}`, JSON.stringify({ url: `/page/${position}` }));
+  })();
+  database.close();
+}, 120_000);
+
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await admin(async (client) => {
+    for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
+  });
+});
+
+describe("pagegrade migrate", () => {
+  it("survives a SIGKILL halfway: nothing committed, then a re-run copies everything", async () => {
+    const target = await freshSchema();
+    const killed = startPagegrade(["migrate", "--to", target.url], { DATABASE_URL: `sqlite:${source}` });
+    // Killed once the users and the crawl are copied and the findings are on their way.
+    await eventually(
+      () => /users: 1 row copied/.test(killed.stdout()) && /crawl_findings: [\d,]+ of /.test(killed.stdout()),
+      "the copy to reach the findings",
+      60_000,
+    );
+    killed.child.kill("SIGKILL");
+    await killed.exited;
+    expect(killed.stdout()).not.toContain("Done");
+    // The server ends the dead client's transaction; until then its rows are invisible, and after it they are gone.
+    const afterKill = await rowsIn(target.schema);
+    expect(Object.keys(afterKill)).toContain("crawl_findings");
+    expect(Object.values(afterKill).every((count) => count === 0)).toBe(true);
+
+    const rerun = await migrate(target.url);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout).toContain(
+      `crawl_findings: ${findings.toLocaleString("en")} rows copied, count verified`,
+    );
+    const copied = await rowsIn(target.schema);
+    expect(copied).toMatchObject({ users: 1, crawls: 1, crawl_findings: findings, report_changes: 0 });
+  }, 180_000);
+
+  it("refuses a target holding a finished copy, and one holding tables of its own", async () => {
+    const target = await freshSchema();
+    expect((await migrate(target.url)).code).toBe(0);
+    const again = await migrate(target.url);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^pagegrade: migrate: the target is not empty: .*crawl_findings.*users/);
+    expect(again.stderr.trim().split("\n")).toHaveLength(1);
+    expect((await rowsIn(target.schema)).crawl_findings).toBe(findings);
+
+    const foreign = await freshSchema();
+    await admin((client) => client.query(`create table ${foreign.schema}.notes (body text)`));
+    const refused = await migrate(foreign.url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `pagegrade: migrate: the target schema ${foreign.schema} holds tables that are not pagegrade's (notes): ` +
+        "migrate into an empty database or schema\n",
+    );
+    // Refused before anything was created there.
+    expect(Object.keys(await rowsIn(foreign.schema))).toEqual(["notes"]);
+  }, 180_000);
+
+  it("says clearly what is wrong with a wrong URL, without a stack trace", async () => {
+    const unreachable = await migrate("postgres://postgres@127.0.0.1:1/test");
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(
+      /^pagegrade: migrate: cannot connect to postgres:\/\/postgres@127\.0\.0\.1:1\/test: .*ECONNREFUSED/,
+    );
+    const missing = await migrate(postgresUrl.replace(/\/[^/?]*$/, "/no_such_database_here"));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('database "no_such_database_here" does not exist');
+    const password = await migrate("postgres://someone:secret@127.0.0.1:1/test");
+    expect(password.stderr).toContain("postgres://someone:***@127.0.0.1:1/test");
+    expect(password.stderr).not.toContain("secret");
+    const notPostgres = await migrate("mysql://root@127.0.0.1/test");
+    expect(notPostgres.code).toBe(2);
+    expect(notPostgres.stderr).toContain(
+      '--to must be a PostgreSQL URL (postgres://…), got "mysql://root@127.0.0.1/test"',
+    );
+    const noTarget = await pagegrade(["migrate"], { DATABASE_URL: `sqlite:${source}` });
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.stderr).toContain("migrate needs --to");
+    const noSource = await pagegrade(["migrate", "--to", postgresUrl, "--from", join(dir, "none.db")]);
+    expect(noSource.code).toBe(1);
+    expect(noSource.stderr).toContain(`cannot open the SQLite database ${join(dir, "none.db")}`);
+    for (const result of [unreachable, missing, password, notPostgres, noTarget, noSource])
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+  }, 120_000);
+});
