@@ -1,8 +1,9 @@
 /**
  * Moving a service from SQLite to PostgreSQL, end to end with real processes: a SQLite service filled through the
  * API (users with two keys, reports with history, a schedule and a password, a crawl of a local site, a webhook
- * with deliveries) is backed up with `pagegrade backup` while a writer keeps storing reports, the copy is checked
- * (it opens, passes `PRAGMA integrity_check`, holds every report acknowledged before the backup began), then
+ * with deliveries) is backed up with `pagegrade backup` while a crawl writes its pages and a writer keeps storing
+ * reports, the copy is checked (it opens, passes `PRAGMA integrity_check`, holds every report acknowledged and every
+ * page crawled before the backup began), then
  * moved with `pagegrade migrate` into a fresh PostgreSQL schema, and a service started there answers every call as
  * the SQLite one did, to the same keys; new rows get new ids.
  */
@@ -16,7 +17,7 @@ import { sqliteDatabaseClass } from "../../src/store/sqlite-driver.js";
 import { postgresUrl, testServiceSettings } from "../helpers/api.js";
 import { crawlTestSettings, testPage } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
-import { html, startServer } from "../helpers/local-server.js";
+import { type Handler, html, startServer } from "../helpers/local-server.js";
 import { pagegrade } from "../helpers/pagegrade-command.js";
 import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
 
@@ -82,15 +83,28 @@ afterAll(async () => {
 
 describe("moving a SQLite service to PostgreSQL", () => {
   it("backs up while writing, migrates, and the PostgreSQL service answers as the SQLite one did", async () => {
-    const site = await startServer({
-      "/": html(testPage("Home", '<a href="/a">A</a> <a href="/b">B</a> <a href="/gone">Gone</a>')),
-      "/a": html(testPage("Page A", '<a href="/">Home</a> <a href="/b">B</a>')),
-      "/b": html(testPage("Page B", '<a href="/">Home</a>')),
-      "/hook": (_request, response) => {
-        response.writeHead(204);
-        response.end();
+    // A generated site of `generatedPages` pages, /p/0 to /p/…, a tree ten links wide: the writer's crawl.
+    const generatedPages = 3000;
+    const generated: Handler = (request, response) => {
+      const n = Number(new URL(request.url ?? "/", "http://x").pathname.slice("/p/".length));
+      const links = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        .map((step) => n * 10 + step)
+        .filter((next) => next < generatedPages)
+        .map((next) => `<a href="/p/${next}">Page ${next}</a>`);
+      html(testPage(`Page ${n}`, links.join(" ")))(request, response);
+    };
+    const site = await startServer(
+      {
+        "/": html(testPage("Home", '<a href="/a">A</a> <a href="/b">B</a> <a href="/gone">Gone</a>')),
+        "/a": html(testPage("Page A", '<a href="/">Home</a> <a href="/b">B</a>')),
+        "/b": html(testPage("Page B", '<a href="/">Home</a>')),
+        "/hook": (_request, response) => {
+          response.writeHead(204);
+          response.end();
+        },
       },
-    });
+      { fallback: generated },
+    );
     const sqliteEnv = { ...settings, DATABASE_URL: `sqlite:${live}` };
     // The SQLite file exists (and holds the accounts) before the service starts on it, as `user create` makes it.
     const newUser = async (email: string, password?: string) => {
@@ -180,7 +194,13 @@ describe("moving a SQLite service to PostgreSQL", () => {
       3,
     );
 
-    // A writer keeps storing reports (each a transaction of the service) while the backup runs.
+    // While the backup runs, a crawl writes its pages and a writer keeps storing reports (a transaction each).
+    const writerCrawl = (
+      await ok(sqliteService, writerKey, "POST", "/api/v1/crawls", {
+        url: `${site.url}/p/0`,
+        max_pages: generatedPages,
+      })
+    ).data;
     const acknowledged: number[] = [];
     let writing = true;
     const writer = (async () => {
@@ -191,8 +211,20 @@ describe("moving a SQLite service to PostgreSQL", () => {
         if (stored.status === 201) acknowledged.push(stored.json().data.id);
       }
     })();
+    // Awaited below; handled here too, so a test failing before then does not also leave an unhandled rejection.
+    writer.catch(() => {});
     await eventually(() => acknowledged.length >= 5, "the writer's first reports", 30_000);
+    await eventually(
+      async () =>
+        (await ok(sqliteService, writerKey, "GET", `/api/v1/crawls/${writerCrawl.id}`)).data.pages.analysed >=
+        20,
+      "the crawl's first pages",
+      60_000,
+    );
     const before = [...acknowledged];
+    const crawledBefore = (await ok(sqliteService, writerKey, "GET", `/api/v1/crawls/${writerCrawl.id}`))
+      .data;
+    expect(crawledBefore.pages.analysed).toBeGreaterThan(0);
     const backedUp = await pagegrade(["backup", backup], sqliteEnv);
     const during = acknowledged.length - before.length;
     writing = false;
@@ -200,6 +232,10 @@ describe("moving a SQLite service to PostgreSQL", () => {
     expect(backedUp.code, backedUp.stderr).toBe(0);
     expect(backedUp.stdout).toContain("integrity check ok");
     expect(during, "reports stored while the backup ran").toBeGreaterThan(0);
+    const crawledAfter = (await ok(sqliteService, writerKey, "GET", `/api/v1/crawls/${writerCrawl.id}`)).data;
+    expect(crawledAfter.pages.analysed, "pages crawled while the backup ran").toBeGreaterThan(
+      crawledBefore.pages.analysed,
+    );
     // Nothing but the finished copy beside it: the temporary file was renamed.
     expect(
       readdirSync(dir).filter((name) => name.startsWith("backup") || name.startsWith(".backup")),
@@ -214,6 +250,10 @@ describe("moving a SQLite service to PostgreSQL", () => {
         (copy.prepare("select id from reports").all() as { id: number }[]).map((row) => row.id),
       );
       expect(before.filter((id) => !held.has(id))).toEqual([]);
+      const crawled = copy
+        .prepare("select count(*) as n from crawl_pages where crawl_id = ? and state = 'done'")
+        .get(writerCrawl.id) as { n: number };
+      expect(crawled.n).toBeGreaterThanOrEqual(crawledBefore.pages.analysed);
       versions = copy.prepare("select id, reports_version from users order by id").all();
     } finally {
       copy.close();
@@ -242,6 +282,14 @@ describe("moving a SQLite service to PostgreSQL", () => {
 
     const postgresService = await startServiceProcess({ ...settings, DATABASE_URL: targetUrl });
     running.push(postgresService);
+    // The writer's crawl was running in the copy; it would go on here (its job is in the copied queue).
+    const cancelled = await api(
+      postgresService,
+      writerKey,
+      "POST",
+      `/api/v1/crawls/${writerCrawl.id}/cancel`,
+    );
+    expect([200, 202, 409]).toContain(cancelled.status);
     expect(await snapshot(postgresService, aliceKey, alicePaths)).toEqual(aliceBefore);
     expect(await snapshot(postgresService, bobKey, bobPaths)).toEqual(bobBefore);
     // Alice's first key was kept (--keep-old); the writer's reports acknowledged before the backup are there.
