@@ -146,9 +146,17 @@ async function targetSchema(target: pg.Client): Promise<string> {
     "select current_schema() as schema, current_setting('search_path') as path",
   );
   const schema = rows[0]?.schema;
-  if (!schema)
+  const path = rows[0]?.path ?? "";
+  // The first schema named on the search path, unless it is the default "$user": PostgreSQL skips a missing one and
+  // would take the next (public) without a word.
+  const first = path
+    .split(",")[0]
+    ?.trim()
+    .replace(/^"(.*)"$/, "$1");
+  if (!schema || (first && first !== "$user" && first !== schema))
     throw new MigrationRefused(
-      `no schema of the target's search_path (${rows[0]?.path}) exists: create it first (create schema …)`,
+      `the schema ${first || "of the search path"} does not exist in the target database: create it first ` +
+        `(create schema ${first || "…"}), or name an existing one`,
     );
   return schema;
 }
@@ -263,7 +271,7 @@ export function parentsFirst(tables: string[], keys: [child: string, parent: str
       )
       .sort();
     if (ready.length === 0)
-      throw new MigrationRefused(`the tables' foreign keys form a cycle: ${[...remaining]}`);
+      throw new MigrationRefused(`the tables' foreign keys form a cycle: ${[...remaining].join(", ")}`);
     for (const table of ready) {
       ordered.push(table);
       remaining.delete(table);

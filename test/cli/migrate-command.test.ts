@@ -140,6 +140,12 @@ describe("pagegrade migrate", () => {
     const missing = await migrate(postgresUrl.replace(/\/[^/?]*$/, "/no_such_database_here"));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('database "no_such_database_here" does not exist');
+    const noSchema = await migrate(`${postgresUrl}?options=-c%20search_path%3Dno_such_schema_here%2Cpublic`);
+    expect(noSchema.code).toBe(1);
+    expect(noSchema.stderr).toBe(
+      "pagegrade: migrate: the schema no_such_schema_here does not exist in the target database: create it first " +
+        "(create schema no_such_schema_here), or name an existing one\n",
+    );
     const password = await migrate("postgres://someone:secret@127.0.0.1:1/test");
     expect(password.stderr).toContain("postgres://someone:***@127.0.0.1:1/test");
     expect(password.stderr).not.toContain("secret");
@@ -154,7 +160,7 @@ describe("pagegrade migrate", () => {
     const noSource = await pagegrade(["migrate", "--to", postgresUrl, "--from", join(dir, "none.db")]);
     expect(noSource.code).toBe(1);
     expect(noSource.stderr).toContain(`cannot open the SQLite database ${join(dir, "none.db")}`);
-    for (const result of [unreachable, missing, password, notPostgres, noTarget, noSource])
+    for (const result of [unreachable, missing, noSchema, password, notPostgres, noTarget, noSource])
       expect(result.stderr).not.toMatch(/^\s+at /m);
   }, 120_000);
 });
