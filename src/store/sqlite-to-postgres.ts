@@ -80,7 +80,13 @@ function openSource(path: string): SqliteDatabase {
   } catch (error) {
     throw new MigrationRefused(`cannot open the SQLite database ${path}: ${(error as Error).message}`);
   }
-  database.pragma("busy_timeout = 10000");
+  try {
+    database.pragma("busy_timeout = 10000");
+    database.prepare("select count(*) from sqlite_schema").get();
+  } catch (error) {
+    database.close();
+    throw new MigrationRefused(`cannot read the SQLite database ${path}: ${(error as Error).message}`);
+  }
   return database;
 }
 

@@ -5,7 +5,7 @@
  * empty, so no service ever starts on part of the data) and a re-run then copies everything.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -130,6 +130,36 @@ describe("pagegrade migrate", () => {
     // Refused before anything was created there.
     expect(Object.keys(await rowsIn(foreign.schema))).toEqual(["notes"]);
   }, 180_000);
+
+  it("refuses a source that is not a pagegrade database of this version", async () => {
+    const target = await freshSchema();
+    const versioned = join(dir, "versioned.db");
+    copyFileSync(source, versioned);
+    const database = new (sqliteDatabaseClass())(versioned);
+    database.exec("delete from kysely_migration where name = '028_crawl_rows_unlocked'");
+    const older = await pagegrade(["migrate", "--to", target.url, "--from", versioned]);
+    expect(older.code).toBe(1);
+    expect(older.stderr).toContain("is not at this version's schema (missing 028_crawl_rows_unlocked)");
+    database.exec(
+      "insert into kysely_migration (name, timestamp) values ('028_crawl_rows_unlocked', ''), ('099_later', '')",
+    );
+    const newer = await pagegrade(["migrate", "--to", target.url, "--from", versioned]);
+    expect(newer.code).toBe(1);
+    expect(newer.stderr).toContain("was migrated by a newer pagegrade (099_later)");
+    database.close();
+    const notDatabase = join(dir, "notes.txt");
+    writeFileSync(
+      notDatabase,
+      "not a database, but long enough to have a header's worth of bytes in it ".repeat(4),
+    );
+    const text = await pagegrade(["migrate", "--to", target.url, "--from", notDatabase]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toBe(
+      `pagegrade: migrate: cannot read the SQLite database ${notDatabase}: file is not a database\n`,
+    );
+    // Refused before the target was touched.
+    expect(await rowsIn(target.schema)).toEqual({});
+  }, 120_000);
 
   it("says clearly what is wrong with a wrong URL, without a stack trace", async () => {
     const unreachable = await migrate("postgres://postgres@127.0.0.1:1/test");
