@@ -4,7 +4,8 @@
  * version. Then everything happens in one transaction on the target, so a copy cut off at any point (SIGKILL, a
  * lost connection) commits nothing and leaves the target as empty as it was, ready for a re-run:
  *  - every pagegrade table is locked, then found empty, or the copy is refused (a re-run over a finished copy, a
- *    service that already started on the target), as are tables pagegrade does not make (checked before migrating);
+ *    service that already started on the target), as is a schema holding tables pagegrade does not make (both are
+ *    checked before migrating too, so a refused target is left unchanged);
  *  - the tables' own triggers are off for the transaction (`alter table … disable trigger user`, undone by commit or
  *    rollback alike): on PostgreSQL, inserting reports and analyses would bump their owners' `reports_version` and
  *    notify listeners (migrations 010, 017); the copied versions are the source's. Foreign keys stay checked, so the
@@ -58,7 +59,7 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<Copied
     const target = await connect(options.postgresUrl);
     try {
       const schema = await targetSchema(target);
-      await refuseForeignTables(target, schema, tables);
+      await refuseUnlessEmpty(target, schema, tables);
       say(`Migrating the schema of ${redactedUrl(options.postgresUrl)} (schema ${schema})`);
       await migrateTarget(options.postgresUrl);
       return await copyInOneTransaction(source, target, schema, tables, say);
@@ -167,8 +168,12 @@ async function targetSchema(target: pg.Client): Promise<string> {
   return schema;
 }
 
-/** Tables, views and the like in the schema that pagegrade does not make: the target is someone else's. */
-async function refuseForeignTables(target: pg.Client, schema: string, tables: string[]): Promise<void> {
+/**
+ * Before the target is migrated (which would change it): tables, views and the like in the schema that pagegrade
+ * does not make (the target is someone else's), and pagegrade tables holding rows. The copy's transaction checks
+ * the rows again once it holds the tables' locks.
+ */
+async function refuseUnlessEmpty(target: pg.Client, schema: string, tables: string[]): Promise<void> {
   const known = new Set([...tables, ...postgresOnlyTables, ...migrationTables]);
   const { rows } = await target.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -181,6 +186,10 @@ async function refuseForeignTables(target: pg.Client, schema: string, tables: st
       `the target schema ${schema} holds tables that are not pagegrade's (${foreign.join(", ")}): migrate into an ` +
         "empty database or schema",
     );
+  await refuseRows(
+    target,
+    rows.map((row) => row.name).filter((name) => !migrationTables.includes(name)),
+  );
 }
 
 async function migrateTarget(url: string): Promise<void> {

@@ -117,6 +117,7 @@ describe("pagegrade migrate", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^pagegrade: migrate: the target is not empty: .*crawl_findings.*users/);
     expect(again.stderr.trim().split("\n")).toHaveLength(1);
+    expect(again.stdout).not.toContain("Migrating the schema");
     expect((await rowsIn(target.schema)).crawl_findings).toBe(findings);
 
     const foreign = await freshSchema();
