@@ -2,7 +2,8 @@
  * `pagegrade migrate` refusing what it must and surviving a SIGKILL, as real processes against real PostgreSQL
  * schemas: a target holding tables of its own or rows of a finished copy is refused and left as it was; a wrong
  * URL is one clear line, no stack trace; a copy killed halfway commits nothing (every table of the target stays
- * empty, so no service ever starts on part of the data) and a re-run then copies everything.
+ * empty, so no service ever starts on part of the data) and a re-run then copies everything; and a role that is
+ * not a superuser, owning its schema, copies with the triggers off all the same.
  */
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -108,6 +109,29 @@ describe("pagegrade migrate", () => {
     );
     const copied = await rowsIn(target.schema);
     expect(copied).toMatchObject({ users: 1, crawls: 1, crawl_findings: findings, report_changes: 0 });
+  }, 180_000);
+
+  it("needs no superuser: the role that owns the tables turns their triggers off", async () => {
+    const role = `mover_${randomBytes(5).toString("hex")}`;
+    const schema = `migrate_${randomBytes(5).toString("hex")}`;
+    await admin(async (client) => {
+      await client.query(`create role ${role} login nosuperuser`);
+      await client.query(`create schema ${schema} authorization ${role}`);
+    });
+    try {
+      const asRole = postgresUrl.replace(/\/\/[^@/]*@/, `//${role}@`);
+      const moved = await migrate(`${asRole}?options=-c%20search_path%3D${schema}%2Cpublic`);
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(moved.stdout).toContain(
+        "Triggers off during the copy on analyses, api_keys, crawls, reports, users",
+      );
+      expect(await rowsIn(schema)).toMatchObject({ users: 1, crawl_findings: findings });
+    } finally {
+      await admin(async (client) => {
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.query(`drop role if exists ${role}`);
+      });
+    }
   }, 180_000);
 
   it("refuses a target holding a finished copy, and one holding tables of its own", async () => {
