@@ -20,6 +20,8 @@ const usage = `Usage:
   pagegrade crawl --file <urls.txt> [--extract <rules.json text>] [options of crawl <url>]
   pagegrade user create --email <e> [--password <p>]
   pagegrade key create --email <e> [--keep-old]
+  pagegrade backup <file> [--force]      (a consistent copy of the SQLite database, while the service runs)
+  pagegrade migrate --to <postgres://…> [--from <sqlite file>]   (copies it into an empty PostgreSQL database)
   pagegrade worker          (runs jobs only; needs PAGEGRADE_QUEUE_URL and a PostgreSQL DATABASE_URL)
   pagegrade help
 
@@ -38,6 +40,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./account-commands.js")).runUser(rest);
     case "key":
       return (await import("./account-commands.js")).runKey(rest);
+    case "backup":
+      return (await import("./backup-command.js")).runBackup(rest);
+    case "migrate":
+      return (await import("./migrate-command.js")).runMigrate(rest);
     case "worker":
       return (await import("../worker.js")).runWorker(rest);
     case undefined:
