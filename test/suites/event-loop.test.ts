@@ -4,7 +4,9 @@
  * wildcard rules) is analysed and that host is crawled with the worst sitemap (an unclosed `<loc>` before 10 MiB
  * of spaces), no answer takes more than 200 ms. While the worst page of each kind, each at the 5 MiB body cap, is
  * analysed through the API, all at once, no answer takes more than 200 ms either, and each page ends in a report
- * or in a clean 422 (`too-complex` when it goes past the analysis threads' limits). npm run test:hostile.
+ * or in a clean 422 (`too-complex` when it goes past the analysis threads' limits). While a crawl reads 20
+ * malformed 10 MiB sitemaps, and while it stores a page of 340,000 links, /healthz answers within 200 ms at the
+ * 99th percentile (issue 37). npm run test:hostile.
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -270,17 +272,21 @@ describe("the event loop under hostile pages", () => {
   it(`answers /healthz within ${stallBoundMs} ms while malformed sitemaps are read`, async () => {
     // Issue 37: 10 MiB of `&;` (or of control bytes) after an open <loc>, an error of the parser per token: a
     // file cost 25–81 s of CPU, a 1-page crawl took 131 s and /healthz answered in up to 1,678 ms. And billion
-    // laughs, its last entity referred to for 10 MiB.
+    // laughs, its last entity referred to for 10 MiB. A crawl reads up to 20 sitemaps: 20 of them here.
     const open =
       '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://H/';
     const laughs = `<!DOCTYPE urlset [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level || ""};`.repeat(10)}">`).join("")}]>`;
     const fill = (head: string, unit: string) =>
       Buffer.from(head + unit.repeat(Math.floor((10 * 1024 * 1024 - 1024 - head.length) / unit.length)));
-    const sitemaps: Record<string, Buffer> = {
-      "/entities.xml": fill(open, "&;"),
-      "/control.xml": fill(open, "\x01"),
-      "/laughs.xml": fill(`<?xml version="1.0"?>${laughs}${open.slice(21)}`, "&lol9;"),
-    };
+    const kinds = [
+      fill(open, "&;"),
+      fill(open, "\x01"),
+      fill(`<?xml version="1.0"?>${laughs}${open.slice(21)}`, "&lol9;"),
+    ];
+    // As many as a crawl reads (20), each kind in turn.
+    const sitemaps: Record<string, Buffer> = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`/sitemap-${i}.xml`, kinds[i % kinds.length] as Buffer]),
+    );
     const site: LocalServer = await startServer({
       "/": (_request, response) => {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
@@ -316,7 +322,8 @@ describe("the event loop under hostile pages", () => {
       expect(status).toBe("complete");
       for (const path of Object.keys(sitemaps)) expect(site.requests).toContain(path);
       expect(watched.failures).toBe(0);
-      expect(watched.slow).toEqual([]);
+      // At the 99th percentile (issue 37's bound): a sample in a hundred may be the machine's, not the service's.
+      expect(watched.slow.length).toBeLessThanOrEqual(Math.floor(watched.samples / 100));
     } finally {
       await site.close();
     }
@@ -344,7 +351,8 @@ describe("the event loop under hostile pages", () => {
       );
       expect(status).toBe("complete");
       expect(watched.failures).toBe(0);
-      expect(watched.slow).toEqual([]);
+      // At the 99th percentile (issue 37's bound): a sample in a hundred may be the machine's, not the service's.
+      expect(watched.slow.length).toBeLessThanOrEqual(Math.floor(watched.samples / 100));
     } finally {
       await site.close();
     }
