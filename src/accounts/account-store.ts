@@ -50,7 +50,12 @@ export class AccountStore {
       .compile().sql;
   }
 
-  /** Inserts a user and its first key in one transaction; undefined, with nothing written, when the e-mail is taken. */
+  /**
+   * Inserts a user and its first key in one transaction; undefined, with nothing written, when the e-mail is
+   * taken. The transaction writes first (an insert that does nothing on a taken e-mail): on SQLite a transaction
+   * that reads and then writes fails at once with "database is locked" when another connection (the service)
+   * committed in between, whatever the busy timeout, while one that writes first waits its turn for the lock.
+   */
   insertUser(
     email: string,
     passwordHash: string | null,
@@ -58,17 +63,13 @@ export class AccountStore {
     now: string,
   ): Promise<Account | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom("users")
-        .select("id")
-        .where("email", "=", email)
-        .executeTakeFirst();
-      if (existing) return undefined;
       const user = await trx
         .insertInto("users")
         .values({ email, password_hash: passwordHash, created_at: now, updated_at: now })
+        .onConflict((conflict) => conflict.column("email").doNothing())
         .returning(accountColumns)
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst();
+      if (!user) return undefined;
       await insertKey(trx, user.id, key, now);
       return user;
     });

@@ -438,7 +438,13 @@ class CrawlRun {
         this.crawl.id,
         page,
         record.facts,
-        { links: record.links, discovered: record.discovered, bounds: this.bounds, checks },
+        {
+          links: record.links,
+          linksLeftOut: record.linksLeftOut,
+          discovered: record.discovered,
+          bounds: this.bounds,
+          checks,
+        },
         (trx) => this.pageReports.storeWithin(trx, report, packedResults),
         this.pageReports.newReportStatement(report, packedResults),
       )

@@ -114,12 +114,13 @@ export class FrontierStore {
     links: PageLink[],
     given: FrontierEntry[],
     newAtMost = Number.POSITIVE_INFINITY,
+    linksLeftOut = 0,
   ): Promise<{
     links: PageLink[];
     discovered: FrontierEntry[];
   }> {
     if (this.dialect === "postgres")
-      return this.admitInOneStatement(crawlId, bounds, links, given, newAtMost);
+      return this.admitInOneStatement(crawlId, bounds, links, given, newAtMost, linksLeftOut);
     const known = await this.knownUrls(db, crawlId, mergedByUrl(given));
     const { entries, allFresh, fresh, pageLinks } = admissionOf(known, bounds, links, given, newAtMost);
     if (allFresh.length === 0 && links.length === 0) return { links, discovered: entries };
@@ -136,7 +137,7 @@ export class FrontierStore {
           bounds.urls,
         )}`,
         links_offered: sql<number>`links_offered + ${pageLinks.length}`,
-        links_dropped: sql<number>`links_dropped + ${links.length - pageLinks.length} + ${dropped(
+        links_dropped: sql<number>`links_dropped + ${links.length - pageLinks.length + linksLeftOut} + ${dropped(
           "links_offered",
           pageLinks.length,
           bounds.links,
@@ -162,6 +163,7 @@ export class FrontierStore {
     links: PageLink[],
     given: FrontierEntry[],
     newAtMost: number,
+    linksLeftOut: number,
   ): Promise<{
     links: PageLink[];
     discovered: FrontierEntry[];
@@ -190,7 +192,7 @@ export class FrontierStore {
           urls_dropped = urls_dropped + fresh.n - ${asked}
             + greatest(0, least(${asked}, urls_offered + ${asked} - ${bounds.urls}::integer)),
           links_offered = links_offered + ${pageLinks}::integer,
-          links_dropped = links_dropped + ${links.length - pageLinks}::integer
+          links_dropped = links_dropped + ${links.length - pageLinks + linksLeftOut}::integer
             + greatest(0, least(${pageLinks}::integer, links_offered + ${pageLinks}::integer - ${bounds.links}::integer))
         from fresh
         where crawls.id = ${crawlId} and (fresh.n > 0 or ${links.length}::integer > 0) and ${flushingLater()}
@@ -579,6 +581,8 @@ export class FrontierStore {
     facts: PageFacts,
     found: {
       links: PageLink[];
+      /** Links the analysis left out (`maxLinksPerPage`), counted as dropped. */
+      linksLeftOut?: number;
       discovered: FrontierEntry[];
       bounds: CrawlBounds;
       /** The page checks that failed or warned, for the crawl's roll-up. */
@@ -590,7 +594,15 @@ export class FrontierStore {
     // PostgreSQL: the room is taken before the page's transaction, in a statement of its own (see `admit`).
     const admittedBefore = this.pageCommits
       ? undefined
-      : await this.admit(this.db, crawlId, found.bounds, found.links, found.discovered);
+      : await this.admit(
+          this.db,
+          crawlId,
+          found.bounds,
+          found.links,
+          found.discovered,
+          Number.POSITIVE_INFINITY,
+          found.linksLeftOut,
+        );
     // The checks' codes: on PostgreSQL read (or added) before the page's transaction, so that processes adding a
     // check's name at once never wait on each other's pages; on SQLite in the shared transaction, kept once it
     // has committed (a page rolled back takes the names it added with it).
@@ -607,7 +619,16 @@ export class FrontierStore {
     const write = async (trx: Kysely<Database>) => {
       await this.clearPageRows(trx, crawlId, page);
       const { links, discovered } =
-        admittedBefore ?? (await this.admit(trx, crawlId, found.bounds, found.links, found.discovered));
+        admittedBefore ??
+        (await this.admit(
+          trx,
+          crawlId,
+          found.bounds,
+          found.links,
+          found.discovered,
+          Number.POSITIVE_INFINITY,
+          found.linksLeftOut,
+        ));
       const report = await storeReport(trx);
       await this.insertLinks(trx, crawlId, page.url, links);
       await this.addToFrontier(crawlId, discovered, trx);

@@ -16,6 +16,8 @@ import type { FrontierEntry, PageFacts } from "./frontier-store.js";
 export interface PageRecord {
   facts: PageFacts;
   links: CrawledPage["links"];
+  /** Links past those the analysis kept (`maxLinksPerPage`): counted as dropped. */
+  linksLeftOut: number;
   discovered: FrontierEntry[];
 }
 
@@ -52,10 +54,10 @@ export function pageRecordOf(
     meta_description: facts.metaDescription,
     text_fingerprint: facts.text ? packFingerprint(facts.text) : null,
     hreflang: JSON.stringify(facts.hreflang),
-    outlinks: links.length,
+    outlinks: links.length + crawled.linksLeftOut,
     score: report.score,
     result: report.result,
     extracted: crawl.extract === "[]" ? null : JSON.stringify(crawled.extracted),
   };
-  return { facts: stored, links, discovered };
+  return { facts: stored, links, linksLeftOut: crawled.linksLeftOut, discovered };
 }

@@ -1,10 +1,10 @@
 /**
  * crawledPageOf: what a crawl keeps of a page, read from its snapshot: the facts the site checks need (indexable
  * only for a 200 without noindex, from a meta tag or the header) and the page's links within the project, each
- * once, nofollow only when every link to the URL says so.
+ * once, nofollow only when every link to the URL says so; at most `maxLinksPerPage` of them, the rest counted.
  */
 import { describe, expect, it } from "vitest";
-import { crawledPageOf } from "../../src/analysis/crawled-page.js";
+import { crawledPageOf, maxLinksPerPage } from "../../src/analysis/crawled-page.js";
 import { doc, pageFrom } from "../helpers/page.js";
 
 const url = "https://site.example/guide/";
@@ -51,5 +51,14 @@ describe("crawledPageOf", () => {
   it("marks a page whose meta robots says nofollow or none", () => {
     const html = doc('<a href="/a">A</a>', '<meta name="robots" content="none">');
     expect(crawledPageOf(pageFrom(html, { url }), "site.example").facts.nofollowPage).toBe(true);
+  });
+
+  it(`keeps a page's first ${maxLinksPerPage} distinct links and counts the rest`, () => {
+    const anchors = Array.from({ length: maxLinksPerPage + 500 }, (_, i) => `<a href="/${i}">${i}</a>`);
+    const html = doc(`${anchors.join("")}<a href="/0">again</a><a href="/${maxLinksPerPage + 1}">again</a>`);
+    const { links, linksLeftOut } = crawledPageOf(pageFrom(html, { url }), "site.example");
+    expect(links).toHaveLength(maxLinksPerPage);
+    expect(links.at(-1)?.to).toBe(`https://site.example/${maxLinksPerPage - 1}`);
+    expect(linksLeftOut).toBe(500);
   });
 });

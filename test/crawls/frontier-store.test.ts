@@ -357,6 +357,28 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       expect(row.links_dropped).toBe(2);
     });
 
+    it("counts the links the analysis left out of a page as dropped", async () => {
+      const crawl = await runningCrawl(stores, userId);
+      await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));
+      const page = claimed(await stores.frontier.claim(crawl.id, 0, later(), true));
+      const links = [{ to: url("/a"), nofollow: false }];
+      await stores.frontier.completePage(
+        crawl.id,
+        page,
+        { status_code: 200, title: "Home", score: 91, result: "good", outlinks: 6 },
+        {
+          links,
+          linksLeftOut: 5,
+          discovered: [{ url: url("/a"), depth: 1 }],
+          bounds: crawlBounds(crawl.max_pages),
+        },
+        async () => ({ id: 43 }),
+      );
+      const row = await crawlRow(crawl);
+      expect(row.links_offered).toBe(1);
+      expect(row.links_dropped).toBe(5);
+    });
+
     it("leaves nothing of a page whose report cannot be stored", async () => {
       const crawl = await runningCrawl(stores, userId);
       await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));

@@ -32,6 +32,7 @@ function crawledPage(facts: Partial<CrawledPage["facts"]> = {}): CrawledPage {
       { to: "https://site.example/a", nofollow: false, anchor: "A" },
       { to: "https://site.example/b", nofollow: true, anchor: "" },
     ],
+    linksLeftOut: 0,
     extracted: [],
   };
 }

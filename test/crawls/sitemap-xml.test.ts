@@ -1,7 +1,7 @@
 /**
  * Sitemaps read as XML: CDATA, namespace prefixes, character and entity references, sitemap indexes and gzip;
- * hostile files (an unclosed `<loc>` before megabytes of spaces, a 10 MiB sitemap, a gzip bomb, deep nesting)
- * bounded. The last part reads a sitemap index and a gzipped sitemap from a real HTTP server through the guard.
+ * hostile files (an unclosed `<loc>` before megabytes of spaces, a 10 MiB sitemap, a gzip bomb, deep nesting,
+ * 10 MiB of malformed tokens, billion laughs) bounded. The last part reads a sitemap index and a gzipped sitemap from a real HTTP server through the guard.
  */
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { AddressPolicy } from "../../src/analysis/fetch/address-policy.js";
 import { ConnectionGuard } from "../../src/analysis/fetch/connection-guard.js";
 import { systemResolver } from "../../src/analysis/fetch/host-resolver.js";
 import { SiteReader } from "../../src/crawls/site-reader.js";
-import { maxLocChars, readSitemap } from "../../src/crawls/sitemap-xml.js";
+import { maxErrors, maxLocChars, readSitemap } from "../../src/crawls/sitemap-xml.js";
 import { cpuTimedAsync } from "../helpers/cpu-time.js";
 import { type LocalServer, startServer } from "../helpers/local-server.js";
 
@@ -119,6 +119,28 @@ describe("readSitemap on hostile files", () => {
     const fitting = Math.floor((10 * mib) / entry.length);
     expect(locations.length).toBeGreaterThan(fitting - 5);
     expect(locations.length).toBeLessThanOrEqual(fitting);
+  });
+
+  it.each([
+    ["&;", "an empty entity reference"],
+    ["\x01", "a control byte"],
+    ["&lol9;", "an undeclared entity (billion laughs)"],
+  ])("stops 10 MiB of %j (%s) at its first errors, in milliseconds of CPU", async (unit) => {
+    // 25–81 s of CPU before the cap: the parser builds an Error for each malformed token.
+    const laughs = `<!DOCTYPE urlset [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level || ""};`.repeat(10)}">`).join("")}]>`;
+    const head = `<?xml version="1.0"?>${unit === "&lol9;" ? laughs : ""}<urlset xmlns="${namespace}"><url><loc>https://example.com/kept</loc></url><url><loc>http://H/`;
+    const body = Buffer.from(head + unit.repeat(Math.floor((10 * mib - head.length) / unit.length)));
+    const { result, ms } = await cpuTimedAsync(() => readSitemap(body, 10 * mib, 50_000));
+    expect(result.locations).toEqual(["https://example.com/kept"]);
+    expect(ms).toBeLessThan(500);
+  });
+
+  it(`reads on past a few errors (fewer than ${maxErrors}), and stops at the ${maxErrors}th`, async () => {
+    const entry = (i: number) => `<url>\x01<loc>https://example.com/${i}</loc></url>`;
+    const few = await read(urlset(Array.from({ length: maxErrors - 1 }, (_, i) => entry(i)).join("")));
+    expect(few.locations).toHaveLength(maxErrors - 1);
+    const many = await read(urlset(Array.from({ length: maxErrors + 50 }, (_, i) => entry(i)).join("")));
+    expect(many.locations).toHaveLength(maxErrors - 1);
   });
 
   it("stops reading a file that nests deeper than any sitemap, before the parser's stack grows", async () => {

@@ -4,7 +4,9 @@
  * wildcard rules) is analysed and that host is crawled with the worst sitemap (an unclosed `<loc>` before 10 MiB
  * of spaces), no answer takes more than 200 ms. While the worst page of each kind, each at the 5 MiB body cap, is
  * analysed through the API, all at once, no answer takes more than 200 ms either, and each page ends in a report
- * or in a clean 422 (`too-complex` when it goes past the analysis threads' limits). npm run test:hostile.
+ * or in a clean 422 (`too-complex` when it goes past the analysis threads' limits). While a crawl reads 20
+ * malformed 10 MiB sitemaps, and while it stores a page of 340,000 links, /healthz answers within 200 ms at the
+ * 99th percentile (issue 37). npm run test:hostile.
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -103,6 +105,17 @@ describe("the event loop under hostile pages", () => {
           },
         ]),
       ),
+      // The first crawl reads a robots.txt and a sitemap (the first of each costs its code's loading).
+      "/robots.txt": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.end(`User-agent: *\nAllow: /\nSitemap: ${target.url}/sitemap.xml\n`);
+      },
+      "/sitemap.xml": (_request, response) => {
+        response.writeHead(200, { "content-type": "application/xml" });
+        response.end(
+          `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${target.url}/plain</loc></url></urlset>`,
+        );
+      },
       "/plain": (_request, response) => {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
         response.end(`${head("A plain page")}<h1>Plain</h1><p>Nothing hostile.</p></body></html>`);
@@ -143,7 +156,7 @@ describe("the event loop under hostile pages", () => {
     expect((await asked("reports", { url: `${target.url}/plain` })).status).toBe(201);
     const large = await Promise.all([1, 2].map(() => asked("reports", { url: `${target.url}/plain-large` })));
     expect(large.map((response) => response.status)).toEqual([201, 201]);
-    const crawl = await asked("crawls", { url: `${target.url}/plain`, max_pages: 1, sitemaps: 0 });
+    const crawl = await asked("crawls", { url: `${target.url}/plain`, max_pages: 1, sitemaps: 1 });
     expect(crawl.status).toBe(202);
     const crawlId = ((await crawl.json()) as { data: { id: number } }).data.id;
     for (let status = "queued"; ["queued", "running"].includes(status); ) {
@@ -228,6 +241,118 @@ describe("the event loop under hostile pages", () => {
       expect(site.requests).toContain("/sitemap.xml");
       expect(watched.failures).toBe(0);
       expect(watched.slow).toEqual([]);
+    } finally {
+      await site.close();
+    }
+  });
+
+  /** Starts a crawl through the API and waits for its end; its final status. */
+  const crawledToEnd = async (body: Record<string, unknown>): Promise<string> => {
+    const crawl = await fetch(`${service.url}/api/v1/crawls`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(crawl.status).toBe(202);
+    const crawlId = ((await crawl.json()) as { data: { id: number } }).data.id;
+    let status = "queued";
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+      const shown = await fetch(`${service.url}/api/v1/crawls/${crawlId}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const data = ((await shown.json()) as { data: { status: string } }).data;
+      status = data.status;
+      if (status === "failed") console.log(`crawl ${crawlId} failed: ${JSON.stringify(data)}`);
+      if (!["queued", "running"].includes(status)) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return status;
+  };
+
+  it(`answers /healthz within ${stallBoundMs} ms while malformed sitemaps are read`, async () => {
+    // Issue 37: 10 MiB of `&;` (or of control bytes) after an open <loc>, an error of the parser per token: a
+    // file cost 25–81 s of CPU, a 1-page crawl took 131 s and /healthz answered in up to 1,678 ms. And billion
+    // laughs, its last entity referred to for 10 MiB. A crawl reads up to 20 sitemaps: 20 of them here.
+    const open =
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://H/';
+    const laughs = `<!DOCTYPE urlset [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level || ""};`.repeat(10)}">`).join("")}]>`;
+    const fill = (head: string, unit: string) =>
+      Buffer.from(head + unit.repeat(Math.floor((10 * 1024 * 1024 - 1024 - head.length) / unit.length)));
+    const kinds = [
+      fill(open, "&;"),
+      fill(open, "\x01"),
+      fill(`<?xml version="1.0"?>${laughs}${open.slice(21)}`, "&lol9;"),
+    ];
+    // As many as a crawl reads (20), each kind in turn.
+    const sitemaps: Record<string, Buffer> = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`/sitemap-${i}.xml`, kinds[i % kinds.length] as Buffer]),
+    );
+    const site: LocalServer = await startServer({
+      "/": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        response.end(`${head("A page with bad sitemaps")}<h1>Sitemaps</h1></body></html>`);
+      },
+      "/robots.txt": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.end(
+          `User-agent: *\nAllow: /\n${Object.keys(sitemaps)
+            .map((path) => `Sitemap: ${site.url}${path}`)
+            .join("\n")}\n`,
+        );
+      },
+      ...Object.fromEntries(
+        Object.entries(sitemaps).map(([path, body]) => [
+          path,
+          (_request: IncomingMessage, response: ServerResponse) => {
+            response.writeHead(200, { "content-type": "application/xml" });
+            void sentInSlices(response, body);
+          },
+        ]),
+      ),
+    });
+    try {
+      const probe = probeLoop(service.url, 50);
+      const started = performance.now();
+      const status = await crawledToEnd({ url: `${site.url}/`, max_pages: 1, sitemaps: 1 });
+      const seconds = (performance.now() - started) / 1000;
+      const watched = await probe.stop(stallBoundMs);
+      console.log(
+        `event loop, malformed sitemaps: ${watched.samples} probes, slowest ${watched.maxMs.toFixed(0)} ms, ${watched.slow.length} over ${stallBoundMs} ms; crawl ${status} in ${seconds.toFixed(1)} s`,
+      );
+      expect(status).toBe("complete");
+      for (const path of Object.keys(sitemaps)) expect(site.requests).toContain(path);
+      expect(watched.failures).toBe(0);
+      // At the 99th percentile (issue 37's bound): a sample in a hundred may be the machine's, not the service's.
+      expect(watched.slow.length).toBeLessThanOrEqual(Math.floor(watched.samples / 100));
+    } finally {
+      await site.close();
+    }
+  });
+
+  it(`answers /healthz within ${stallBoundMs} ms while a page of 340,000 links is crawled`, async () => {
+    // Issue 37: a 4.7 MB page of 340,000 links stalled /healthz 0.76–1.76 s as a crawl stored what it found.
+    const links = Buffer.from(
+      `${head("A page of many links")}${Array.from({ length: 340_000 }, (_, i) => `<a href=/${i.toString(36)}>`).join("")}</body></html>`,
+    );
+    const site: LocalServer = await startServer({
+      "/": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        void sentInSlices(response, links);
+      },
+    });
+    try {
+      const probe = probeLoop(service.url, 50);
+      const started = performance.now();
+      const status = await crawledToEnd({ url: `${site.url}/`, max_pages: 2, sitemaps: 0 });
+      const seconds = (performance.now() - started) / 1000;
+      const watched = await probe.stop(stallBoundMs);
+      console.log(
+        `event loop, 340,000 links: ${watched.samples} probes, slowest ${watched.maxMs.toFixed(0)} ms, ${watched.slow.length} over ${stallBoundMs} ms; crawl ${status} in ${seconds.toFixed(1)} s`,
+      );
+      expect(status).toBe("complete");
+      expect(watched.failures).toBe(0);
+      // At the 99th percentile (issue 37's bound): a sample in a hundred may be the machine's, not the service's.
+      expect(watched.slow.length).toBeLessThanOrEqual(Math.floor(watched.samples / 100));
     } finally {
       await site.close();
     }

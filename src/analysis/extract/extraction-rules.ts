@@ -25,6 +25,13 @@ export class InvalidRule extends Error {
 
 /** Quantified repetitions a regex may hold (safe-regex2's own default). */
 const maxRepetitions = 25;
+/**
+ * The largest compiled program a regex may have, in re2js instructions. A counted repetition is compiled as
+ * that many copies (`[ab ]{1,1000}` is 2,000 instructions), and finding a match costs time per character in
+ * proportion to the program, so the HTML a pattern reads shrinks as its program grows (`regexInputFor`); past
+ * this size it would read too little to be of use, and the rule is refused.
+ */
+export const maxRegexInstructions = 1000;
 
 /** A regex compiled by re2js: matched in time linear in the input, whatever the pattern. Throws when invalid. */
 export function linearPattern(regex: string): RE2JS {
@@ -60,6 +67,11 @@ export function compileRule(rule: ExtractionRule): CompiledRule {
   if (!safe) {
     throw new InvalidRule(
       `The regex of rule "${rule.name}" could backtrack without bound (nested quantifiers such as (a+)+, or more than ${maxRepetitions} repetitions).`,
+    );
+  }
+  if (pattern.programSize() > maxRegexInstructions) {
+    throw new InvalidRule(
+      `The regex of rule "${rule.name}" is too large once compiled (over ${maxRegexInstructions} instructions; counted repetitions such as {1,1000} are compiled as that many copies).`,
     );
   }
   return { name: rule.name, kind: "regex", pattern };

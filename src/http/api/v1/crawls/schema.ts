@@ -55,7 +55,7 @@ export const Crawl = Type.Object(
         }),
         links: Type.Integer({
           description:
-            "Internal links found but not recorded (beyond PAGEGRADE_CRAWL_LINKS_PER_PAGE on a page, or PAGEGRADE_CRAWL_MEAN_PAGE_LINKS × max_pages in all)",
+            "Internal links found but not recorded (beyond PAGEGRADE_CRAWL_LINKS_PER_PAGE on a page, or PAGEGRADE_CRAWL_MEAN_PAGE_LINKS × max_pages in all). A page's distinct links past its first 10,000 are counted here and their URLs not offered to the crawl",
         }),
       },
       { description: "What the crawl's storage bounds left out" },
