@@ -79,7 +79,11 @@ export class CrawlService {
     return this.crawls.find(userId, id);
   }
 
-  async create(userId: number, input: CrawlInput): Promise<CrawlRow> {
+  /**
+   * Starts a crawl. `charge` (the caller's quota of crawl starts) is called once the input is valid and the user
+   * may have one more crawl, just before it starts: a refused crawl costs no start.
+   */
+  async create(userId: number, input: CrawlInput, charge?: () => Promise<void>): Promise<CrawlRow> {
     const fields = crawlFields(input, {
       maxPages: this.settings.maxPages,
       renderingAvailable: this.analyzer.renderingAvailable(),
@@ -88,6 +92,7 @@ export class CrawlService {
     if ((await this.crawls.activeCount(userId)) >= this.settings.perUser) {
       throw new CrawlLimitReached(this.settings.perUser);
     }
+    await charge?.();
     return this.start(userId, fields);
   }
 

@@ -143,6 +143,22 @@ describe.each(databaseKinds)("list mode and extraction on %s", (kind) => {
     await call(api, "POST", `/api/v1/crawls/${response.json().data.id}/cancel`, { key });
   });
 
+  it("answers a body past the crawl route's 1 MiB with a 413 naming 1 MiB (and 16 KiB on other routes)", async () => {
+    const tooMany = Array.from(
+      { length: 20_000 },
+      (_, index) => `${server.url}/page/${index}-${"x".repeat(40)}`,
+    );
+    const crawl = await call(api, "POST", "/api/v1/crawls", { key, json: { urls: tooMany } });
+    expect(crawl.statusCode).toBe(413);
+    expect(crawl.json().detail).toBe("The request body may not be larger than 1 MiB.");
+    const report = await call(api, "POST", "/api/v1/reports", {
+      key,
+      json: { url: `${server.url}/?q=${"a".repeat(17 * 1024)}` },
+    });
+    expect(report.statusCode).toBe(413);
+    expect(report.json().detail).toBe("The request body may not be larger than 16 KiB.");
+  });
+
   it.each([
     ["urls", { urls: [] }, "at least one URL"],
     ["urls", { urls: ["# just a comment"] }, "at least one URL"],

@@ -42,17 +42,20 @@ export const crawlBodyLimit = 1024 * 1024;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { crawls, crawlFindings, ownedCrawl: owned, closing, quotas, limits }: ApiContext,
+  { crawls, crawlFindings, ownedCrawl: owned, closing, quotas }: ApiContext,
 ): Promise<void> {
   const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
 
-  const createOptions = { schema: createCrawl, preHandler: limits.charge("crawl-starts") };
+  // The crawl-starts quota is charged by the service once the crawl is valid: a refused crawl costs no start.
   app.post<{ Body: CrawlInput }>(
     "/crawls",
-    { ...createOptions, bodyLimit: crawlBodyLimit },
+    { schema: createCrawl, bodyLimit: crawlBodyLimit },
     async (request, reply) => {
+      const userId = request.account.id;
       try {
-        const crawl = await crawls.create(request.account.id, request.body);
+        const crawl = await crawls.create(userId, request.body, () =>
+          quotas.charge("crawl-starts", { userId }),
+        );
         return reply
           .code(202)
           .header("location", `/api/v1/crawls/${crawl.id}`)
