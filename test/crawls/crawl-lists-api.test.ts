@@ -30,6 +30,7 @@ function site() {
     "/shoes": html(product("shoes", "€ 49.90")),
     "/hats": html(product("hats", "€ 19.00")),
     "/unlisted": html(page("Unlisted", "<p>Never asked for.</p>")),
+    "/formulas": html(page("Formulas", '<p class="price">x;=3+3</p><p class="price">-2</p>')),
     "/moved": redirect("/elsewhere"),
     "/elsewhere": html(page("Elsewhere", "<p>Only a redirect's target.</p>")),
     "/sitemap.xml": html(`<?xml version="1.0"?><urlset><url><loc>/unlisted</loc></url></urlset>`),
@@ -106,6 +107,24 @@ describe.each(databaseKinds)("list mode and extraction on %s", (kind) => {
     const [header, ...lines] = csv.body.trim().split("\r\n");
     expect(header?.endsWith(",error,price,hero,sku")).toBe(true);
     expect(lines.find((line) => line.includes("/shoes,"))).toMatch(/,€ 49\.90,\/img\/shoes\.png,SKU-shoes$/);
+  });
+
+  it("exports extracted values joined by ' | ', a ;-separated formula neutralised and the cell quoted", async () => {
+    const created = await call(api, "POST", "/api/v1/crawls", {
+      key,
+      json: { urls: [`${server.url}/formulas`], extract: [{ name: "price", selector: ".price" }] },
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const crawl = await waitForEnd(created.json().data.id);
+    expect(crawl.status).toBe("complete");
+    const csv = await api.app.inject({
+      method: "GET",
+      url: `/api/v1/crawls/${crawl.id}/pages`,
+      headers: { authorization: `Bearer ${key}`, accept: "text/csv" },
+    });
+    const [, line] = csv.body.trim().split("\r\n");
+    // A spreadsheet splitting on ";" would have evaluated "=3+3" in the cell "x;=3+3 | -2" before.
+    expect(line?.endsWith(`,"x;'=3+3 | -2"`), line).toBe(true);
   });
 
   it("takes a form body's list as repeated fields or one per line, and the rules as JSON text", async () => {
