@@ -18,7 +18,7 @@ import type { CrawlChangeSummaries } from "./crawl-change-summary.js";
 import type { CrawlComparison } from "./crawl-diff.js";
 import { crawlHeadersOf, storedCrawlHeaders } from "./crawl-headers.js";
 import type { CrawlListings, CrawlPageQuery } from "./crawl-listing-store.js";
-import type { CrawlListQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
+import type { CrawlListQuery, CrawlRow, CrawlStore, CrawlSummaryRow } from "./crawl-store.js";
 import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
 import { extractionRules } from "./extraction-fields.js";
 import { urlList } from "./url-list.js";
@@ -77,6 +77,11 @@ export class CrawlService {
 
   show(userId: number, id: number): Promise<CrawlRow | undefined> {
     return this.crawls.find(userId, id);
+  }
+
+  /** The crawl without its URL list (lists, event streams), or undefined. */
+  showSummary(userId: number, id: number): Promise<CrawlSummaryRow | undefined> {
+    return this.crawls.findSummary(userId, id);
   }
 
   /**

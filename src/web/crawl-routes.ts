@@ -223,8 +223,7 @@ export async function crawlRoutes(
     const release = quotas.openStream(found.userId);
     reply.hijack();
     await streamCrawlEvents(request.raw, reply.raw, request.id, {
-      first: found.crawl,
-      reload: () => crawls.show(found.userId, found.crawl.id),
+      reload: () => crawls.showSummary(found.userId, found.crawl.id),
       closing,
       release,
     });

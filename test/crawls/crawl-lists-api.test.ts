@@ -290,7 +290,7 @@ describe.each(databaseKinds)("a scheduled list crawl on %s", (kind) => {
       (await call(api, "GET", "/api/v1/crawls?sort=asc&per_page=100", { key })).json().data as Array<{
         id: number;
         status: string;
-        urls: string[];
+        url_count: number;
         extract: unknown;
       }>;
     await eventually(
@@ -299,7 +299,17 @@ describe.each(databaseKinds)("a scheduled list crawl on %s", (kind) => {
       20_000,
     );
     const second = (await list()).filter((crawl) => crawl.status === "complete")[1];
-    expect(second).toMatchObject({ urls, extract });
+    // The list counts the URLs and names where they are shown: the crawl's own address.
+    expect(second).toMatchObject({
+      url_count: urls.length,
+      urls_url: `/api/v1/crawls/${second?.id}`,
+      extract,
+    });
+    expect(second).not.toHaveProperty("urls");
+    expect((await call(api, "GET", `/api/v1/crawls/${second?.id}`, { key })).json().data).toMatchObject({
+      urls,
+      url_count: urls.length,
+    });
     const pages = (await call(api, "GET", `/api/v1/crawls/${second?.id}/pages`, { key })).json()
       .data as Array<{
       url: string;

@@ -11,6 +11,7 @@ import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../c
 import {
   crawlObject,
   crawlPageObject,
+  crawlSummaryObject,
   extractionNames,
   siteIssueObject,
 } from "../../../../crawls/present.js";
@@ -86,7 +87,8 @@ export async function crawlRoutes(
       if (query.project !== undefined) params.push(["project", query.project]);
       if (query.status !== undefined) params.push(["status", query.status]);
       params.push(["sort_by", "id"], ["sort", direction], ["per_page", String(perPage)]);
-      const items = rows.map((row) => JSON.stringify(crawlObject(row)));
+      // Summaries: a list crawl's URLs are counted here and shown by GET /crawls/{id} only.
+      const items = rows.map((row) => JSON.stringify(crawlSummaryObject(row)));
       return sendPage(request, reply, { page, perPage, params }, items, total);
     },
   );
@@ -197,8 +199,7 @@ export async function crawlRoutes(
       const release = quotas.openStream(request.account.id);
       reply.hijack();
       await streamCrawlEvents(request.raw, reply.raw, request.id, {
-        first,
-        reload: () => crawls.show(request.account.id, first.id),
+        reload: () => crawls.showSummary(request.account.id, first.id),
         closing,
         release,
       });
