@@ -17,7 +17,7 @@ import type { CrawlSummaryRow } from "./crawl-store.js";
 import { crawlSummaryObject } from "./present.js";
 
 /** How often the event stream looks at the crawl, and how often it sends a keep-alive comment. */
-const pollMs = 400;
+const defaultPollMs = 400;
 const keepAliveMs = 15_000;
 /** How long a client may leave what was written unread before the stream drops its connection. */
 export const stalledMs = 60_000;
@@ -27,13 +27,17 @@ export interface CrawlEventStreamOptions {
   reload: () => Promise<CrawlSummaryRow | undefined>;
   closing: AbortSignal;
   release: () => void;
+  /** How often the crawl is looked at (tests shorten it); 400 ms. */
+  pollMs?: number;
+  /** How long the client may leave what was written unread before it is disconnected; `stalledMs`. */
+  unreadForMs?: number;
 }
 
 export async function streamCrawlEvents(
   request: IncomingMessage,
   response: ServerResponse,
   requestId: string,
-  { reload, closing, release }: CrawlEventStreamOptions,
+  { reload, closing, release, pollMs = defaultPollMs, unreadForMs = stalledMs }: CrawlEventStreamOptions,
 ): Promise<void> {
   response.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
@@ -85,7 +89,7 @@ export async function streamCrawlEvents(
       if (unreadSince !== null) {
         // The client is not reading: nothing more is buffered for it (the next event written is the latest
         // state), and past `stalledMs` it is let go.
-        if (Date.now() - unreadSince > stalledMs) {
+        if (Date.now() - unreadSince > unreadForMs) {
           response.destroy();
           break;
         }
