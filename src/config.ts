@@ -85,7 +85,20 @@ export interface CrawlSettings {
   delayMs: number;
   /** What a crawl stores of what it finds (see crawl-bounds.ts); the defaults when absent. */
   bounds?: CrawlBoundSettings;
+  /**
+   * A crawl part's turn (PAGEGRADE_CRAWL_SLICE_SECONDS, PAGEGRADE_CRAWL_SLICE_PAGES): after this long or this many
+   * pages it hands its slot back and queues its continuation, so users' crawls take turns. The defaults when absent.
+   */
+  slice?: CrawlSlice;
 }
+
+/** How long a crawl part runs before it gives its slot back (see crawls/crawler.ts, `CrawlRun.work`). */
+export interface CrawlSlice {
+  ms: number;
+  pages: number;
+}
+
+export const defaultCrawlSlice: CrawlSlice = { ms: 5_000, pages: 500 };
 
 /** What a crawl stores of what it finds (see crawls/crawl-bounds.ts): the operator's settings (PAGEGRADE_CRAWL_URLS_PER_PAGE, …_LINKS_PER_PAGE, …_MEAN_PAGE_LINKS). */
 export interface CrawlBoundSettings {
@@ -169,6 +182,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       perUser: integer(env, "PAGEGRADE_CRAWLS_PER_USER", 2, 1),
       hostConcurrency: integer(env, "PAGEGRADE_CRAWL_HOST_CONCURRENCY", 2, 1),
       delayMs: integer(env, "PAGEGRADE_CRAWL_DELAY_MS", 250, 0),
+      slice: {
+        ms: 1000 * integer(env, "PAGEGRADE_CRAWL_SLICE_SECONDS", defaultCrawlSlice.ms / 1000, 1),
+        pages: integer(env, "PAGEGRADE_CRAWL_SLICE_PAGES", defaultCrawlSlice.pages, 1),
+      },
       bounds: {
         urlsPerPage: integer(env, "PAGEGRADE_CRAWL_URLS_PER_PAGE", defaultCrawlBounds.urlsPerPage, 1),
         linksPerPage: integer(env, "PAGEGRADE_CRAWL_LINKS_PER_PAGE", defaultCrawlBounds.linksPerPage, 1),

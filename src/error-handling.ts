@@ -62,7 +62,8 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number, pa
     }
     switch (error.code) {
       case "FST_ERR_CTP_BODY_TOO_LARGE":
-        return sendProblem(request, reply, problems.tooLarge(bodyLimit));
+        // The limit of the route the body was sent to (a crawl's list of URLs may be larger than other bodies).
+        return sendProblem(request, reply, problems.tooLarge(request.routeOptions.bodyLimit ?? bodyLimit));
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
         return sendProblem(request, reply, problems.unsupportedMediaType());
       case "FST_ERR_CTP_INVALID_JSON_BODY":

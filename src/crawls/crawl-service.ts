@@ -18,7 +18,7 @@ import type { CrawlChangeSummaries } from "./crawl-change-summary.js";
 import type { CrawlComparison } from "./crawl-diff.js";
 import { crawlHeadersOf, storedCrawlHeaders } from "./crawl-headers.js";
 import type { CrawlListings, CrawlPageQuery } from "./crawl-listing-store.js";
-import type { CrawlListQuery, CrawlRow, CrawlStore } from "./crawl-store.js";
+import type { CrawlListQuery, CrawlRow, CrawlStore, CrawlSummaryRow } from "./crawl-store.js";
 import { type CrawlPayload, crawlJob, crawlJobAttempts } from "./crawler.js";
 import { extractionRules } from "./extraction-fields.js";
 import { urlList } from "./url-list.js";
@@ -79,7 +79,16 @@ export class CrawlService {
     return this.crawls.find(userId, id);
   }
 
-  async create(userId: number, input: CrawlInput): Promise<CrawlRow> {
+  /** The crawl without its URL list (lists, event streams), or undefined. */
+  showSummary(userId: number, id: number): Promise<CrawlSummaryRow | undefined> {
+    return this.crawls.findSummary(userId, id);
+  }
+
+  /**
+   * Starts a crawl. `charge` (the caller's quota of crawl starts) is called once the input is valid and the user
+   * may have one more crawl, just before it starts: a refused crawl costs no start.
+   */
+  async create(userId: number, input: CrawlInput, charge?: () => Promise<void>): Promise<CrawlRow> {
     const fields = crawlFields(input, {
       maxPages: this.settings.maxPages,
       renderingAvailable: this.analyzer.renderingAvailable(),
@@ -88,6 +97,7 @@ export class CrawlService {
     if ((await this.crawls.activeCount(userId)) >= this.settings.perUser) {
       throw new CrawlLimitReached(this.settings.perUser);
     }
+    await charge?.();
     return this.start(userId, fields);
   }
 

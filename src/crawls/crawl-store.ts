@@ -19,6 +19,59 @@ import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 
 export type CrawlRow = Selectable<CrawlsTable>;
+/**
+ * A crawl as lists and event streams show it: its row without what may be large (a list crawl's `urls`, up to 1 MiB;
+ * robots.txt; the sealed headers), with the number of listed URLs instead (null when it follows links).
+ */
+export type CrawlSummaryRow = Omit<CrawlRow, "urls" | "robots_txt" | "headers"> & {
+  url_count: number | null;
+};
+
+/** The columns of a `CrawlSummaryRow` read as they are. */
+const summaryColumns = [
+  "id",
+  "user_id",
+  "url",
+  "project",
+  "status",
+  "max_pages",
+  "max_depth",
+  "sitemaps",
+  "include",
+  "exclude",
+  "mode",
+  "privacy",
+  "schedule",
+  "discovered",
+  "analysed",
+  "failed",
+  "excluded",
+  "score",
+  "result",
+  "issues_high",
+  "issues_medium",
+  "issues_low",
+  "cancel_requested",
+  "seeded",
+  "started_at",
+  "finished_at",
+  "next_run_at",
+  "parts",
+  "reserved",
+  "next_request_ms",
+  "seed_lease_until",
+  "finish_lease_until",
+  "urls_offered",
+  "urls_dropped",
+  "links_offered",
+  "links_dropped",
+  "error",
+  "header_names",
+  "extract",
+  "checks_recorded",
+  "created_at",
+  "updated_at",
+] as const satisfies ReadonlyArray<keyof CrawlSummaryRow>;
 export type CrawlPageRow = Selectable<CrawlPagesTable>;
 /** A page as listed: its row and its inlinks (`crawl_page_inlinks`, 0 for a page without a row there). */
 export type ListedPageRow = CrawlPageRow & { inlinks: number };
@@ -76,12 +129,38 @@ export class CrawlStore {
       .executeTakeFirst();
   }
 
-  async list(userId: number, query: CrawlListQuery): Promise<{ rows: CrawlRow[]; total: number }> {
+  /** The crawl as lists and event streams show it (no URL list: its count), or undefined. */
+  findSummary(userId: number, id: number): Promise<CrawlSummaryRow | undefined> {
+    return this.db
+      .selectFrom("crawls")
+      .select(summaryColumns)
+      .select(this.urlCount())
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
+  /** How many URLs a list crawl's `urls` holds (null for a crawl that follows links), counted in the database. */
+  private urlCount() {
+    return (
+      this.dialect === "postgres"
+        ? sql<number | null>`json_array_length(urls::json)`
+        : sql<number | null>`json_array_length(urls)`
+    ).as("url_count");
+  }
+
+  async list(userId: number, query: CrawlListQuery): Promise<{ rows: CrawlSummaryRow[]; total: number }> {
     let mine = this.db.selectFrom("crawls").where("user_id", "=", userId);
     if (query.project !== undefined) mine = mine.where("project", "=", query.project);
     if (query.status !== undefined) mine = mine.where("status", "=", query.status);
     const [rows, counted] = await Promise.all([
-      mine.selectAll().orderBy("id", query.direction).limit(query.limit).offset(query.offset).execute(),
+      mine
+        .select(summaryColumns)
+        .select(this.urlCount())
+        .orderBy("id", query.direction)
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute(),
       mine.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.n) };

@@ -9,7 +9,10 @@
  * cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them back: a page whose
  * analysis was already stored (its request id is the crawl and page) is not analysed again. When the frontier
  * is empty, one part judges the site (`site-judgement.ts`) and the crawl completes; a complete crawl's changes
- * against the previous one are then summarised for the project dashboard (`crawl-change-summary.ts`).
+ * against the previous one are then summarised for the project dashboard (`crawl-change-summary.ts`). A part
+ * takes turns with other jobs: after a slice (`PAGEGRADE_CRAWL_SLICE_SECONDS` or `…_SLICE_PAGES`) it waits for
+ * its pages' commits and throws `RunLater(0)`, so its job goes back to the queue with its attempts as they were
+ * and the fair queue decides who runs next; the next run goes on from the frontier like any other.
  */
 import type { Analyzer } from "../analysis/analyse.js";
 import { type AnalysisFailure, analysisFailureOf } from "../analysis/analysis-failure.js";
@@ -18,7 +21,7 @@ import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { crawlDelayFor, isAllowed, parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { resultOf } from "../analysis/score.js";
-import type { CrawlSettings, ScheduleIntervals } from "../config.js";
+import { type CrawlSettings, defaultCrawlSlice, type ScheduleIntervals } from "../config.js";
 import type { EventSink } from "../events/event-sink.js";
 import { type JobContext, RunLater } from "../jobs/job-queue.js";
 import { nextRunAt } from "../reports/schedules.js";
@@ -168,6 +171,8 @@ class CrawlRun {
   private delayMs = 0;
   private cancelled = false;
   private countedAt = 0;
+  /** When this run (this turn of the part) began: its slice counts from here. */
+  private readonly startedAt = Date.now();
   /** The least time until this part counts again: `countEveryMs`, or longer once counts have become slow. */
   private countIntervalMs = countEveryMs;
   /**
@@ -216,13 +221,17 @@ class CrawlRun {
     this.robots = parseRobotsTxt(this.crawl.robots_txt ?? "");
     this.delayMs = this.delayAfter(this.robots);
     await this.progress(true);
+    let turnEnded = false;
     try {
-      await this.work();
+      turnEnded = (await this.work()) === "turn-ended";
     } finally {
       await Promise.all(this.storing);
     }
     if (this.storeFailure) throw this.storeFailure.error;
     if (this.signal.aborted) return; // handed back: the next run goes on from the frontier
+    // Every page of this turn is settled and committed: the job goes back to the queue, due now, and another
+    // user's job may take the slot first.
+    if (turnEnded) throw new RunLater(0);
     await this.finish(this.cancelled ? "cancelled" : "complete");
   }
 
@@ -292,14 +301,25 @@ class CrawlRun {
       const current = await crawls.find(this.crawl.user_id, this.crawl.id);
       if (current?.status !== "running" || this.signal.aborted) return false;
       this.crawl = current;
+      // Waiting for another part's sitemaps is no reason to hold a slot past a turn: back to the queue.
+      const slice = this.dependencies.settings.slice ?? defaultCrawlSlice;
+      if (Date.now() >= this.startedAt + slice.ms) throw new RunLater(0);
     }
   }
 
-  /** Claims and crawls pages until none is left to any part, the budget is spent or the crawl must stop. */
-  private async work(): Promise<void> {
+  /**
+   * Claims and crawls pages until none is left to any part, the budget is spent or the crawl must stop (then
+   * "done"), or until this part's turn is over ("turn-ended": `slice` spent, checked after each page or idle
+   * wait, so a run always gets one go at the frontier).
+   */
+  private async work(): Promise<"done" | "turn-ended"> {
     const { frontier } = this.dependencies.stores;
+    const slice = this.dependencies.settings.slice ?? defaultCrawlSlice;
+    const turnEndsAt = this.startedAt + slice.ms;
+    let pagesThisTurn = 0;
+    const turnOver = () => Date.now() >= turnEndsAt || pagesThisTurn >= slice.pages;
     for (;;) {
-      if (this.signal.aborted) return;
+      if (this.signal.aborted) return "done";
       if (this.storeFailure) throw this.storeFailure.error;
       const leaseUntil = timestamp(new Date(Date.now() + pageLeaseMs));
       // A page with a depth goes before one known only from a sitemap (it gives the pages it links to a depth).
@@ -311,10 +331,10 @@ class CrawlRun {
         await frontier.commitWaitingPages();
         continue;
       }
-      if (page === "stopped") return;
+      if (page === "stopped") return "done";
       if (page === "cancelled") {
         this.cancelled = true;
-        return;
+        return "done";
       }
       if (page === "spent") {
         // The URLs that analysed pages waiting for their commit add are left out too: committed first.
@@ -324,8 +344,9 @@ class CrawlRun {
       if (page === "spent" || page === undefined) {
         // Nothing to take: done unless another part still fetches a page (it may add URLs, or hand one back).
         await frontier.requeueStale(this.crawl.id, -1, timestamp());
-        if ((await frontier.unfinishedCount(this.crawl.id)) === 0) return;
+        if ((await frontier.unfinishedCount(this.crawl.id)) === 0) return "done";
         await new Promise((resolve) => setTimeout(resolve, idlePollMs));
+        if (turnOver()) return "turn-ended";
         continue;
       }
       const renewal = setInterval(() => {
@@ -338,6 +359,8 @@ class CrawlRun {
         clearInterval(renewal);
       }
       await this.progress();
+      pagesThisTurn++;
+      if (turnOver()) return "turn-ended";
     }
   }
 

@@ -1,7 +1,9 @@
 /**
- * RFC 4180 CSV for the crawl exports: a field quoted when it needs it, and a field a spreadsheet would read as a
- * formula (it starts with =, +, -, @, a tab or a carriage return) neutralised with a leading apostrophe: page
- * titles and URLs are strangers' text. `csvChunks` turns batches of rows into text chunks as they come, so an
+ * RFC 4180 CSV for the crawl exports: a field quoted when it holds a comma, a semicolon, a quote or a line break,
+ * and a field a spreadsheet would read as a formula (it starts with =, +, -, @, a tab or a carriage return)
+ * neutralised with a leading apostrophe: page titles, URLs and extracted values are strangers' text. The rule
+ * applies to every `;`-separated segment of a field too, since a spreadsheet whose list separator is `;` (German
+ * or French locales) splits `x;=3+3` into two cells and evaluates the second. `csvChunks` turns batches of rows into text chunks as they come, so an
  * export of any size is written while it is read, never held whole.
  */
 
@@ -14,8 +16,13 @@ export function csvField(value: unknown): string {
       : typeof value === "object"
         ? JSON.stringify(value)
         : String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const safe = text.split(";").map(neutralised).join(";");
+  return /[",;\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** A segment a spreadsheet would read as a formula, with a leading apostrophe; any other as it is. */
+function neutralised(segment: string): string {
+  return /^[=+\-@\t\r]/.test(segment) ? `'${segment}` : segment;
 }
 
 export function csvLine(values: readonly unknown[]): string {

@@ -1,14 +1,30 @@
 /** A crawl, one of its pages and one of its site issues as the API shows them, and as CSV rows. */
 import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
-import type { CrawlIssueRow, CrawlPageRow, CrawlRow, ListedPageRow } from "./crawl-store.js";
+import type { CrawlIssueRow, CrawlPageRow, CrawlRow, CrawlSummaryRow, ListedPageRow } from "./crawl-store.js";
 import { csvLine } from "./csv.js";
 
+/**
+ * A crawl as `GET /crawls/{id}` (and the answer to its creation) shows it: its summary, with a list crawl's URLs
+ * (`urls`, up to 1 MiB) after `url`.
+ */
 export function crawlObject(row: CrawlRow) {
+  const urls = row.urls === null ? null : (JSON.parse(row.urls) as string[]);
+  const { id, object, url, ...rest } = crawlSummaryObject({ ...row, url_count: urls?.length ?? null });
+  return { id, object, url, urls, ...rest };
+}
+
+/**
+ * A crawl as lists, projects and event streams show it: every field but a list crawl's `urls`, whose number is
+ * `url_count` and whose place is `urls_url` (the crawl's own address, where `urls` is shown), both null for a
+ * crawl that follows links. Bounded by its fields' own limits (see docs/api.md, "Response sizes").
+ */
+export function crawlSummaryObject(row: CrawlSummaryRow) {
   return {
     id: row.id,
     object: "crawl" as const,
     url: row.url,
-    urls: row.urls === null ? null : (JSON.parse(row.urls) as string[]),
+    url_count: row.url_count,
+    urls_url: row.url_count === null ? null : `/api/v1/crawls/${row.id}`,
     project: row.project,
     status: row.status,
     max_pages: row.max_pages,
@@ -46,7 +62,7 @@ export function projectTrendPoint(row: CrawlRow) {
 }
 
 /** Why a failed crawl failed (`{"reason", "message"}`, as a report's error), or null. */
-export function crawlError(row: CrawlRow): { reason: string; message: string } | null {
+export function crawlError(row: Pick<CrawlRow, "error">): { reason: string; message: string } | null {
   return row.error === null ? null : (JSON.parse(row.error) as { reason: string; message: string });
 }
 

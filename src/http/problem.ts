@@ -50,7 +50,7 @@ export const problems = {
     status: 413,
     type: "/problems/payload-too-large",
     title: "Payload too large",
-    detail: `The request body may not be larger than ${limit / 1024} KiB.`,
+    detail: `The request body may not be larger than ${byteSize(limit)}.`,
   }),
   unsupportedMediaType: (): Problem => ({
     status: 415,
@@ -111,4 +111,11 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
     .code(problem.status)
     .type("application/problem+json; charset=utf-8")
     .send(JSON.stringify(body));
+}
+
+/** A byte count as the limits are spoken of: `1 MiB`, `16 KiB`, else bytes. */
+export function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }

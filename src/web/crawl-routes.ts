@@ -109,21 +109,26 @@ export async function crawlRoutes(
       async (request, reply) => {
         const session = signedInSession(request);
         const form = formOf(request.body);
-        await quotas.charge("crawl-starts", { userId: session.account.id });
         try {
           const list = [form.urls, form.urlsFile].filter(Boolean).join("\n");
-          const crawl = await crawls.create(session.account.id, {
-            ...(form.url || !list ? { url: form.url } : {}),
-            ...(list ? { urls: list } : {}),
-            ...(form.extract ? { extract: form.extract } : {}),
-            ...(form.max_pages ? { max_pages: wholeOrNaN(form.max_pages) } : {}),
-            ...(form.max_depth ? { max_depth: wholeOrNaN(form.max_depth) } : {}),
-            include: lines(form.include),
-            exclude: lines(form.exclude),
-            mode: form.mode,
-            // Read from the body only: a form shown again never holds the values.
-            headers: lines([request.body.headers ?? ""].flat().join("\n")),
-          });
+          // The crawl-starts quota is charged once the crawl is valid (the service calls it): a refusal is free.
+          const charge = () => quotas.charge("crawl-starts", { userId: session.account.id });
+          const crawl = await crawls.create(
+            session.account.id,
+            {
+              ...(form.url || !list ? { url: form.url } : {}),
+              ...(list ? { urls: list } : {}),
+              ...(form.extract ? { extract: form.extract } : {}),
+              ...(form.max_pages ? { max_pages: wholeOrNaN(form.max_pages) } : {}),
+              ...(form.max_depth ? { max_depth: wholeOrNaN(form.max_depth) } : {}),
+              include: lines(form.include),
+              exclude: lines(form.exclude),
+              mode: form.mode,
+              // Read from the body only: a form shown again never holds the values.
+              headers: lines([request.body.headers ?? ""].flat().join("\n")),
+            },
+            charge,
+          );
           return seeOther(reply, `/crawls/${crawl.id}`);
         } catch (error) {
           if (error instanceof CrawlLimitReached) {
@@ -218,8 +223,7 @@ export async function crawlRoutes(
     const release = quotas.openStream(found.userId);
     reply.hijack();
     await streamCrawlEvents(request.raw, reply.raw, request.id, {
-      first: found.crawl,
-      reload: () => crawls.show(found.userId, found.crawl.id),
+      reload: () => crawls.showSummary(found.userId, found.crawl.id),
       closing,
       release,
     });

@@ -93,6 +93,14 @@ describe("CSV fields", () => {
     expect(csvField({ a: 1 })).toBe('"{""a"":1}"');
   });
 
+  it("quotes a semicolon and neutralises every ;-separated segment (a spreadsheet splitting on ; sees no formula)", () => {
+    expect(csvField("x;=3+3")).toBe(`"x;'=3+3"`);
+    expect(csvField("a;b")).toBe(`"a;b"`);
+    expect(csvField("=1;+2;@SUM(A1);-3;\tx")).toBe(`"'=1;'+2;'@SUM(A1);'-3;'\tx"`);
+    expect(csvField("line\nbreak;=cmd|' /C calc'!A0")).toBe(`"line\nbreak;'=cmd|' /C calc'!A0"`);
+    expect(csvField("plain text")).toBe("plain text");
+  });
+
   it("describes an item by what is not its URLs", () => {
     expect(itemDetail({ url: "u", status: 404, error: null, links: 3, sources: ["s"] })).toBe("status: 404");
     expect(itemDetail({ url: "u", chain: ["a", "b"], loop: false })).toBe("chain: a → b; loop: false");

@@ -27,6 +27,25 @@ describe("the crawl event stream", () => {
     expect((await reader.read()).done).toBe(true);
   });
 
+  it("carries a list crawl's URL count, never its URLs", async () => {
+    const api = await startApi("sqlite", { PAGEGRADE_WORKERS: "0" });
+    const key = await api.newUser();
+    const urls = Array.from({ length: 500 }, (_, n) => `https://example.com/item/${n}`);
+    const created = await call(api, "POST", "/api/v1/crawls", { key, json: { urls } });
+    expect(created.json().data.urls).toHaveLength(500);
+    const base = await api.app.listen({ port: 0, host: "127.0.0.1" });
+    const response = await fetch(`${base}/api/v1/crawls/${created.json().data.id}/events`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const event = JSON.parse(/^event: progress\ndata: (.*)\n\n$/s.exec(first)?.[1] ?? "null");
+    expect(event).toMatchObject({ url_count: 500, urls_url: `/api/v1/crawls/${created.json().data.id}` });
+    expect(event).not.toHaveProperty("urls");
+    expect(first.length).toBeLessThan(2_000);
+    await api.close();
+  });
+
   it("ends with a cancelled event when the crawl is deleted while watched", async () => {
     const api = await startApi("sqlite", { PAGEGRADE_WORKERS: "0" });
     try {

@@ -30,6 +30,7 @@ function site() {
     "/shoes": html(product("shoes", "€ 49.90")),
     "/hats": html(product("hats", "€ 19.00")),
     "/unlisted": html(page("Unlisted", "<p>Never asked for.</p>")),
+    "/formulas": html(page("Formulas", '<p class="price">x;=3+3</p><p class="price">-2</p>')),
     "/moved": redirect("/elsewhere"),
     "/elsewhere": html(page("Elsewhere", "<p>Only a redirect's target.</p>")),
     "/sitemap.xml": html(`<?xml version="1.0"?><urlset><url><loc>/unlisted</loc></url></urlset>`),
@@ -108,6 +109,24 @@ describe.each(databaseKinds)("list mode and extraction on %s", (kind) => {
     expect(lines.find((line) => line.includes("/shoes,"))).toMatch(/,€ 49\.90,\/img\/shoes\.png,SKU-shoes$/);
   });
 
+  it("exports extracted values joined by ' | ', a ;-separated formula neutralised and the cell quoted", async () => {
+    const created = await call(api, "POST", "/api/v1/crawls", {
+      key,
+      json: { urls: [`${server.url}/formulas`], extract: [{ name: "price", selector: ".price" }] },
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const crawl = await waitForEnd(created.json().data.id);
+    expect(crawl.status).toBe("complete");
+    const csv = await api.app.inject({
+      method: "GET",
+      url: `/api/v1/crawls/${crawl.id}/pages`,
+      headers: { authorization: `Bearer ${key}`, accept: "text/csv" },
+    });
+    const [, line] = csv.body.trim().split("\r\n");
+    // A spreadsheet splitting on ";" would have evaluated "=3+3" in the cell "x;=3+3 | -2" before.
+    expect(line?.endsWith(`,"x;'=3+3 | -2"`), line).toBe(true);
+  });
+
   it("takes a form body's list as repeated fields or one per line, and the rules as JSON text", async () => {
     const form = new URLSearchParams();
     form.append("urls", `${server.url}/shoes\r\n\r\n${server.url}/hats`);
@@ -141,6 +160,22 @@ describe.each(databaseKinds)("list mode and extraction on %s", (kind) => {
     expect(response.statusCode, response.body).toBe(202);
     expect(response.json().data.urls).toHaveLength(3000);
     await call(api, "POST", `/api/v1/crawls/${response.json().data.id}/cancel`, { key });
+  });
+
+  it("answers a body past the crawl route's 1 MiB with a 413 naming 1 MiB (and 16 KiB on other routes)", async () => {
+    const tooMany = Array.from(
+      { length: 20_000 },
+      (_, index) => `${server.url}/page/${index}-${"x".repeat(40)}`,
+    );
+    const crawl = await call(api, "POST", "/api/v1/crawls", { key, json: { urls: tooMany } });
+    expect(crawl.statusCode).toBe(413);
+    expect(crawl.json().detail).toBe("The request body may not be larger than 1 MiB.");
+    const report = await call(api, "POST", "/api/v1/reports", {
+      key,
+      json: { url: `${server.url}/?q=${"a".repeat(17 * 1024)}` },
+    });
+    expect(report.statusCode).toBe(413);
+    expect(report.json().detail).toBe("The request body may not be larger than 16 KiB.");
   });
 
   it.each([
@@ -255,7 +290,7 @@ describe.each(databaseKinds)("a scheduled list crawl on %s", (kind) => {
       (await call(api, "GET", "/api/v1/crawls?sort=asc&per_page=100", { key })).json().data as Array<{
         id: number;
         status: string;
-        urls: string[];
+        url_count: number;
         extract: unknown;
       }>;
     await eventually(
@@ -264,7 +299,17 @@ describe.each(databaseKinds)("a scheduled list crawl on %s", (kind) => {
       20_000,
     );
     const second = (await list()).filter((crawl) => crawl.status === "complete")[1];
-    expect(second).toMatchObject({ urls, extract });
+    // The list counts the URLs and names where they are shown: the crawl's own address.
+    expect(second).toMatchObject({
+      url_count: urls.length,
+      urls_url: `/api/v1/crawls/${second?.id}`,
+      extract,
+    });
+    expect(second).not.toHaveProperty("urls");
+    expect((await call(api, "GET", `/api/v1/crawls/${second?.id}`, { key })).json().data).toMatchObject({
+      urls,
+      url_count: urls.length,
+    });
     const pages = (await call(api, "GET", `/api/v1/crawls/${second?.id}/pages`, { key })).json()
       .data as Array<{
       url: string;

@@ -37,6 +37,16 @@ describe("PAGEGRADE_CRAWL_WORKERS", () => {
   });
 });
 
+describe("PAGEGRADE_CRAWL_SLICE_SECONDS and PAGEGRADE_CRAWL_SLICE_PAGES", () => {
+  it("default to a turn of 5 s or 500 pages, and refuse anything but a whole number of at least 1", () => {
+    expect(loadServiceConfig({}).crawls.slice).toEqual({ ms: 5_000, pages: 500 });
+    const set = { PAGEGRADE_CRAWL_SLICE_SECONDS: "2", PAGEGRADE_CRAWL_SLICE_PAGES: "10" };
+    expect(loadServiceConfig(set).crawls.slice).toEqual({ ms: 2_000, pages: 10 });
+    expect(() => loadServiceConfig({ PAGEGRADE_CRAWL_SLICE_SECONDS: "0" })).toThrow(ConfigError);
+    expect(() => loadServiceConfig({ PAGEGRADE_CRAWL_SLICE_PAGES: "many" })).toThrow(ConfigError);
+  });
+});
+
 /** Pages /p/0 … /p/(count-1), each answering after `delayMs` and linking to the next three; counts pages in flight. */
 async function slowSite(count: number, delayMs: number) {
   const state = { inFlight: 0, mostInFlight: 0 };

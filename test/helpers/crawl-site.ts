@@ -64,7 +64,14 @@ export async function crawlSite(
         reports: new ReportStore(store, { historyLimit: 10 }),
         analyzer,
         events: silentEventSink,
-        settings: { maxPages: 1_000, perUser: 1, hostConcurrency: 2, delayMs: 0 },
+        // A turn of one page: every part goes back to the "queue" after each page, and the crawl still adds up.
+        settings: {
+          maxPages: 1_000,
+          perUser: 1,
+          hostConcurrency: 2,
+          delayMs: 0,
+          slice: { ms: 60_000, pages: 1 },
+        },
         scheduleIntervals: defaultScheduleIntervals,
         outbound: analyzer.outbound(),
       },

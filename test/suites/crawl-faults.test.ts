@@ -3,7 +3,7 @@
  * crawl's parts spread over two `pagegrade worker` processes (each sends its own User-Agent, so the site sees
  * both), one worker is SIGKILLed mid-crawl and another takes its parts over; on the embedded queue the service
  * itself is SIGKILLed mid-crawl and restarted. Either way the crawl completes with every page analysed exactly
- * once. A crawl a worker completes has its change summary (the project dashboard's) written by that worker.
+ * once, though each part hands its slot back every three pages (PAGEGRADE_CRAWL_SLICE_PAGES). A crawl a worker completes has its change summary (the project dashboard's) written by that worker.
  * npm run test:crawl.
  */
 import type { ChildProcess } from "node:child_process";
@@ -29,6 +29,9 @@ const common = {
   PAGEGRADE_JOB_GRACE_SECONDS: "1",
   PAGEGRADE_CRAWL_DELAY_MS: "0",
   PAGEGRADE_CRAWL_HOST_CONCURRENCY: "4",
+  // Turns of three pages: every part goes back to the queue again and again, so a kill lands between turns
+  // as well as within one, and the crawl must still add up (each page once).
+  PAGEGRADE_CRAWL_SLICE_PAGES: "3",
 };
 
 /** Pages /p/0 … /p/39, each answering after 150 ms and linking to the next three; page requests by User-Agent. */

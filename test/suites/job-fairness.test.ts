@@ -10,9 +10,10 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { freshDatabase, type TestDatabase } from "../helpers/api.js";
+import { distributedSetup } from "../helpers/distributed-setup.js";
 import { eventually } from "../helpers/job-queues.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
-import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
+import { type ServiceProcess, startServiceProcess, startWorkerProcess } from "../helpers/service-process.js";
 
 const env = {
   PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
@@ -192,5 +193,139 @@ describe("one user's slow jobs do not delay another's (SQLite, default settings)
     for (const site of patient) {
       expect(site.requests.filter((path) => ["/", "/a", "/b"].includes(path)).length).toBeLessThanOrEqual(1);
     }
+  });
+});
+
+/**
+ * Crawl parts take turns: user A's list crawl of a slow site (each page answers after 2 s) holds both crawl slots;
+ * B's 3-page crawl of a fast site, started 1 s later, starts and completes within 10 s, because each of A's parts
+ * gives its slot back after its slice (PAGEGRADE_CRAWL_SLICE_SECONDS, 5 s) and the fair queue gives it to B. Before
+ * the slices, B waited for A's whole crawl (20 pages at 2 s over two parts: over 20 s). On the embedded queue
+ * (SQLite, one process) and on BullMQ with two worker processes of one crawl slot each.
+ */
+describe("crawl parts take turns between users", () => {
+  const children: ChildProcess[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  const slowPageMs = 2_000;
+  const slowPages = 20;
+
+  /** A site whose pages /slow/N answer after `slowPageMs`; robots.txt at once. */
+  async function slowSite(): Promise<LocalServer> {
+    const timers = new Set<NodeJS.Timeout>();
+    const site = await startServer(
+      {
+        "/robots.txt": (_request, response) => {
+          response.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n");
+        },
+      },
+      {
+        fallback: (request, response) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            response
+              .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+              .end(
+                `<!doctype html><html lang="en"><head><title>Slow page ${request.url}</title></head><body><h1>Slow</h1></body></html>`,
+              );
+          }, slowPageMs);
+          timers.add(timer);
+        },
+      },
+    );
+    cleanups.push(async () => {
+      for (const timer of timers) clearTimeout(timer);
+      await site.close();
+    });
+    return site;
+  }
+
+  async function userKey(database: TestDatabase): Promise<string> {
+    const email = `${randomBytes(4).toString("hex")}@example.com`;
+    return (await new AccountService(database.store).createUser(email, null)).key;
+  }
+
+  async function request(base: string, key: string, method: string, path: string, body?: unknown) {
+    const response = await fetch(`${base}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
+  }
+
+  /** A's slow list crawl, then B's small crawl 1 s later: B's milliseconds from its POST to start and to end. */
+  async function bBesideA(base: string, database: TestDatabase) {
+    const slow = await slowSite();
+    const quick = await smallSite();
+    cleanups.push(() => quick.close());
+    const a = await userKey(database);
+    const b = await userKey(database);
+    const urls = Array.from({ length: slowPages }, (_, n) => `${slow.url}/slow/${n}`);
+    const listCrawl = await request(base, a, "POST", "/crawls", { urls });
+    expect(listCrawl.status).toBe(202);
+    await eventually(
+      () => slow.requests.filter((path) => path.startsWith("/slow/")).length >= 2,
+      "A's crawl to fetch with both parts",
+      20_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const postedAt = Date.now();
+    const small = await request(base, b, "POST", "/crawls", { url: `${quick.url}/`, sitemaps: 0 });
+    expect(small.status).toBe(202);
+    let startedIn = Number.NaN;
+    await eventually(
+      async () => {
+        const shown = (await request(base, b, "GET", `/crawls/${small.body.data.id}`)).body.data;
+        if (Number.isNaN(startedIn) && shown.status !== "queued") startedIn = Date.now() - postedAt;
+        return shown.status === "complete";
+      },
+      "B's crawl to complete",
+      40_000,
+    );
+    const endedIn = Date.now() - postedAt;
+    const aState = (await request(base, a, "GET", `/crawls/${listCrawl.body.data.id}`)).body.data;
+    await request(base, a, "POST", `/crawls/${listCrawl.body.data.id}/cancel`);
+    console.log(
+      `crawl turns: B's crawl started in ${startedIn} ms, complete in ${endedIn} ms; A's crawl then ${aState.status} with ${(aState.pages as { analysed: number }).analysed} of ${slowPages} pages`,
+    );
+    return { startedIn, endedIn, aStatus: aState.status };
+  }
+
+  it("embedded queue (SQLite): B's crawl starts and completes within 10 s beside A's slow list crawl", {
+    timeout: 90_000,
+  }, async () => {
+    const database = await freshDatabase("sqlite");
+    cleanups.push(() => database.drop());
+    const api = await startServiceProcess({ ...env, DATABASE_URL: database.url });
+    children.push(api.child);
+    const { startedIn, endedIn, aStatus } = await bBesideA(api.url, database);
+    expect(aStatus).toBe("running"); // A's crawl was still going: B did not wait for its end
+    expect(startedIn).toBeLessThan(10_000);
+    expect(endedIn).toBeLessThan(10_000);
+  });
+
+  it("BullMQ, two workers of one crawl slot each: B's crawl starts and completes within 10 s beside A's", {
+    timeout: 120_000,
+  }, async () => {
+    const { database, shared, drop } = await distributedSetup();
+    cleanups.push(drop);
+    const api = await startServiceProcess({ ...env, ...shared, PAGEGRADE_WORKERS: "0" });
+    children.push(api.child);
+    for (let n = 0; n < 2; n++) {
+      children.push(startWorkerProcess({ ...env, ...shared, PAGEGRADE_CRAWL_WORKERS: "1" }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // both listening before the parts arrive
+    const { startedIn, endedIn, aStatus } = await bBesideA(api.url, database);
+    expect(aStatus).toBe("running");
+    expect(startedIn).toBeLessThan(10_000);
+    expect(endedIn).toBeLessThan(10_000);
   });
 });

@@ -125,6 +125,27 @@ describe("quotas on every door", () => {
     expectRefusedProblem(throughApi, "crawl-starts", 2);
   });
 
+  it("charges a crawl start only once the crawl is valid: refused crawls (422) use up no start, on both doors", async () => {
+    const { client, key } = await webUser();
+    // Valid to the schema, refused by the service (two projects in one list): before, each of these used a start.
+    const twoProjects = ["https://a.example/", "https://b.example/"];
+    for (let index = 0; index < 3; index++) {
+      const refusedCrawl = await call(api, "POST", "/api/v1/crawls", { key, json: { urls: twoProjects } });
+      expect(refusedCrawl.statusCode, refusedCrawl.body).toBe(422);
+      const refusedForm = await client.post("/crawls", { urls: twoProjects.join("\n") });
+      expect(refusedForm.statusCode).toBe(422);
+    }
+    const first = await call(api, "POST", "/api/v1/crawls", {
+      key,
+      form: { url: `${site.url}/`, max_pages: "1" },
+    });
+    expect(first.statusCode, first.body).toBe(202);
+    expect((await client.post("/crawls", { url: `${site.url}/`, max_pages: "1" })).statusCode).toBe(303);
+    // The two valid ones spent the budget of 2.
+    const third = await call(api, "POST", "/api/v1/crawls", { key, form: { url: `${site.url}/` } });
+    expectRefusedProblem(third, "crawl-starts", 2);
+  });
+
   it("refuses a crawl past the crawls a user may have queued or running, naming that limit on both doors", async () => {
     // No job workers: a started crawl stays queued, so the user's one place stays taken.
     const idle = await startApi("sqlite", { PAGEGRADE_WORKERS: "0", PAGEGRADE_CRAWLS_PER_USER: "1" });

@@ -7,7 +7,13 @@
  */
 import type { LinkRow } from "../../crawls/crawl-link-store.js";
 import type { CrawlOverview } from "../../crawls/crawl-listing-store.js";
-import type { CrawlIssueRow, CrawlPageRow, CrawlRow, ListedPageRow } from "../../crawls/crawl-store.js";
+import type {
+  CrawlIssueRow,
+  CrawlPageRow,
+  CrawlRow,
+  CrawlSummaryRow,
+  ListedPageRow,
+} from "../../crawls/crawl-store.js";
 import { extractedOf, extractionNames } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { listPageLink } from "../list-query.js";
@@ -32,7 +38,7 @@ export interface CrawlForm {
 }
 
 export interface CrawlListView {
-  crawls: CrawlRow[];
+  crawls: CrawlSummaryRow[];
   total: number;
   page: number;
   project: string;
@@ -100,7 +106,7 @@ ${view.flash ? notice(view.flash) : ""}
 </section>`;
 }
 
-function issueCounts(crawl: CrawlRow): SafeHtml {
+function issueCounts(crawl: Pick<CrawlRow, "issues_high" | "issues_medium" | "issues_low">): SafeHtml {
   return html`${crawl.issues_high} high · ${crawl.issues_medium} medium · ${crawl.issues_low} low`;
 }
 

@@ -11,6 +11,7 @@ import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../c
 import {
   crawlObject,
   crawlPageObject,
+  crawlSummaryObject,
   extractionNames,
   siteIssueObject,
 } from "../../../../crawls/present.js";
@@ -42,17 +43,20 @@ export const crawlBodyLimit = 1024 * 1024;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { crawls, crawlFindings, ownedCrawl: owned, closing, quotas, limits }: ApiContext,
+  { crawls, crawlFindings, ownedCrawl: owned, closing, quotas }: ApiContext,
 ): Promise<void> {
   const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
 
-  const createOptions = { schema: createCrawl, preHandler: limits.charge("crawl-starts") };
+  // The crawl-starts quota is charged by the service once the crawl is valid: a refused crawl costs no start.
   app.post<{ Body: CrawlInput }>(
     "/crawls",
-    { ...createOptions, bodyLimit: crawlBodyLimit },
+    { schema: createCrawl, bodyLimit: crawlBodyLimit },
     async (request, reply) => {
+      const userId = request.account.id;
       try {
-        const crawl = await crawls.create(request.account.id, request.body);
+        const crawl = await crawls.create(userId, request.body, () =>
+          quotas.charge("crawl-starts", { userId }),
+        );
         return reply
           .code(202)
           .header("location", `/api/v1/crawls/${crawl.id}`)
@@ -83,7 +87,8 @@ export async function crawlRoutes(
       if (query.project !== undefined) params.push(["project", query.project]);
       if (query.status !== undefined) params.push(["status", query.status]);
       params.push(["sort_by", "id"], ["sort", direction], ["per_page", String(perPage)]);
-      const items = rows.map((row) => JSON.stringify(crawlObject(row)));
+      // Summaries: a list crawl's URLs are counted here and shown by GET /crawls/{id} only.
+      const items = rows.map((row) => JSON.stringify(crawlSummaryObject(row)));
       return sendPage(request, reply, { page, perPage, params }, items, total);
     },
   );
@@ -194,8 +199,7 @@ export async function crawlRoutes(
       const release = quotas.openStream(request.account.id);
       reply.hijack();
       await streamCrawlEvents(request.raw, reply.raw, request.id, {
-        first,
-        reload: () => crawls.show(request.account.id, first.id),
+        reload: () => crawls.showSummary(request.account.id, first.id),
         closing,
         release,
       });

@@ -16,14 +16,30 @@ const crawlStatuses = ["queued", "running", "complete", "cancelled", "failed"] a
 const nullableInteger = Type.Union([Type.Integer(), Type.Null()]);
 const nullableString = Type.Union([Type.String(), Type.Null()]);
 
+/** A crawl's fields as every answer shows them; `Crawl` (one crawl) adds a list crawl's `urls`. */
+const crawlSummaryFields = {
+  id: Type.Integer(),
+  object: Type.Literal("crawl"),
+  url: Type.String(),
+  url_count: Type.Union([Type.Integer(), Type.Null()], {
+    description: "List mode: how many URLs the crawl's list holds; null when it follows links from url",
+  }),
+  urls_url: Type.Union([Type.String(), Type.Null()], {
+    description: "List mode: where the list itself is shown (the crawl's own address, its `urls`); else null",
+  }),
+};
+
 export const Crawl = Type.Object(
   {
-    id: Type.Integer(),
-    object: Type.Literal("crawl"),
-    url: Type.String(),
+    id: crawlSummaryFields.id,
+    object: crawlSummaryFields.object,
+    url: crawlSummaryFields.url,
     urls: Type.Union([Type.Array(Type.String()), Type.Null()], {
-      description: "List mode: the only URLs the crawl analyses; null when it follows links from url",
+      description:
+        "List mode: the only URLs the crawl analyses; null when it follows links from url. Shown by this crawl's own address only: lists and event streams give url_count and urls_url instead",
     }),
+    url_count: crawlSummaryFields.url_count,
+    urls_url: crawlSummaryFields.urls_url,
     project: Type.String(),
     status: stringEnum(crawlStatuses),
     max_pages: Type.Integer(),
@@ -73,6 +89,18 @@ export const Crawl = Type.Object(
     updated_at: Timestamp,
   },
   { $id: "Crawl", title: "Crawl" },
+);
+
+/**
+ * A crawl as lists and event streams show it: every field of `Crawl` but `urls` (`url_count` and `urls_url`
+ * instead), so a list's size is bounded by its fields' own limits (docs/api.md, "Response sizes").
+ */
+export const CrawlSummary = Type.Object(
+  Object.fromEntries(Object.entries(Crawl.properties).filter(([name]) => name !== "urls")) as Omit<
+    typeof Crawl.properties,
+    "urls"
+  >,
+  { $id: "CrawlSummary", title: "Crawl summary" },
 );
 
 export const CrawlPage = Type.Object(
@@ -181,7 +209,7 @@ export const CrawlDiff = Type.Object(
   { $id: "CrawlDiff", title: "CrawlDiff" },
 );
 
-export const crawlSchemas = [Crawl, CrawlPage, SiteIssue, CrawlDiff];
+export const crawlSchemas = [Crawl, CrawlSummary, CrawlPage, SiteIssue, CrawlDiff];
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const CrawlEnvelope = (status: 200 | 202) =>
@@ -246,7 +274,9 @@ export const listCrawls = {
     sort_by: Type.Optional(stringEnum(["id"])),
     ...PageQuery,
   }),
-  response: { 200: paginated(refTo(Crawl), "CrawlPageOfCrawls"), ...errorResponses(422) },
+  description:
+    'Each crawl is a summary: a list crawl\'s URLs are counted (`url_count`) and shown by `GET /crawls/{id}` (`urls_url`). A crawl is at most about 20,000 characters of its own settings (120 KB encoded), about 0.7 KB in practice, so a page of 100 is at most 12 MB, under 100 KB in practice (docs/api.md, "Response sizes").',
+  response: { 200: paginated(refTo(CrawlSummary), "CrawlPageOfCrawls"), ...errorResponses(422) },
 };
 
 export const showCrawl = {
@@ -315,7 +345,7 @@ export const listCrawlIssues = {
 export const crawlEvents = {
   summary: "The crawl's progress as a text/event-stream",
   description:
-    "A `progress` event with the crawl object whenever its counts change (at most a few per second), then one `complete`, `cancelled` or `failed` event, and the stream ends.",
+    "A `progress` event with the crawl's summary (a CrawlSummary: counts, never a list crawl's URLs) whenever its counts change (at most a few per second), then one `complete`, `cancelled` or `failed` event, and the stream ends. A client that does not read gets only the latest state once it reads again (progress events coalesce), and is disconnected after 60 s without reading.",
   tags: ["crawls"],
   params: IdParams,
   response: {
