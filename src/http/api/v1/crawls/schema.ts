@@ -131,6 +131,17 @@ const DiffSide = Type.Object({
 const checkStatus = Type.String({ description: "pass, warn or fail" });
 const Importances = Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() });
 
+const Coverage = Type.Object(
+  {
+    newly_checked: Type.Integer({ description: "Findings about URLs only the later crawl reached" }),
+    no_longer_checked: Type.Integer({ description: "Findings about URLs only the earlier crawl reached" }),
+  },
+  {
+    description:
+      "Findings of one crawl only about URLs the other crawl did not reach: neither new nor resolved, neither regression nor fix",
+  },
+);
+
 export const CrawlDiff = Type.Object(
   {
     object: Type.Literal("crawl_diff"),
@@ -163,6 +174,7 @@ export const CrawlDiff = Type.Object(
         resolved: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 100 }),
         new_count: Type.Integer(),
         resolved_count: Type.Integer(),
+        coverage: Coverage,
       }),
     ),
     page_checks: Type.Array(
@@ -177,6 +189,7 @@ export const CrawlDiff = Type.Object(
       }),
     ),
     regressions: Importances,
+    coverage: Coverage,
   },
   { $id: "CrawlDiff", title: "CrawlDiff" },
 );
