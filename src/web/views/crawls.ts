@@ -120,6 +120,8 @@ export interface CrawlView {
   issueTable: IssueTableState;
   /** The page checks rolled up over the crawl's pages (crawl-findings.ts), once finished; no section without. */
   checkRollup?: SafeHtml;
+  /** The "fix first" card (fix-first.ts), once the crawl has finished. */
+  fixFirst?: SafeHtml;
   /** The first links the crawl recorded, in (source, target) order. */
   links: LinkRow[];
   pages: ListedPageRow[];
@@ -148,6 +150,7 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   ${view.flash ? notice(view.flash) : ""}
   ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, view.overview, html`${droppedNote(crawl)}${diffLink(crawl)}`)}
   <nav class="section-nav" aria-label="Sections of the crawl"><ul>${sections.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>
+  ${view.fixFirst ?? ""}
   ${active ? "" : siteIssuesSection(crawl.id, view.issues, view.issueTable)}
   ${view.checkRollup ? html`<section class="card" id="page-checks" aria-labelledby="page-checks-heading"><h2 id="page-checks-heading">Page checks</h2>${view.checkRollup}</section>` : ""}
   ${pagesCard(view)}
