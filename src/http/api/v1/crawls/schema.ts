@@ -65,7 +65,7 @@ export const Crawl = Type.Object(
     issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
     error: Type.Union([Type.Object({ reason: Type.String(), message: Type.String() }), Type.Null()], {
       description:
-        "Why the crawl failed (status failed: its start page's reason, as a report's error); else null",
+        "Why the crawl failed (status failed: its start page's reason, as a report's error, or robots when robots.txt refuses it, off-site when it redirects off the project); else null",
     }),
     started_at: Type.Union([Timestamp, Type.Null()]),
     finished_at: Type.Union([Timestamp, Type.Null()]),
