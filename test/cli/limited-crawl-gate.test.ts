@@ -49,7 +49,11 @@ describe("pagegrade crawl --baseline, two crawls cut by --max-pages", () => {
     site.version = 1;
     const first = await crawl(["--json", file("first.json")]);
     expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(
+      /Limited: stopped at its limits \(--max-pages 80, --max-depth \d+\); \d+ URLs found were not reached/,
+    );
     const saved = JSON.parse(readFileSync(file("first.json"), "utf8"));
+    expect(saved.crawl).toMatchObject({ limited: true, not_reached: saved.left_out.length });
     expect(saved.reached).toContain(site.url("/m/3"));
     expect(saved.left_out.length).toBeGreaterThan(0);
 

@@ -138,6 +138,13 @@ describe.each(databaseKinds)("comparing two crawls cut by max_pages on %s", (kin
     const response = await call(api, "GET", `/api/v1/crawls/${second}/diff`, { key });
     expect(response.statusCode, response.body).toBe(200);
     const diff = response.json().data as Diff;
+    // Each crawl says it stopped at its limit, and how many URLs it did not reach.
+    for (const id of [first, second]) {
+      const crawl = (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data;
+      expect(crawl.limited).toBe(true);
+      expect(crawl.not_reached).toBeGreaterThan(100);
+      expect(crawl.pages.analysed + crawl.pages.failed).toBeLessThanOrEqual(limitedMaxPages);
+    }
     expect(diff.from?.id).toBe(first);
     expect(changes(diff)).toEqual(expectedChanges);
     // Each crawl reached broken member links the other left out at its limit: counted, neither new nor resolved.

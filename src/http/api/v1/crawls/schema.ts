@@ -63,6 +63,12 @@ export const Crawl = Type.Object(
     score: nullableInteger,
     result: Type.Union([stringEnum(["good", "decent", "bad"]), Type.Null()]),
     issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
+    limited: Type.Boolean({
+      description: "Whether the crawl left URLs it came upon unreached at its limits (max_pages, max_depth)",
+    }),
+    not_reached: Type.Integer({
+      description: "How many URLs it came upon and did not reach at its limits (excluded: limit)",
+    }),
     error: Type.Union([Type.Object({ reason: Type.String(), message: Type.String() }), Type.Null()], {
       description:
         "Why the crawl failed (status failed: its start page's reason, as a report's error, or robots when robots.txt refuses it, off-site when it redirects off the project); else null",
