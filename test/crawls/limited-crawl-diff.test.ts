@@ -1,8 +1,8 @@
 /**
  * A comparison is about what both crawls could see, on both databases: a site of a few hundred URLs crawled twice
  * below its size (`max_pages`), with exactly one section removed and one title removed in between (and its
- * sections listed in the other order, so each crawl reaches other member pages before its limit). The API's diff
- * and the `crawl.regressed` webhook show exactly those changes (one new broken link, to the removed section; the
+ * sections listed in the other order, so each crawl reaches other member pages before its limit). The API's diff,
+ * the `crawl.regressed` webhook, the comparison page and the project page show exactly those changes (one new broken link, to the removed section; the
  * title regression on its page) and count the broken links only one crawl reached as coverage; no page is added
  * or removed because the other crawl left it out at its limit. (Before: every broken member link one crawl
  * reached and the other left out counted as new or resolved, and the pages as added or removed.)
@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
+import { endedCrawlPage, signedInClient } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { type LimitedSite, limitedMaxPages, startLimitedSite } from "../helpers/limited-site.js";
 import { type LocalServer, startServer } from "../helpers/local-server.js";
@@ -164,5 +165,34 @@ describe.each(databaseKinds)("comparing two crawls cut by max_pages on %s", (kin
     expect(event.data.id).toBe(second);
     expect(changes(event.data.diff)).toEqual(expectedChanges);
     expect(event.data.diff.coverage).toEqual(diff.coverage);
+  }, 200_000);
+
+  it("shows the same on the comparison page and the project page", async () => {
+    const owner = await signedInClient(api.app, `limited-${kind}@example.com`);
+    const crawlPath = async () => {
+      const started = await owner.post("/crawls", { url: site.url("/"), max_pages: String(limitedMaxPages) });
+      expect(started.statusCode).toBe(303);
+      const path = started.headers.location as string;
+      await endedCrawlPage(owner, path, 90_000);
+      return path;
+    };
+    site.version = 1;
+    await crawlPath();
+    site.version = 2;
+    const second = await crawlPath();
+    const comparison = (await owner.get(`${second}/diff`)).body;
+    expect(comparison).toContain("<div><dt>New findings</dt><dd>1</dd></div>");
+    expect(comparison).toContain("<div><dt>Resolved findings</dt><dd>0</dd></div>");
+    expect(comparison).toMatch(
+      /<dt>Coverage<\/dt><dd[^>]*>[1-9]\d* newly checked · [1-9]\d* no longer checked<\/dd>/,
+    );
+    const newSection = comparison.slice(comparison.indexOf('id="new"'), comparison.indexOf('id="resolved"'));
+    expect(newSection).toContain(site.url("/s/7"));
+    expect(newSection).not.toContain(site.url("/m/"));
+    const project = (await owner.get(`/projects/${encodeURIComponent(new URL(site.url("/")).hostname)}`))
+      .body;
+    const changes = project.slice(project.indexOf('id="latest-changes"'));
+    expect(changes).toContain("<dt>New findings</dt><dd>1</dd>");
+    expect(changes).toContain("<dt>Resolved findings</dt><dd>0</dd>");
   }, 200_000);
 });
