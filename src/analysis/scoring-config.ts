@@ -1,6 +1,6 @@
 /**
- * Every number that decides a score, in one place: importance weights, result bands, the gate for pages no
- * crawler may index, and each check's thresholds. An operator overrides any of them with a JSON file
+ * Every number that decides a score, in one place: importance weights, result bands, the cap of the gates (a
+ * page no crawler may index, or failing https, title or viewport), and each check's thresholds. An operator overrides any of them with a JSON file
  * (PAGEGRADE_SCORING_FILE) holding the same shape, partially.
  */
 
@@ -8,7 +8,10 @@ export const defaultScoring = {
   weights: { high: 10, medium: 5, low: 1 },
   /** Lowest score of each result: good ≥ good, decent ≥ decent, bad below. */
   bands: { good: 80, decent: 50 },
-  /** Highest score a page that no major crawler may index can reach. */
+  /**
+   * Highest score a page held by a gate can reach: a page no major crawler may index, or one that fails `https`,
+   * `title` or `viewport` (score.ts).
+   */
   notIndexableCap: 79,
   thresholds: {
     titleLength: { min: 10, max: 60 },

@@ -274,6 +274,11 @@ async function summary(listings: CrawlListings, crawl: CrawlRow, c: Palette): Pr
   lines.push(
     `${crawl.analysed} pages analysed, ${crawl.failed} failed, ${crawl.excluded} not fetched, ${crawl.discovered} found`,
   );
+  if (crawl.not_reached > 0) {
+    lines.push(
+      `Limited: stopped at its limits (--max-pages ${crawl.max_pages}, --max-depth ${crawl.max_depth}); ${crawl.not_reached} URLs found were not reached`,
+    );
+  }
   if (crawl.urls_dropped > 0 || crawl.links_dropped > 0) {
     lines.push(
       `Left out by the storage bounds: ${crawl.urls_dropped} new URLs not listed, ${crawl.links_dropped} links not recorded`,

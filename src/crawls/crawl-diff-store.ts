@@ -55,24 +55,61 @@ export class CrawlDiffStore {
       .execute();
   }
 
-  /** By check, how many findings of crawl `only` have no finding of the same fingerprint in crawl `other`. */
-  async findingsOnlyIn(only: number, other: number): Promise<Map<string, number>> {
-    const rows = await this.findingsAbsentFrom(only, other)
-      .select(["mine.check_id", (eb) => eb.fn.countAll<number>().as("n")])
-      .groupBy("mine.check_id")
-      .execute();
-    return new Map(rows.map((row) => [row.check_id, Number(row.n)]));
+  /**
+   * The findings of crawl `only` with no finding of the same fingerprint in crawl `other`, by check then in the
+   * check's order, `batch` at a time (each batch read after the previous one is handled).
+   */
+  async *findingsOnlyInBatches(
+    only: number,
+    other: number,
+    batch = 2000,
+  ): AsyncGenerator<Array<{ check_id: string; item: string }>> {
+    let after: { check: string; position: number } | null = null;
+    for (;;) {
+      let query = this.findingsAbsentFrom(only, other)
+        .select(["mine.check_id", "mine.position", "mine.item"])
+        .orderBy("mine.check_id")
+        .orderBy("mine.position")
+        .limit(batch);
+      if (after !== null) {
+        const { check, position } = after;
+        query = query.where((eb) =>
+          eb.or([
+            eb("mine.check_id", ">", check),
+            eb.and([eb("mine.check_id", "=", check), eb("mine.position", ">", position)]),
+          ]),
+        );
+      }
+      const rows = await query.execute();
+      if (rows.length === 0) return;
+      yield rows.map((row) => ({ check_id: row.check_id, item: row.item }));
+      if (rows.length < batch) return;
+      const last = rows[rows.length - 1] as (typeof rows)[number];
+      after = { check: last.check_id, position: last.position };
+    }
   }
 
-  /** The first `limit` of those findings of one check, in the check's order, as their items' JSON. */
-  async firstFindingsOnlyIn(only: number, other: number, check: string, limit: number): Promise<string[]> {
-    const rows = await this.findingsAbsentFrom(only, other)
-      .select("mine.item")
-      .where("mine.check_id", "=", check)
-      .orderBy("mine.position")
-      .limit(limit)
-      .execute();
-    return rows.map((row) => row.item);
+  /**
+   * Which of these URLs the crawl came upon at all (`known`: any state, excluded or not) and which it reached
+   * (fetched, or tried to and failed: not excluded, not left queued).
+   */
+  async seen(crawlId: number, urls: Iterable<string>): Promise<{ reached: Set<string>; known: Set<string> }> {
+    const reached = new Set<string>();
+    const known = new Set<string>();
+    const distinct = [...new Set(urls)];
+    for (let start = 0; start < distinct.length; start += 500) {
+      const rows = await this.db
+        .selectFrom("crawl_pages")
+        .select(["url", "state", "excluded"])
+        .where("crawl_id", "=", crawlId)
+        .where("url", "in", distinct.slice(start, start + 500))
+        .execute();
+      for (const row of rows) {
+        known.add(row.url);
+        if (row.excluded === null && (row.state === "done" || row.state === "failed")) reached.add(row.url);
+      }
+    }
+    return { reached, known };
   }
 
   private findingsAbsentFrom(only: number, other: number) {
@@ -92,7 +129,11 @@ export class CrawlDiffStore {
       );
   }
 
-  /** Pages crawl `only` fetched (or tried to) that crawl `other` did not: how many, and the first by URL. */
+  /**
+   * Pages crawl `only` fetched (or tried to) that crawl `other` never came upon at all: how many, and the first
+   * by URL. A URL the other crawl knew of but left out (at its `max_pages`, by robots.txt, by a pattern) is not
+   * one of them: that is what it could see, not a page added or removed.
+   */
   async pagesOnlyIn(only: number, other: number, limit: number): Promise<{ urls: string[]; count: number }> {
     const base = this.db
       .selectFrom("crawl_pages as mine")
@@ -104,7 +145,6 @@ export class CrawlDiffStore {
             selectFrom("crawl_pages as theirs")
               .select(sql`1`.as("one"))
               .where("theirs.crawl_id", "=", other)
-              .where("theirs.excluded", "is", null)
               .whereRef("theirs.url", "=", "mine.url"),
           ),
         ),
@@ -304,6 +344,26 @@ export class CrawlDiffStore {
       }
     }
     return reports;
+  }
+
+  /**
+   * Every URL the crawl came upon, in URL order: those it reached (fetched, or tried to and failed) and those it
+   * left out (excluded, or never fetched).
+   */
+  async urlsSeen(crawlId: number): Promise<{ reached: string[]; left_out: string[] }> {
+    const rows = await this.db
+      .selectFrom("crawl_pages")
+      .select(["url", "state", "excluded"])
+      .where("crawl_id", "=", crawlId)
+      .orderBy("url")
+      .execute();
+    const reached: string[] = [];
+    const leftOut: string[] = [];
+    for (const row of rows) {
+      if (row.excluded === null && (row.state === "done" || row.state === "failed")) reached.push(row.url);
+      else leftOut.push(row.url);
+    }
+    return { reached, left_out: leftOut };
   }
 
   /** Every finding of the crawl, by check then in the check's order. */

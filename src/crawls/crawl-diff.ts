@@ -1,6 +1,7 @@
 /**
  * What changed between two complete crawls of a project (`GET /crawls/{id}/diff`, the comparison page, the
- * `crawl.regressed` webhook): site findings new and resolved by fingerprint, page checks regressed and fixed on
+ * `crawl.regressed` webhook): site findings new and resolved by fingerprint, about what both crawls could see
+ * (the rest counted as coverage, finding-coverage.ts), page checks regressed and fixed on
  * the pages both crawls analysed (the rule of a report's diff, `verdictChange`), pages added, removed or changed,
  * and the regressions by importance. The database matches the findings and pages (crawl-diff-store.ts); pages'
  * check statuses are compared a batch at a time, so neither crawl is held whole. Lists are cut at 100 entries;
@@ -11,6 +12,7 @@ import { ValidationFailed } from "../errors.js";
 import { verdictChange } from "../reports/analysis-diff.js";
 import type { CrawlDiffStore } from "./crawl-diff-store.js";
 import type { CrawlRow, CrawlStore } from "./crawl-store.js";
+import { type Coverage, decidingUrls, isChange, noCoverage } from "./finding-coverage.js";
 import { crawlObject } from "./present.js";
 
 /** The most entries a list of the diff holds. */
@@ -39,6 +41,19 @@ export interface SiteIssueChange {
   resolved: Array<Record<string, unknown>>;
   new_count: number;
   resolved_count: number;
+  /** Findings of one crawl only about URLs the other did not reach: neither new nor resolved. */
+  coverage: Coverage;
+}
+
+/** The findings of one crawl only, of one check: the changes (counted, the first listed) and the coverage. */
+interface FindingsOnlyIn {
+  changes: number;
+  items: Array<Record<string, unknown>>;
+  coverage: number;
+}
+
+function unseen(): FindingsOnlyIn {
+  return { changes: 0, items: [], coverage: 0 };
 }
 
 export interface PageCheckChange {
@@ -65,6 +80,8 @@ export interface CrawlDiff {
   site_issues: SiteIssueChange[];
   page_checks: PageCheckChange[];
   regressions: Record<Importance, number>;
+  /** Site findings neither new nor resolved because only one crawl reached their URLs, in total. */
+  coverage: Coverage;
 }
 
 /** The crawl compared is not complete (yet): there is nothing to compare. */
@@ -163,6 +180,10 @@ export class CrawlComparison {
       site_issues: siteIssues,
       page_checks: pageChecks,
       regressions,
+      coverage: {
+        newly_checked: siteIssues.reduce((sum, issue) => sum + issue.coverage.newly_checked, 0),
+        no_longer_checked: siteIssues.reduce((sum, issue) => sum + issue.coverage.no_longer_checked, 0),
+      },
     };
   }
 
@@ -170,33 +191,63 @@ export class CrawlComparison {
     const [fromIssues, toIssues, added, resolved] = await Promise.all([
       this.diffs.issueCounts(from),
       this.diffs.issueCounts(to),
-      this.diffs.findingsOnlyIn(to, from),
-      this.diffs.findingsOnlyIn(from, to),
+      this.findingsOnlyIn(to, from),
+      this.findingsOnlyIn(from, to),
     ]);
     const checks = [...new Set([...added.keys(), ...resolved.keys()])];
-    const changes = await Promise.all(
-      checks.map(async (check): Promise<SiteIssueChange> => {
-        const newCount = added.get(check) ?? 0;
-        const resolvedCount = resolved.get(check) ?? 0;
-        const before = fromIssues.find((issue) => issue.check_id === check);
-        const after = toIssues.find((issue) => issue.check_id === check);
-        const [newItems, resolvedItems] = await Promise.all([
-          newCount > 0 ? this.diffs.firstFindingsOnlyIn(to, from, check, listedChanges) : [],
-          resolvedCount > 0 ? this.diffs.firstFindingsOnlyIn(from, to, check, listedChanges) : [],
-        ]);
-        return {
-          check,
-          importance: after?.importance ?? before?.importance ?? "low",
-          from_count: before?.count ?? 0,
-          to_count: after?.count ?? 0,
-          new: newItems.map((item) => JSON.parse(item) as Record<string, unknown>),
-          resolved: resolvedItems.map((item) => JSON.parse(item) as Record<string, unknown>),
-          new_count: newCount,
-          resolved_count: resolvedCount,
-        };
-      }),
-    );
+    const changes = checks.map((check): SiteIssueChange => {
+      const appeared = added.get(check) ?? unseen();
+      const gone = resolved.get(check) ?? unseen();
+      const before = fromIssues.find((issue) => issue.check_id === check);
+      const after = toIssues.find((issue) => issue.check_id === check);
+      return {
+        check,
+        importance: after?.importance ?? before?.importance ?? "low",
+        from_count: before?.count ?? 0,
+        to_count: after?.count ?? 0,
+        new: appeared.items,
+        resolved: gone.items,
+        new_count: appeared.changes,
+        resolved_count: gone.changes,
+        coverage: { newly_checked: appeared.coverage, no_longer_checked: gone.coverage },
+      };
+    });
     return ordered(changes, (change) => change.new_count);
+  }
+
+  /**
+   * By check, the findings of crawl `only` that crawl `other` lacks, sorted by the comparison's rule
+   * (finding-coverage.ts): a change when `other` reached every URL the finding is about (the first
+   * `listedChanges` of them kept), coverage otherwise.
+   */
+  private async findingsOnlyIn(only: number, other: number): Promise<Map<string, FindingsOnlyIn>> {
+    const byCheck = new Map<string, FindingsOnlyIn>();
+    for await (const batch of this.diffs.findingsOnlyInBatches(only, other)) {
+      const items = batch.map((row) => ({
+        check: row.check_id,
+        item: JSON.parse(row.item) as Record<string, unknown>,
+      }));
+      const seen = await this.diffs.seen(
+        other,
+        items.flatMap(({ item }) => decidingUrls(item)),
+      );
+      const otherCrawl = {
+        reached: (url: string) => seen.reached.has(url),
+        knows: (url: string) => seen.known.has(url),
+      };
+      for (const { check, item } of items) {
+        let tally = byCheck.get(check);
+        if (!tally) {
+          tally = unseen();
+          byCheck.set(check, tally);
+        }
+        if (isChange(item, otherCrawl)) {
+          tally.changes++;
+          if (tally.items.length < listedChanges) tally.items.push(item);
+        } else tally.coverage++;
+      }
+    }
+    return byCheck;
   }
 
   private async pageCheckChanges(from: number, to: number): Promise<PageCheckChange[]> {
@@ -317,6 +368,7 @@ function emptyDiff(to: CrawlRow): CrawlDiff {
     site_issues: [],
     page_checks: [],
     regressions: { high: 0, medium: 0, low: 0 },
+    coverage: noCoverage(),
   };
 }
 

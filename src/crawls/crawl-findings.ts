@@ -17,6 +17,7 @@ import {
   linkFindingTarget,
   linkObject,
 } from "./findings-present.js";
+import { type Fix, findingPages, pageCheckFix, ranked, siteIssueFix } from "./fix-first.js";
 import { crawlPageCsvHeader, crawlPageCsvRow } from "./present.js";
 
 /** A roll-up row as the pages show it. */
@@ -44,6 +45,36 @@ export class CrawlFindings {
       rows: shown.map((row) => ({ ...row, templates: templates.get(row.check) ?? [] })),
       total: all.length,
     };
+  }
+
+  /**
+   * Every page check and site issue of the crawl in one ranking (fix-first.ts), best first: the roll-up with its
+   * URL patterns, and each issue's distinct pages read from its findings a batch at a time (a crawl finished
+   * before findings were stored: the items its issue lists).
+   */
+  async fixFirst(crawlId: number): Promise<Fix[]> {
+    const [counts, issues] = await Promise.all([this.rollups.counts(crawlId), this.listings.issues(crawlId)]);
+    const rollup = rollupOf(counts);
+    const templates = await this.rollups.templates(
+      crawlId,
+      rollup.map((row) => row.check),
+    );
+    const fixes = rollup.map((row) => pageCheckFix({ ...row, templates: templates.get(row.check) ?? [] }));
+    for (const issue of issues) {
+      const pages = new Set<string>();
+      let stored = 0;
+      for await (const batch of this.listings.findingBatches(crawlId, issue.check_id)) {
+        stored += batch.length;
+        for (const item of batch) for (const url of findingPages(JSON.parse(item))) pages.add(url);
+      }
+      if (stored === 0)
+        for (const item of JSON.parse(issue.items) as Array<Record<string, unknown>>)
+          for (const url of findingPages(item)) pages.add(url);
+      fixes.push(
+        siteIssueFix({ check: issue.check_id, title: issue.title, importance: issue.importance }, pages),
+      );
+    }
+    return ranked(fixes);
   }
 
   /** The roll-up as CSV: `check,category,importance,fail,warn,pages,priority,templates` (`/blog/*:110 …`). */

@@ -340,15 +340,24 @@ export class CrawlStore {
       .selectFrom("crawl_pages")
       .select(["state", (eb) => eb.fn.countAll<number>().as("n")])
       .select(sql<number>`sum(case when report_id is not null then 1 else 0 end)`.as("reported"))
+      .select(sql<number>`sum(case when excluded = 'limit' then 1 else 0 end)`.as("limited"))
       .where("crawl_id", "=", crawlId)
       .groupBy("state")
       .execute();
     const of = (state: string) => Number(counts.find((row) => row.state === state)?.n ?? 0);
     const discovered = counts.reduce((sum, row) => sum + Number(row.n), 0);
     const analysed = Number(counts.find((row) => row.state === "done")?.reported ?? 0);
+    const notReached = counts.reduce((sum, row) => sum + Number(row.limited ?? 0), 0);
     return this.db
       .updateTable("crawls")
-      .set({ discovered, analysed, failed: of("failed"), excluded: of("excluded"), updated_at: at })
+      .set({
+        discovered,
+        analysed,
+        failed: of("failed"),
+        excluded: of("excluded"),
+        not_reached: notReached,
+        updated_at: at,
+      })
       .where("id", "=", crawlId)
       .$if(this.dialect === "postgres", (query) => query.where(flushingLater()))
       .returningAll()

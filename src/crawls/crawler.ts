@@ -392,6 +392,10 @@ class CrawlRun {
       return frontier.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.crawl.id);
     }
     if (!isAllowed(this.robots, robotsAgent, url)) {
+      await this.failStartWith(page, {
+        reason: "robots",
+        message: `The start page ${page.url} is disallowed for pagegrade by the site's robots.txt: there is nothing to crawl.`,
+      });
       return frontier.settlePage(
         page.id,
         { state: "excluded", excluded: "robots", disallowed: 1 },
@@ -499,12 +503,19 @@ class CrawlRun {
    * its depth) fails, the crawl stops and ends `failed` with the page's reason.
    */
   private async failIfStart(page: CrawlPageRow, failure: AnalysisFailure): Promise<void> {
-    // In list mode every URL is a start of its own: one that fails is a failed page, not a failed crawl.
-    if (page.depth !== 0 || this.listed) return;
-    const error = {
+    await this.failStartWith(page, {
       reason: failure.reason,
       message: `The start page ${page.url} failed: ${failure.message}`,
-    };
+    });
+  }
+
+  /**
+   * The start page (depth 0, or a hop of its redirects) cannot be analysed: refused by robots.txt (`robots`),
+   * redirected off the project (`off-site`), or failed: the crawl stops and ends `failed` with this reason.
+   */
+  private async failStartWith(page: CrawlPageRow, error: { reason: string; message: string }): Promise<void> {
+    // In list mode every URL is a start of its own: one that fails is a failed page, not a failed crawl.
+    if (page.depth !== 0 || this.listed) return;
     await this.dependencies.stores.crawls.failStart(this.crawl.id, error, timestamp());
   }
 
@@ -516,6 +527,13 @@ class CrawlRun {
     // fetching or its target queued, or it may find nothing left and end the crawl without the target.
     if (target && inScope(target, this.crawl.project) && !this.listed) {
       await frontier.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
+    } else if (!this.listed) {
+      await this.failStartWith(page, {
+        reason: "off-site",
+        message: target
+          ? `The start page ${page.url} redirects to ${target}, off the project ${this.crawl.project}: there is nothing to crawl.`
+          : `The start page ${page.url} redirects to an invalid address: there is nothing to crawl.`,
+      });
     }
     await frontier.settlePage(page.id, { state: "done", status_code: status, redirect_to: target });
   }

@@ -38,6 +38,8 @@ export function crawlSummaryObject(row: CrawlSummaryRow) {
     header_names: JSON.parse(row.header_names) as string[],
     extract: extractionRulesOf(row),
     pages: { discovered: row.discovered, analysed: row.analysed, failed: row.failed, excluded: row.excluded },
+    limited: row.not_reached > 0,
+    not_reached: row.not_reached,
     dropped: { urls: row.urls_dropped, links: row.links_dropped },
     score: row.score,
     result: row.result,

@@ -226,6 +226,8 @@ export interface CrawlsTable {
   analysed: Generated<number>;
   failed: Generated<number>;
   excluded: Generated<number>;
+  /** URLs come upon but left out at the crawl's limits (`excluded: limit`; migration 029). */
+  not_reached: Generated<number>;
   score: number | null;
   result: string | null;
   issues_high: Generated<number>;

@@ -26,6 +26,7 @@ import { signedInSession } from "./signed-in.js";
 import { crawlDiffBody, crawlDiffRefusal } from "./views/crawl-diff.js";
 import { checkRollupTable, linksOnCrawlPage, rollupShown } from "./views/crawl-findings.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
+import { fixFirstSection, fixFirstShown } from "./views/fix-first.js";
 import { confirmBody } from "./views/forms.js";
 
 export interface CrawlRouteOptions {
@@ -171,6 +172,7 @@ export async function crawlRoutes(
       const rollup = finished
         ? await crawlFindings.checks(crawl.id, { limit: rollupShown, offset: 0 })
         : null;
+      const fixes = finished ? await crawlFindings.fixFirst(crawl.id) : null;
       const links = await crawlFindings.firstLinks(crawl.id, linksOnCrawlPage);
       const flash = await sessions.takeFlash(found.token);
       const issueTable = {
@@ -183,6 +185,9 @@ export async function crawlRoutes(
         issues,
         issueTable,
         ...(rollup ? { checkRollup: checkRollupTable(crawl.id, rollup.rows, rollup.total) } : {}),
+        ...(fixes
+          ? { fixFirst: fixFirstSection(crawl.id, fixes.slice(0, fixFirstShown), fixes.length) }
+          : {}),
         links,
         pages: rows,
         pageTotal: total,

@@ -77,6 +77,7 @@ export async function historyRoutes(
               generated_at: analysis.generated_at,
               categories: analysis.categories,
               results: analysis.results,
+              summary: analysis.summary,
             })
           : null;
       if (!view) {

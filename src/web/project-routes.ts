@@ -10,6 +10,7 @@ import type { ProjectService } from "../projects/project-service.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { fixFirstShown } from "./views/fix-first.js";
 import { confirmBody } from "./views/forms.js";
 import { projectDashboardBody } from "./views/project-dashboard.js";
 import { projectsBody } from "./views/projects.js";
@@ -52,17 +53,20 @@ export async function projectRoutes(
     if (!project) return notFoundPage(request, reply);
     const trend = await crawls.trend(user.id, project.project);
     const latest = trend.at(-1);
-    const [fixFirst, changes] = latest
-      ? await Promise.all([
-          crawlFindings.checks(latest.id, { limit: 5, offset: 0 }).then((found) => found.rows),
-          crawls.changes.latest(latest),
-        ])
+    const [fixes, changes] = latest
+      ? await Promise.all([crawlFindings.fixFirst(latest.id), crawls.changes.latest(latest)])
       : [[], null];
     return sendHtml(
       request,
       reply,
       project.project,
-      projectDashboardBody({ project, trend, fixFirst, changes }),
+      projectDashboardBody({
+        project,
+        trend,
+        fixFirst: fixes.slice(0, fixFirstShown),
+        fixFirstTotal: fixes.length,
+        changes,
+      }),
     );
   });
 

@@ -9,7 +9,8 @@ import type { ReportView } from "./views/report-page.js";
 type ViewedColumns = Pick<
   DisplayRow,
   "id" | "url" | "final_url" | "project" | "result" | "score" | "generated_at" | "categories" | "results"
->;
+> &
+  Partial<Pick<DisplayRow, "summary">>;
 
 export function reportView(row: ViewedColumns): ReportView | null {
   if (
@@ -31,6 +32,7 @@ export function reportView(row: ViewedColumns): ReportView | null {
     generated_at: row.generated_at,
     categories: parse(row.categories) as Record<string, number | null>,
     results: parse(row.results) as CheckResults,
+    summary: row.summary ? (parse(row.summary) as ReportView["summary"]) : null,
   };
 }
 

@@ -48,6 +48,8 @@ describe("score", () => {
       warnings: 0,
       failed: 0,
       issues: { high: 0, medium: 0, low: 0 },
+      gates: [],
+      costliest: [],
     });
   });
   it("counts issues by importance", () => {

@@ -32,12 +32,16 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
   });
   afterAll(async () => database.drop());
 
-  /** A complete crawl with these pages (path → non-pass statuses) and findings (check → paths). */
+  /**
+   * A complete crawl with these pages (path → non-pass statuses), findings (check → paths) and URLs it came upon
+   * but left out at its `max_pages` (`leftOut`).
+   */
   async function crawl(
     finishedAt: string,
     pages: Record<string, Record<string, string>>,
     findings: Record<string, { importance: string; paths: string[] }>,
     project = "site.example",
+    leftOut: string[] = [],
   ): Promise<CrawlRow> {
     const row = await runningCrawl(stores, userId, { project });
     const db = database.store.db;
@@ -53,6 +57,20 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
       score: 80,
       result: "good",
     }));
+    if (leftOut.length > 0) {
+      await db
+        .insertInto("crawl_pages")
+        .values(
+          leftOut.map((path) => ({
+            crawl_id: row.id,
+            url: url(path),
+            depth: 2,
+            state: "excluded" as const,
+            excluded: "limit" as const,
+          })),
+        )
+        .execute();
+    }
     for (let start = 0; start < pageRows.length; start += 200) {
       await db
         .insertInto("crawl_pages")
@@ -105,9 +123,16 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
     Object.fromEntries(list.map((path) => [path, statuses]));
 
   it("cuts every list at 100 and keeps the counts complete, in the contract's order", async () => {
+    // The findings are about pages both crawls reached: changes, not coverage.
+    const findingPages = pagesOf([
+      ...paths("/b/", 150),
+      ...paths("/o/", 10),
+      ...paths("/d/", 5),
+      ...paths("/r/", 7),
+    ]);
     const older = await crawl(
       "2026-01-01T00:00:00.000Z",
-      { ...pagesOf(paths("/same/", 150)), ...pagesOf(paths("/old/", 30)) },
+      { ...findingPages, ...pagesOf(paths("/same/", 150)), ...pagesOf(paths("/old/", 30)) },
       {
         "orphan-pages": { importance: "medium", paths: paths("/o/", 10) },
         "click-depth": { importance: "low", paths: paths("/d/", 5) },
@@ -116,6 +141,7 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
     const newer = await crawl(
       "2026-01-02T00:00:00.000Z",
       {
+        ...findingPages,
         ...pagesOf(paths("/same/", 150), { "image-alt": "fail", title: "warn" }),
         ...pagesOf(paths("/new/", 120)),
       },
@@ -171,6 +197,116 @@ describe.each(databaseKinds)("CrawlComparison on %s", (kind) => {
     expect(short.page_checks[0]?.pages).toHaveLength(20);
     expect(short.pages.added).toHaveLength(20);
     expect(short.pages.truncated).toBe(20 + 80 + 10);
+    expect(diff?.coverage).toEqual({ newly_checked: 0, no_longer_checked: 0 });
+  });
+
+  it("counts findings about URLs only one crawl reached as coverage, and a URL left out at max_pages as no page removed", async () => {
+    const both = pagesOf(["/", "/kept", "/broken-before", "/broken-both"]);
+    const older = await crawl(
+      "2026-03-01T00:00:00.000Z",
+      { ...both, "/reached-then": {} },
+      {
+        "broken-links": { importance: "high", paths: ["/broken-before", "/broken-both", "/reached-then"] },
+      },
+      "coverage.example",
+      ["/limit-then"],
+    );
+    const newer = await crawl(
+      "2026-03-02T00:00:00.000Z",
+      { ...both, "/limit-then": {} },
+      {
+        // New against a page the older crawl reached; newly checked: a URL it left out at its limit.
+        "broken-links": { importance: "high", paths: ["/broken-both", "/kept", "/limit-then"] },
+      },
+      "coverage.example",
+      ["/reached-then"],
+    );
+    const diff = await comparison.diff(userId, newer.id);
+    expect(diff?.from?.id).toBe(older.id);
+    expect(diff?.site_issues).toHaveLength(1);
+    expect(diff?.site_issues[0]).toMatchObject({
+      check: "broken-links",
+      new_count: 1,
+      resolved_count: 1,
+      coverage: { newly_checked: 1, no_longer_checked: 1 },
+    });
+    expect(diff?.site_issues[0]?.new.map((item) => item.url)).toEqual([url("/kept")]);
+    expect(diff?.site_issues[0]?.resolved.map((item) => item.url)).toEqual([url("/broken-before")]);
+    expect(diff?.coverage).toEqual({ newly_checked: 1, no_longer_checked: 1 });
+    expect(diff?.regressions).toEqual({ high: 1, medium: 0, low: 0 });
+    // Each crawl left out at its limit a page the other reached: neither added nor removed.
+    expect(diff?.pages.added).toEqual([]);
+    expect(diff?.pages.removed).toEqual([]);
+  });
+
+  it("resolves a link finding whose linking pages the later crawl reached without coming upon its target", async () => {
+    const fingerprinted = (paths: string[], check: string, sources: string[], links = sources.length) =>
+      paths.map((path) => ({
+        url: url(path),
+        fingerprint: `${check} ${path}`,
+        links,
+        sources: sources.map(url),
+      }));
+    const older = await runningCrawl(stores, userId, { project: "links.example" });
+    const newer = await runningCrawl(stores, userId, { project: "links.example" });
+    const db = database.store.db;
+    for (const [row, list] of [
+      [older, ["/", "/a", "/gone", "/gone-many", "/gone-unreached"]],
+      [newer, ["/", "/a"]],
+    ] as const) {
+      await db
+        .insertInto("crawl_pages")
+        .values(
+          list.map((path) => ({
+            crawl_id: row.id,
+            url: url(path),
+            depth: 1,
+            state: "done" as const,
+            status_code: path.startsWith("/gone") ? 404 : 200,
+            excluded: null,
+            result: path.startsWith("/gone") ? null : "good",
+          })),
+        )
+        .execute();
+    }
+    await stores.site.saveIssues(older.id, [
+      {
+        check: "broken-links",
+        category: "seo",
+        importance: "high",
+        title: "Broken links",
+        message: "",
+        count: 3,
+        items: [],
+        truncated: 0,
+        findings: [
+          ...fingerprinted(["/gone"], "broken-links", ["/a"]),
+          // More linking pages than listed: whether the others still link there is unknown.
+          ...fingerprinted(["/gone-many"], "broken-links", ["/a"], 7),
+          // A linking page the later crawl did not reach.
+          ...fingerprinted(["/gone-unreached"], "broken-links", ["/elsewhere"]),
+        ],
+      },
+    ]);
+    await stores.crawls.endRunning(older.id, {
+      status: "complete",
+      finished_at: "2026-04-01T00:00:00.000Z",
+      score: 80,
+    });
+    await stores.crawls.endRunning(newer.id, {
+      status: "complete",
+      finished_at: "2026-04-02T00:00:00.000Z",
+      score: 80,
+    });
+    const diff = await comparison.diff(userId, newer.id);
+    expect(diff?.site_issues[0]).toMatchObject({
+      check: "broken-links",
+      resolved_count: 1,
+      coverage: { newly_checked: 0, no_longer_checked: 2 },
+    });
+    expect(diff?.site_issues[0]?.resolved.map((item) => item.url)).toEqual([url("/gone")]);
+    // A URL the later crawl never came upon at all was removed from what it reached.
+    expect(diff?.pages.removed).toEqual([url("/gone"), url("/gone-many"), url("/gone-unreached")]);
   });
 
   it("refuses a from that is not another complete crawl of the project, and a crawl not complete", async () => {

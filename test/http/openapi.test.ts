@@ -50,6 +50,7 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/crawls/{id}/issues",
         "GET /api/v1/crawls/{id}/events",
         "GET /api/v1/crawls/{id}/checks",
+        "GET /api/v1/crawls/{id}/fix-first",
         "GET /api/v1/crawls/{id}/checks/{check}/pages",
         "GET /api/v1/crawls/{id}/links",
         "GET /api/v1/crawls/{id}/diff",

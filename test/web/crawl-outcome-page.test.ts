@@ -52,5 +52,9 @@ describe("a finished crawl's page", () => {
     const body = await crawled({ url: `${site.url}/`, max_pages: "1" });
     expect(body).toContain("<h2>Complete</h2>");
     expect(body).toContain("2 new URLs not listed, 2 links not recorded");
+    // It stopped at its one page: the URL it listed but did not reach is said.
+    expect(body).toMatch(
+      /Limited: the crawl stopped at its limits \(1 page, depth \d+\) and did not reach 1 URL it found\./,
+    );
   });
 });

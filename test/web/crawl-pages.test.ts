@@ -71,9 +71,19 @@ describe("crawl pages", () => {
     expect(done.body.indexOf("Pages by answer")).toBeLessThan(done.body.indexOf('id="site-issues"'));
     for (const section of ["site-issues", "pages", "links"])
       expect(done.body).toContain(`href="#${section}"`);
+    // Fix first: page checks and site issues in one ranking, each linking to its pages.
+    const fixFirst = done.body.slice(
+      done.body.indexOf('id="fix-first"'),
+      done.body.indexOf('id="site-issues"'),
+    );
+    expect(fixFirst).toContain(
+      `<a href="${path}?open=broken-links#issue-broken-links"><strong>Broken links</strong></a> <span class="muted">(high, site issue)</span>`,
+    );
+    expect(fixFirst).toMatch(/<a href="\/crawls\/\d+\/checks\/[a-z0-9-]+\/pages"><strong>/);
     // The page checks rolled up, each linking to the pages that fail it.
     expect(done.body).toContain('href="#page-checks"');
-    const check = /href="\/crawls\/\d+\/checks\/([a-z0-9-]+)\/pages"/.exec(done.body)?.[1] as string;
+    const rollup = done.body.slice(done.body.indexOf('id="page-checks"'));
+    const check = /href="\/crawls\/\d+\/checks\/([a-z0-9-]+)\/pages"/.exec(rollup)?.[1] as string;
     expect(check).toBeTruthy();
     const failing = await owner.get(`${path}/checks/${check}/pages`);
     expect(failing.statusCode).toBe(200);

@@ -151,7 +151,12 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
       "2026-11-01T10:00:00.000000Z",
       { score: 70, high: 4, medium: 1, low: 0 },
       ["https://shop.example/blog/a"],
-      { passingPages: ["https://shop.example/"], brokenLinks: ["https://shop.example/old"] },
+      // The first crawl reached the pages that answer 404 in the latest one: their broken links are new, not
+      // newly checked (a comparison is about what both crawls could see).
+      {
+        passingPages: ["https://shop.example/", "https://shop.example/<new>", "https://shop.example/gone"],
+        brokenLinks: ["https://shop.example/old"],
+      },
     );
     // With one crawl there is nothing to compare it with.
     expect((await client.get("/projects/shop.example")).body).not.toContain("latest-changes");
@@ -173,10 +178,17 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     expect(page.body).toContain("Site score over 2 crawls: from 70 to 75.");
     expect(page.body).toContain("latest: 2 high, 3 medium, 1 low");
     for (const id of [first, latest]) expect(page.body).toContain(`<a href="/crawls/${id}">`);
-    expect(page.body).toMatch(
-      /<strong>image-alt<\/strong> <span class="muted">\(high\)<\/span>: 3 failed, 0 warned/,
+    // Fix first: page checks and site issues in one ranking, each linking to its pages.
+    const fixFirst = page.body.slice(page.body.indexOf('<ol class="fix-first">'));
+    expect(fixFirst).toMatch(
+      new RegExp(
+        `<a href="/crawls/${latest}/checks/image-alt/pages"><strong>[^<]+</strong></a> <span class="muted">\\(high, page check\\)</span>: 3 pages`,
+      ),
     );
-    expect(page.body).toContain("/blog/* (2), / (1)");
+    expect(fixFirst).toContain("/blog/* (2), / (1)");
+    expect(fixFirst).toContain(
+      `<a href="/crawls/${latest}?open=broken-links#issue-broken-links"><strong>Broken links</strong></a> <span class="muted">(high, site issue)</span>`,
+    );
     // What changed against the crawl before: the comparison's counts, its first new findings, its page.
     const changes = page.body.slice(page.body.indexOf('id="latest-changes"'));
     expect(changes).toContain("Against the crawl finished 2026-11-01; site score +5.");

@@ -1,4 +1,8 @@
-/** content-keywords: the significant words of the title appear in the page's text. */
+/**
+ * content-keywords: the significant words of the title appear in the page's text. A page without a title (none,
+ * or empty) fails with it: what the check judges went missing, so the page must not score higher for it
+ * (checks.md, "Scores move the way a site owner expects"); a title with no significant word is `na`.
+ */
 import { stopWords } from "../text/stop-words.js";
 import { containsWord, hasUnspacedScript, wordsOf } from "../text/words.js";
 import { type CheckDefinition, outcome } from "./check.js";
@@ -13,6 +17,12 @@ export const contentKeywords: CheckDefinition = {
     "Make the page's text talk about what its title says: use the title's key words in headings and paragraphs.",
   run(page) {
     const title = page.document.titles[0] ?? "";
+    if (title.trim() === "") {
+      return outcome.fail("The page has no title, so its text cannot match what a title promises.", {
+        found: [],
+        missing: [],
+      });
+    }
     const keywords = [...new Set(wordsOf(title))].filter(
       (word) =>
         !stopWords.has(word) && ([...word].length > 2 || hasUnspacedScript(word)) && !/^\d+$/.test(word),

@@ -37,7 +37,7 @@ const maxJudged = 500;
 export function auditRichResults(items: readonly StructuredItem[]): RichResultAudit {
   const audit: RichResultAudit = { judged: [], findings: [] };
   let budget = maxJudged;
-  const judge = (item: StructuredItem, rule: RichResultRule, path: string) => {
+  const judge = (item: StructuredItem, rule: RichResultRule, path: string, last = false) => {
     if (budget-- <= 0) return;
     const type = item.types[0] ?? "(untyped)";
     for (const [level, requirements] of [
@@ -45,6 +45,7 @@ export function auditRichResults(items: readonly StructuredItem[]): RichResultAu
       ["recommended", rule.recommended],
     ] as const)
       for (const requirement of requirements) {
+        if (last && rule.exceptOnLast?.includes(requirement)) continue;
         const finding = check(item, requirement);
         if (finding)
           audit.findings.push({
@@ -56,14 +57,17 @@ export function auditRichResults(items: readonly StructuredItem[]): RichResultAu
             source: rule.source,
           });
       }
-    for (const [property, ruleIds] of Object.entries(rule.nested ?? {}))
-      for (const value of valuesOf(item, property)) {
+    for (const [property, ruleIds] of Object.entries(rule.nested ?? {})) {
+      const values = valuesOf(item, property);
+      const lastOne = lastOf(values);
+      for (const value of values) {
         if (typeof value !== "object" || value.reference) continue;
         const nestedRule = ruleIds
           .map((id) => rulesById.get(id))
           .find((candidate) => candidate && matches(value, candidate));
-        if (nestedRule) judge(value, nestedRule, `${path} > ${property}`);
+        if (nestedRule) judge(value, nestedRule, `${path} > ${property}`, value === lastOne);
       }
+    }
   };
   for (const item of items) {
     if (item.reference) continue;
@@ -75,6 +79,23 @@ export function auditRichResults(items: readonly StructuredItem[]): RichResultAu
     }
   }
   return audit;
+}
+
+/** The last item of a list: the one of highest `position` when every item has a numeric one, else the last. */
+function lastOf(values: StructuredValue[]): StructuredValue | undefined {
+  const positions = values.map((value) => {
+    const position = typeof value === "object" ? valuesOf(value, "position")[0] : undefined;
+    if (typeof position === "number") return position;
+    return typeof position === "string" && position.trim() !== "" ? Number(position) : Number.NaN;
+  });
+  if (values.length > 0 && positions.every((position) => Number.isFinite(position))) {
+    let highest = 0;
+    positions.forEach((position, index) => {
+      if (position > (positions[highest] as number)) highest = index;
+    });
+    return values[highest];
+  }
+  return values.at(-1);
 }
 
 function matches(item: StructuredItem, rule: RichResultRule): boolean {

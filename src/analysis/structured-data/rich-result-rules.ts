@@ -19,6 +19,11 @@ export interface RichResultRule {
   recommended: string[];
   nested?: Record<string, string[]>;
   topLevel?: false;
+  /**
+   * Properties not asked of the last item of its parent's list (the one of highest `position`, else the last
+   * listed): Google wants a breadcrumb's `item` on every element but the last, the current page.
+   */
+  exceptOnLast?: string[];
 }
 
 const docs = "https://developers.google.com/search/docs/appearance/structured-data";
@@ -96,6 +101,7 @@ export const richResultRules: readonly RichResultRule[] = [
     source: `${docs}/breadcrumb`,
     required: ["position:integer", "name|item.name"],
     recommended: ["item"],
+    exceptOnLast: ["item"],
     topLevel: false,
   },
   {

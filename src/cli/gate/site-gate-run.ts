@@ -14,7 +14,14 @@ import { safe } from "../render-report.js";
 import { UsageError } from "../usage.js";
 import type { GateCase } from "./junit.js";
 import { loadSiteBudget, type SiteBudget } from "./site-budget.js";
-import { atOrAbove, type Importance, importances, newFindings, siteBudgetBreaches } from "./site-gate.js";
+import {
+  atOrAbove,
+  type Importance,
+  importances,
+  newFindings,
+  newlyChecked,
+  siteBudgetBreaches,
+} from "./site-gate.js";
 import { siteJunitXml } from "./site-junit.js";
 import { loadSiteBaseline, type SiteSnapshot, type SnapshotIssue } from "./site-snapshot.js";
 
@@ -52,10 +59,11 @@ export function readSiteGate(flags: SiteGateFlags): SiteGateSettings {
 /** The crawl in the baseline format, read from its store; its roll-up is the API's (`CrawlFindings.checks`). */
 export async function siteSnapshot(stores: CrawlStores, crawl: CrawlRow): Promise<SiteSnapshot> {
   const rollup = new CrawlFindings(stores.rollups, stores.links, stores.listings);
-  const [issueRows, findings, statuses, checks] = await Promise.all([
+  const [issueRows, findings, statuses, reached, checks] = await Promise.all([
     stores.listings.issues(crawl.id),
     stores.diffs.findings(crawl.id),
     stores.diffs.pageStatuses(crawl.id),
+    stores.diffs.urlsSeen(crawl.id),
     rollup.checks(crawl.id, { limit: Number.MAX_SAFE_INTEGER, offset: 0 }),
   ]);
   const issues: SnapshotIssue[] = issueRows.map(siteIssueObject).map((issue) => ({
@@ -73,7 +81,7 @@ export async function siteSnapshot(stores: CrawlStores, crawl: CrawlRow): Promis
     checks: JSON.parse(page.check_statuses) as Record<string, string>,
   }));
   const { id: _id, ...described } = crawlObject(crawl); // the temporary database's id means nothing afterwards
-  return { object: "site_snapshot", crawl: described, issues, checks: checks.rows, pages };
+  return { object: "site_snapshot", crawl: described, issues, checks: checks.rows, pages, ...reached };
 }
 
 /** Writes the gate's files, prints its verdict, and returns the exit code (0 passed, 1 failed) and why. */
@@ -100,6 +108,14 @@ export function judgeSiteGate(
         ? `\n${c.green(`No new finding at or above ${settings.failOn} importance against the baseline.`)}\n`
         : `\n${c.bold(`New against the baseline (at or above ${settings.failOn}):`)}\n${failing.map((finding) => `  ${c.red("✗")} ${safe(finding.line)}\n`).join("")}`,
     );
+    const coverage = newlyChecked(settings.baseline, current);
+    if (coverage > 0) {
+      out.write(
+        c.dim(
+          `Coverage: ${coverage} ${coverage === 1 ? "finding is" : "findings are"} about URLs the baseline's crawl did not reach (newly checked, not new).\n`,
+        ),
+      );
+    }
     gate.push({
       name: `no new finding at or above ${settings.failOn} against the baseline`,
       problems: failing.map((finding) => finding.line),

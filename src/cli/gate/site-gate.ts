@@ -1,11 +1,13 @@
 /**
  * The site gate's rules (`pagegrade crawl --baseline / --budget`), pure functions of two saved crawls:
- * - against a baseline, a finding is new when the crawl has a site-issue fingerprint the baseline lacks, or a
+ * - against a baseline, a finding is new when the crawl has a site-issue fingerprint the baseline lacks about
+ *   URLs the baseline's crawl reached (else it is coverage, not new: crawls/finding-coverage.ts), or a
  *   page check is worse on a URL than in the baseline (the rule of a report's diff, `verdictChange`); only
  *   those at or above the `--fail-on` importance fail the gate;
  * - a budget caps findings: a site check's findings are its items, a page check's the pages where it fails or
  *   warns, a category or an importance adds up its checks'; and sets the lowest site score.
  */
+import { isChange, type OtherCrawl, subjectUrls } from "../../crawls/finding-coverage.js";
 import { verdictChange } from "../../reports/analysis-diff.js";
 import type { SiteBudget } from "./site-budget.js";
 import { pageCheckInfo, type SiteSnapshot } from "./site-snapshot.js";
@@ -37,10 +39,12 @@ export function newFindings(baseline: SiteSnapshot, current: SiteSnapshot): NewF
   const known = new Set(
     baseline.issues.flatMap((issue) => issue.items.map((item) => `${issue.check}\n${item.fingerprint}`)),
   );
+  const seen = baselineSeen(baseline);
   const found: NewFinding[] = [];
   for (const issue of current.issues) {
     for (const item of issue.items) {
       if (known.has(`${issue.check}\n${item.fingerprint}`)) continue;
+      if (!isChange(item, seen)) continue;
       const subject =
         typeof item.url === "string" ? item.url : Array.isArray(item.pages) ? item.pages.join(" ") : "";
       found.push({
@@ -68,6 +72,36 @@ export function newFindings(baseline: SiteSnapshot, current: SiteSnapshot): NewF
     }
   }
   return found;
+}
+
+/** How many of the crawl's findings the baseline's crawl could not have seen (their URLs not reached then). */
+export function newlyChecked(baseline: SiteSnapshot, current: SiteSnapshot): number {
+  const known = new Set(
+    baseline.issues.flatMap((issue) => issue.items.map((item) => `${issue.check}\n${item.fingerprint}`)),
+  );
+  const seen = baselineSeen(baseline);
+  let count = 0;
+  for (const issue of current.issues)
+    for (const item of issue.items)
+      if (!known.has(`${issue.check}\n${item.fingerprint}`) && !isChange(item, seen)) count++;
+  return count;
+}
+
+/**
+ * What the baseline's crawl could see: the URLs it reached and came upon; for a baseline saved without them, its
+ * analysed pages and its findings' URLs stand in for the reached ones.
+ */
+function baselineSeen(baseline: SiteSnapshot): OtherCrawl {
+  if (baseline.reached) {
+    const reached = new Set(baseline.reached);
+    const known = new Set([...reached, ...(baseline.left_out ?? [])]);
+    return { reached: (url) => reached.has(url), knows: (url) => known.has(url) };
+  }
+  const reached = new Set([
+    ...baseline.pages.map((page) => page.url),
+    ...baseline.issues.flatMap((issue) => issue.items.flatMap(subjectUrls)),
+  ]);
+  return { reached: (url) => reached.has(url) };
 }
 
 /** How many findings the crawl has, by check (site checks: items; page checks: pages failing or warning). */

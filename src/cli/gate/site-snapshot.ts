@@ -2,7 +2,7 @@
  * The site gate's record of a crawl (`pagegrade crawl --json FILE`, and what `--baseline FILE` reads back): the
  * crawl object, its site issues with every finding and its fingerprint, the page checks rolled up (the API's
  * roll-up, `GET /crawls/{id}/checks`, by the same rules: crawls/check-rollup.ts), and every analysed page's check
- * statuses other than `pass`. Reading a baseline checks the
+ * statuses other than `pass`, and every URL it reached. Reading a baseline checks the
  * fields the gate compares, so a wrong file is a clear usage error rather than a silently empty comparison.
  */
 import { readFileSync } from "node:fs";
@@ -35,6 +35,14 @@ export interface SiteSnapshot {
   issues: SnapshotIssue[];
   checks: SnapshotCheck[];
   pages: SnapshotPage[];
+  /**
+   * Every URL the crawl reached (fetched, or tried to), analysed or not: what it could see, so that a later
+   * crawl's finding about a URL this one never reached is coverage, not new (crawls/finding-coverage.ts).
+   * Absent from baselines saved before it: then the analysed pages and the URLs of the findings stand in.
+   */
+  reached?: string[];
+  /** Every URL the crawl came upon but did not reach (left out at `max_pages`, by robots.txt…). */
+  left_out?: string[];
 }
 
 const described = new Map(catalogue.map((entry) => [entry.id, entry]));
@@ -84,6 +92,11 @@ function snapshotProblem(value: unknown): string | null {
       return `"issues[${index}].items" are not findings with fingerprints`;
   }
   if (!Array.isArray(value.pages)) return `"pages" is not a list`;
+  for (const key of ["reached", "left_out"]) {
+    const list = value[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((url) => typeof url !== "string")))
+      return `"${key}" is not a list of URLs`;
+  }
   for (const [index, page] of value.pages.entries()) {
     if (!isObject(page) || typeof page.url !== "string" || !isObject(page.checks))
       return `"pages[${index}]" lacks its url or checks`;

@@ -49,6 +49,7 @@ function changes(diff: CrawlDiff, page: (url: string) => SafeHtml): SafeHtml {
     <div><dt>New findings</dt><dd>${newCount}</dd></div>
     <div><dt>Resolved findings</dt><dd>${resolvedCount}</dd></div>
     <div><dt>Regressions</dt><dd>${regressions.high} high · ${regressions.medium} medium · ${regressions.low} low</dd></div>
+    <div><dt>Coverage</dt><dd title="Findings about URLs only one of the two crawls reached: neither new nor resolved">${diff.coverage.newly_checked} newly checked · ${diff.coverage.no_longer_checked} no longer checked</dd></div>
   </dl>
 </section>
 <section class="card" id="new">

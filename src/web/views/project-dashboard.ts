@@ -1,22 +1,25 @@
 /**
  * A project's dashboard: its reports by result and mean score, the score and the site findings by importance
  * over its last 20 complete crawls (server-drawn SVG like the report's score chart, each point a link to its
- * crawl), "fix first" (the latest crawl's top page checks with the URL patterns one fix clears), and what changed
+ * crawl), "fix first" (the latest crawl's page checks and site issues in one ranking: fix-first.ts), and what changed
  * in the latest crawl against the one before it (its change summary, crawl-change-summary.ts: counts, the first
  * new findings, and a link to the comparison page).
  */
 import type { CrawlChangeSummary } from "../../crawls/crawl-change-summary.js";
-import type { CrawlRollupRow } from "../../crawls/crawl-findings.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
+import type { Fix } from "../../crawls/fix-first.js";
 import type { ProjectDetail } from "../../projects/project-service.js";
 import { html, type SafeHtml } from "../html.js";
+import { fixFirstList } from "./fix-first.js";
 import { colourOf, day } from "./history.js";
 
 export interface ProjectDashboardView {
   project: ProjectDetail;
   /** Oldest first; the last is the latest complete crawl. */
   trend: CrawlRow[];
-  fixFirst: CrawlRollupRow[];
+  /** The latest crawl's first fixes (fix-first.ts) and how many there are. */
+  fixFirst: Fix[];
+  fixFirstTotal: number;
   /** What changed in the latest crawl against the complete crawl before it (null when there is none). */
   changes: CrawlChangeSummary | null;
 }
@@ -28,7 +31,13 @@ const importances = [
   { key: "issues_low", name: "Low", colour: "#5b6473" },
 ] as const;
 
-export function projectDashboardBody({ project, trend, fixFirst, changes }: ProjectDashboardView): SafeHtml {
+export function projectDashboardBody({
+  project,
+  trend,
+  fixFirst,
+  fixFirstTotal,
+  changes,
+}: ProjectDashboardView): SafeHtml {
   const latest = trend.at(-1);
   const name = encodeURIComponent(project.project);
   return html`<h1>${project.project}</h1>
@@ -49,7 +58,7 @@ ${
 </section>
 <section class="card">
   <h2>Fix first</h2>
-  ${fixFirstList(latest, fixFirst)}
+  ${fixFirstList(latest.id, fixFirst, fixFirstTotal)}
 </section>
 ${changes ? latestCrawlChanges(changes) : ""}`
     : html`<section class="card"><p>No complete crawl yet: <a href="/crawls?project=${name}">crawl the site</a> to follow it over time.</p></section>`
@@ -89,20 +98,6 @@ export function latestCrawlChanges(summary: CrawlChangeSummary): SafeHtml {
 function findingPlace(item: Record<string, unknown>): string {
   if (typeof item.url === "string") return item.url;
   return Array.isArray(item.pages) ? (item.pages as string[]).join(", ") : "";
-}
-
-function fixFirstList(latest: CrawlRow, rows: CrawlRollupRow[]): SafeHtml {
-  if (rows.length === 0) return html`<p>No page check failed or warned in the latest crawl.</p>`;
-  return html`<p class="muted">From the <a href="/crawls/${latest.id}">latest crawl</a>, by priority (importance × pages).</p>
-<ol class="fix-first">${rows.map(
-    (
-      row,
-    ) => html`<li><strong>${row.check}</strong> <span class="muted">(${row.importance})</span>: ${row.fail} failed, ${row.warn} warned
-    <span class="muted">— ${row.templates
-      .slice(0, 3)
-      .map((template) => `${template.pattern} (${template.pages})`)
-      .join(", ")}</span></li>`,
-  )}</ol>`;
 }
 
 function axis() {

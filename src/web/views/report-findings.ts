@@ -10,6 +10,7 @@ import type { EvidenceItem } from "../../analysis/checks/check.js";
 import { categoryNames } from "../../analysis/checks/check.js";
 import type { CheckResult } from "../../analysis/judge.js";
 import { html, type SafeHtml } from "../html.js";
+import { emptyState, unrenderedChecks, unrenderedNote } from "./not-judged.js";
 
 export { categoryNames };
 export const statusNames: Record<string, string> = {
@@ -27,6 +28,7 @@ const importanceOrder = ["high", "medium", "low", "info"];
 export const evidenceShown = 10;
 
 const texts = new Map(catalogue.map((entry) => [entry.id, entry]));
+const titleOf = (id: string) => texts.get(id)?.title ?? id;
 
 type Finding = [id: string, result: CheckResult];
 
@@ -74,7 +76,7 @@ export function findingSections(results: Record<string, CheckResult>, print = fa
     const heading = html`<h2 id="category-${category}">${categoryNames[category]}</h2>`;
     return [
       html`<section class="card category" aria-labelledby="category-${category}">
-    ${print && first ? html`<div class="keep-with-next">${heading}${checkBlock(first[0], first[1], print)}</div>${others.map(([id, result]) => checkBlock(id, result, print))}` : html`${heading}${toAct.length === 0 ? html`<p class="all-clear">Nothing to fix here.</p>` : ""}${toAct.map(([id, result]) => checkBlock(id, result, print))}`}
+    ${print && first ? html`<div class="keep-with-next">${heading}${checkBlock(first[0], first[1], print)}</div>${others.map(([id, result]) => checkBlock(id, result, print))}` : html`${heading}${toAct.length === 0 ? emptyState(rest, titleOf) : unrenderedNote(unrenderedChecks(rest), titleOf)}${toAct.map(([id, result]) => checkBlock(id, result, print))}`}
     ${rest.length > 0 ? restGroup(rest, print) : ""}
   </section>`,
     ];

@@ -9,6 +9,7 @@ import type { CheckResult } from "../../analysis/judge.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
 import { categoryNames, categoryNav, findingSections, statusNames } from "./report-findings.js";
+import { type ScoreSummaryFacts, scoreSummary } from "./score-summary.js";
 
 export interface ReportView {
   id: number;
@@ -20,6 +21,8 @@ export interface ReportView {
   generated_at: string;
   categories: Record<string, number | null>;
   results: Record<string, CheckResult>;
+  /** The analysis's summary: the gates that held its score and its costliest checks (score-summary.ts). */
+  summary?: ScoreSummaryFacts | null;
 }
 
 export { categoryNames };
@@ -67,6 +70,7 @@ export function reportBody(
     ${gauge(report.score, report.result)}
     <div class="bars">${Object.entries(report.categories).map(([category, score]) => bar(categoryNames[category] ?? category, score))}</div>
   </div>
+  ${scoreSummary(report)}
   <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
   <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${history ? html`${scoreChange(history.scoreChange)} · <a href="/reports/${report.id}/history">History (${history.analyses} ${history.analyses === 1 ? "analysis" : "analyses"})</a> · <a href="/reports/${report.id}.pdf" class="no-print" download>Download PDF</a>` : ""}${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
   ${categoryNav(report.results)}

@@ -390,4 +390,38 @@ describe("rich-results", () => {
       true,
     );
   });
+
+  it("asks a breadcrumb's item of every element but the last, as Google's own example writes it", () => {
+    const element = (position: number, name: string, item?: string) => ({
+      "@type": "ListItem",
+      position,
+      name,
+      ...(item === undefined ? {} : { item }),
+    });
+    // Google's example: the last element, the current page, has no item.
+    const google = judge({
+      "@type": "BreadcrumbList",
+      itemListElement: [
+        element(1, "Books", "https://example.com/books"),
+        element(2, "Science Fiction", "https://example.com/books/sciencefiction"),
+        element(3, "Award Winners"),
+      ],
+    });
+    expect(google.status).toBe("pass");
+    // The last by position, whatever the order they are listed in.
+    const unordered = judge({
+      "@type": "BreadcrumbList",
+      itemListElement: [element(2, "Award Winners"), element(1, "Books", "https://example.com/books")],
+    });
+    expect(unordered.status).toBe("pass");
+    // An element before the last without its item still warns.
+    const missing = judge({
+      "@type": "BreadcrumbList",
+      itemListElement: [element(1, "Books"), element(2, "Award Winners")],
+    });
+    expect(missing.status).toBe("warn");
+    expect(missing.items).toEqual([
+      expect.objectContaining({ type: "ListItem", path: "BreadcrumbList > itemListElement > item" }),
+    ]);
+  });
 });

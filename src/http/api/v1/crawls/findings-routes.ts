@@ -1,16 +1,18 @@
 /**
- * /api/v1/crawls/{id}/checks (the page checks rolled up), /checks/{check}/pages (a check's affected pages) and
+ * /api/v1/crawls/{id}/checks (the page checks rolled up), /fix-first (page checks and site issues in one
+ * ranking), /checks/{check}/pages (a check's affected pages) and
  * /links (the internal links): JSON pages, or with `Accept: text/csv` every row, streamed as it is read.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isPageCheck } from "../../../../crawls/check-rollup.js";
 import type { LinkFilter } from "../../../../crawls/crawl-link-store.js";
 import { checkPageObject, checkRollupObject, linkObject } from "../../../../crawls/findings-present.js";
+import { fixObject } from "../../../../crawls/fix-first.js";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
 import { sendCsvStream } from "../../../send-csv.js";
 import type { ApiContext } from "../context.js";
-import { listCheckPages, listCrawlChecks, listCrawlLinks } from "./findings-schema.js";
+import { listCheckPages, listCrawlChecks, listCrawlLinks, listFixFirst } from "./findings-schema.js";
 
 interface PageQuery {
   per_page?: number;
@@ -49,6 +51,27 @@ export async function crawlFindingsRoutes(
         { page, perPage, params: [["per_page", String(perPage)]] },
         items,
         total,
+      );
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: PageQuery }>(
+    "/crawls/:id/fix-first",
+    { schema: listFixFirst },
+    async (request, reply) => {
+      const crawl = await owned(request, reply);
+      if (!crawl) return reply;
+      const { page, perPage, window } = paging(request.query);
+      const fixes = await crawlFindings.fixFirst(crawl.id);
+      const items = fixes
+        .slice(window.offset, window.offset + window.limit)
+        .map((fix) => JSON.stringify(fixObject(fix)));
+      return sendPage(
+        request,
+        reply,
+        { page, perPage, params: [["per_page", String(perPage)]] },
+        items,
+        fixes.length,
       );
     },
   );

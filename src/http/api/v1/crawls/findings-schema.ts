@@ -61,7 +61,27 @@ export const Link = Type.Object(
   { $id: "Link", title: "Link" },
 );
 
-export const findingsSchemas = [CheckRollup, CheckPage, Link];
+export const Fix = Type.Object(
+  {
+    object: Type.Literal("fix"),
+    kind: stringEnum(["page_check", "site_issue"]),
+    check: Type.String(),
+    title: Type.String(),
+    importance: stringEnum(["high", "medium", "low", "info"]),
+    pages: Type.Integer({
+      description:
+        "Pages affected: where the page check failed or warned; for a site issue, the distinct pages its findings name",
+    }),
+    priority: Type.Integer({ description: "Importance weight (high 10, medium 5, low 1) × pages" }),
+    how_to_fix: Type.String(),
+    templates: Type.Array(Type.Object({ pattern: Type.String(), pages: Type.Integer() }), {
+      description: "The affected pages by URL path pattern, most pages first, at most 10",
+    }),
+  },
+  { $id: "Fix", title: "Fix" },
+);
+
+export const findingsSchemas = [CheckRollup, CheckPage, Link, Fix];
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const listQuery = {
@@ -79,6 +99,21 @@ export const listCrawlChecks = {
     200: {
       description: "One item per page check that failed or warned on at least one analysed page",
       content: { "application/json": { schema: paginated(refTo(CheckRollup), "CheckRollupPage") }, ...csv },
+    },
+    ...errorResponses(404, 422),
+  },
+};
+
+export const listFixFirst = {
+  summary: "What to fix first: the page checks and the site issues of the crawl in one ranking, best first",
+  tags: ["crawls"],
+  params: IdParams,
+  querystring: Type.Object(listQuery),
+  response: {
+    200: {
+      description:
+        "Every page check that failed or warned and every site issue, by priority (importance weight × pages), then importance, page checks first, then check id",
+      content: { "application/json": { schema: paginated(refTo(Fix), "FixPage") } },
     },
     ...errorResponses(404, 422),
   },

@@ -79,9 +79,15 @@ export const Crawl = Type.Object(
     score: nullableInteger,
     result: Type.Union([stringEnum(["good", "decent", "bad"]), Type.Null()]),
     issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
+    limited: Type.Boolean({
+      description: "Whether the crawl left URLs it came upon unreached at its limits (max_pages, max_depth)",
+    }),
+    not_reached: Type.Integer({
+      description: "How many URLs it came upon and did not reach at its limits (excluded: limit)",
+    }),
     error: Type.Union([Type.Object({ reason: Type.String(), message: Type.String() }), Type.Null()], {
       description:
-        "Why the crawl failed (status failed: its start page's reason, as a report's error); else null",
+        "Why the crawl failed (status failed: its start page's reason, as a report's error, or robots when robots.txt refuses it, off-site when it redirects off the project); else null",
     }),
     started_at: Type.Union([Timestamp, Type.Null()]),
     finished_at: Type.Union([Timestamp, Type.Null()]),
@@ -159,6 +165,17 @@ const DiffSide = Type.Object({
 const checkStatus = Type.String({ description: "pass, warn or fail" });
 const Importances = Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() });
 
+const Coverage = Type.Object(
+  {
+    newly_checked: Type.Integer({ description: "Findings about URLs only the later crawl reached" }),
+    no_longer_checked: Type.Integer({ description: "Findings about URLs only the earlier crawl reached" }),
+  },
+  {
+    description:
+      "Findings of one crawl only about URLs the other crawl did not reach: neither new nor resolved, neither regression nor fix",
+  },
+);
+
 export const CrawlDiff = Type.Object(
   {
     object: Type.Literal("crawl_diff"),
@@ -191,6 +208,7 @@ export const CrawlDiff = Type.Object(
         resolved: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 100 }),
         new_count: Type.Integer(),
         resolved_count: Type.Integer(),
+        coverage: Coverage,
       }),
     ),
     page_checks: Type.Array(
@@ -205,6 +223,7 @@ export const CrawlDiff = Type.Object(
       }),
     ),
     regressions: Importances,
+    coverage: Coverage,
   },
   { $id: "CrawlDiff", title: "CrawlDiff" },
 );

@@ -42,6 +42,19 @@ export const Summary = Type.Object({
   warnings: Type.Integer(),
   failed: Type.Integer(),
   issues: Type.Object({ high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() }),
+  gates: Type.Optional(
+    Type.Array(stringEnum(["indexable", "https", "title", "viewport"]), {
+      description:
+        "The gates that cap the score at 79 (it cannot be good): not indexable by any major crawler, or failing https, title or viewport. Absent from analyses made before gates were reported.",
+    }),
+  ),
+  costliest: Type.Optional(
+    Type.Array(Type.Object({ check: Type.String(), points: Type.Integer({ minimum: 1 }) }), {
+      maxItems: 3,
+      description:
+        "The failed or warned checks whose fixing would bring back the most points (the score recomputed with that check passing), most first.",
+    }),
+  ),
 });
 
 export const CategoryScores = Type.Object({
