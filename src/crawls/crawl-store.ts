@@ -69,6 +69,7 @@ const summaryColumns = [
   "header_names",
   "extract",
   "checks_recorded",
+  "not_reached",
   "created_at",
   "updated_at",
 ] as const satisfies ReadonlyArray<keyof CrawlSummaryRow>;

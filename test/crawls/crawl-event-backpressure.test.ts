@@ -63,6 +63,7 @@ function runningCrawl(n: number): CrawlSummaryRow {
     header_names: "[]",
     extract: rules,
     checks_recorded: 1,
+    not_reached: 0,
     created_at: "2026-01-01T00:00:00.000Z",
     updated_at: "2026-01-01T00:00:00.000Z",
   };
