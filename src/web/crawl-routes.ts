@@ -163,9 +163,23 @@ export async function crawlRoutes(
       const { rows, total } = await crawls.pageTable(crawl.id, query);
       const overview = await crawls.overview(crawl.id);
       const finished = crawl.status !== "queued" && crawl.status !== "running";
+      const checksPage = /^[1-9][0-9]{0,5}$/.test(request.query.checks ?? "")
+        ? Number(request.query.checks)
+        : 1;
       const rollup = finished
-        ? await crawlFindings.checks(crawl.id, { limit: rollupShown, offset: 0 })
+        ? await crawlFindings.checks(crawl.id, { limit: rollupShown, offset: (checksPage - 1) * rollupShown })
         : null;
+      // "What changed" only when there is an earlier complete crawl of the project to compare with.
+      const hasPrevious =
+        crawl.status === "complete" &&
+        (
+          await crawls.list(found.userId, { project: crawl.project, direction: "desc", limit: 50, offset: 0 })
+        ).rows.some(
+          (row) =>
+            row.id !== crawl.id &&
+            row.status === "complete" &&
+            (row.finished_at ?? "") < (crawl.finished_at ?? ""),
+        );
       const links = await crawlFindings.firstLinks(crawl.id, linksOnCrawlPage);
       const flash = await sessions.takeFlash(found.token);
       const issueTable = {
@@ -177,7 +191,10 @@ export async function crawlRoutes(
         overview,
         issues,
         issueTable,
-        ...(rollup ? { checkRollup: checkRollupTable(crawl.id, rollup.rows, rollup.total) } : {}),
+        ...(rollup
+          ? { checkRollup: checkRollupTable(crawl.id, rollup.rows, rollup.total, checksPage, request.query) }
+          : {}),
+        hasPrevious,
         links,
         pages: rows,
         pageTotal: total,

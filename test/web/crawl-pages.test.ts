@@ -64,7 +64,7 @@ describe("crawl pages", () => {
     // Each issue is a collapsed row with its count; its items are a table with the pages linking to them.
     expect(done.body).toMatch(/<details class="site-issue importance-\w+" id="issue-broken-links">/);
     expect(done.body).toMatch(/<strong>Broken links<\/strong> <span class="issue-count">1 finding<\/span>/);
-    expect(done.body).toContain(`<td><span class="key">${site.url}/</span></td>`);
+    expect(done.body).toContain(`<td data-label="Linked from"><span class="key">${site.url}/</span></td>`);
     // The summary first: charts of the pages by answer, click depth and score, then links to each section.
     expect(done.body).toContain('aria-label="Pages by answer: 2xx: 3, 4xx: 1"');
     expect(done.body).toContain('aria-label="Pages by clicks from the start: 0 clicks: 1, 1 click: 3"');
@@ -87,7 +87,7 @@ describe("crawl pages", () => {
       new RegExp(`^check,category,importance,fail,warn,pages,priority,templates\r\n${check},`),
     );
     // The links themselves, anchor text escaped, filtered as in the API, and as CSV with the same filters.
-    expect(done.body).toContain(`<td><span class="key">${site.url}/a</span></td>`);
+    expect(done.body).toContain(`<td data-label="To"><span class="key">${site.url}/a</span></td>`);
     expect(done.body).toContain("&#60;i onclick=x&#62;Brakes");
     expect(done.body).not.toContain("<i onclick=x>");
     expect(done.body).toContain(`href="${path}/links.csv"`);

@@ -174,7 +174,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     expect(page.body).toContain("latest: 2 high, 3 medium, 1 low");
     for (const id of [first, latest]) expect(page.body).toContain(`<a href="/crawls/${id}">`);
     expect(page.body).toMatch(
-      /<strong>image-alt<\/strong> <span class="muted">\(high\)<\/span>: 3 failed, 0 warned/,
+      /<strong>Image alternative text<\/strong> <span class="muted">\(high, <code>image-alt<\/code>\)<\/span>: 3 failed, 0 warned/,
     );
     expect(page.body).toContain("/blog/* (2), / (1)");
     // What changed against the crawl before: the comparison's counts, its first new findings, its page.

@@ -5,6 +5,7 @@ import { resultLabel } from "./analysis-status.js";
 import { alert, csrfField, field, notice, option } from "./forms.js";
 import { scoreChange } from "./history.js";
 import { ignoredNotice, orderFields, paginationNav } from "./list-controls.js";
+import { stacked } from "./stacked-table.js";
 
 export interface ReportListItem {
   id: number;
@@ -92,7 +93,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
   ${
     view.items.length === 0
       ? html`<p>No reports match.</p>`
-      : html`<table>
+      : stacked(html`<table>
     <thead><tr><th scope="col">URL</th><th scope="col">Result</th><th scope="col">Project</th><th scope="col">Privacy</th><th scope="col">Generated</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
     <tbody>${view.items.map(
       (item) => html`<tr>
@@ -104,7 +105,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
       <td><a href="/reports/${item.id}/manage">Manage</a></td>
     </tr>`,
     )}</tbody>
-  </table>`
+  </table>`)
   }
   ${paginationNav("/reports", { ...state }, view.total, "reports")}
 </section>`;
