@@ -23,6 +23,7 @@ import { linkFilterOf } from "./crawl-findings-routes.js";
 import { findOwned } from "./owned-resource.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { typedUrl } from "./typed-url.js";
 import { crawlDiffBody, crawlDiffRefusal } from "./views/crawl-diff.js";
 import { checkRollupTable, linksOnCrawlPage, rollupShown } from "./views/crawl-findings.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
@@ -367,7 +368,7 @@ function formOf(body: Form): CrawlForm & { urlsFile: string } {
     urls: text("urls"),
     urlsFile: Buffer.isBuffer(file) ? file.toString("utf8").trim() : "",
     extract: text("extract"),
-    url: text("url"),
+    url: typedUrl(text("url")),
     max_pages: text("max_pages"),
     max_depth: text("max_depth"),
     include: text("include"),

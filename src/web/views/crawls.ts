@@ -66,6 +66,8 @@ ${view.flash ? notice(view.flash) : ""}
       <div><label for="max_depth">Most clicks from the start page</label><input id="max_depth" name="max_depth" inputmode="numeric" value="${form.max_depth}" size="3"></div>
       <div><label for="mode">How to read pages</label><select id="mode" name="mode">${option("raw", "HTML as served", form.mode)}${view.renderingAvailable ? option("rendered", "Rendered in Chromium", form.mode) : ""}</select></div>
     </div>
+    <details class="advanced"${form.include || form.exclude || form.extract || form.error ? html` open` : ""}>
+    <summary>Advanced: paths to include or skip, request headers, extraction</summary>
     <div class="form-row">
       <div><label for="include">Only paths matching (one per line)</label><textarea id="include" name="include" rows="2" placeholder="/blog/*">${form.include}</textarea></div>
       <div><label for="exclude">Never paths matching (one per line)</label><textarea id="exclude" name="exclude" rows="2" placeholder="/cart$">${form.exclude}</textarea></div>
@@ -75,6 +77,7 @@ ${view.flash ? notice(view.flash) : ""}
     <p class="muted">Sent only to the site's own hosts, stored encrypted and never shown again (only their names are).${form.error ? " Enter them again after a correction." : ""}</p>
     <label for="extract">Extract from every page (up to 10 rules, as JSON)</label>
     <textarea id="extract" name="extract" rows="3" placeholder='[{"name": "price", "selector": ".price"}, {"name": "image", "selector": "img.hero", "attribute": "src"}, {"name": "sku", "regex": "sku: (\\w+)"}]'>${form.extract}</textarea>
+    </details>
     <p><button type="submit">Start the crawl</button></p>
   </form>
 </section>

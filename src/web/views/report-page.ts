@@ -91,11 +91,11 @@ export function reportBody(
 
 /** The lab metrics of a rendered analysis against their bands, and its screenshot; nothing in raw mode. The PDF
  * prints the same card (`print`: the screenshot inline, as the document may fetch nothing). */
-const labMetrics: Array<[id: string, label: string, show: (value: number) => string]> = [
-  ["largest-contentful-paint", "Largest Contentful Paint", (ms) => `${(ms / 1000).toFixed(2)} s`],
-  ["first-contentful-paint", "First Contentful Paint", (ms) => `${(ms / 1000).toFixed(2)} s`],
-  ["cumulative-layout-shift", "Cumulative Layout Shift", (value) => value.toFixed(3)],
-  ["total-blocking-time", "Total Blocking Time", (ms) => `${Math.round(ms)} ms`],
+const labMetrics: Array<[id: string, label: string, short: string, show: (value: number) => string]> = [
+  ["largest-contentful-paint", "Largest Contentful Paint", "LCP", (ms) => `${(ms / 1000).toFixed(2)} s`],
+  ["first-contentful-paint", "First Contentful Paint", "FCP", (ms) => `${(ms / 1000).toFixed(2)} s`],
+  ["cumulative-layout-shift", "Cumulative Layout Shift", "CLS", (value) => value.toFixed(3)],
+  ["total-blocking-time", "Total Blocking Time", "TBT", (ms) => `${Math.round(ms)} ms`],
 ];
 
 export function renderedCard(report: ReportView, screenshotSource?: string): SafeHtml | "" {
@@ -105,13 +105,13 @@ export function renderedCard(report: ReportView, screenshotSource?: string): Saf
   return html`<section class="card rendered" aria-labelledby="rendered-heading">
     <h2 id="rendered-heading">As a browser renders it</h2>
     <div class="rendered-view">
-      <dl class="metrics">${measured.map(([id, label, show]) => {
+      <dl class="metrics">${measured.map(([id, label, short, show]) => {
         const result = report.results[id] as CheckResult;
-        return html`<div class="metric status-${result.status}"><dt>${label}</dt><dd><span class="metric-value">${show(result.value as number)}</span> <span class="badge status-${result.status}">${statusNames[result.status] ?? result.status}</span></dd></div>`;
+        return html`<div class="metric status-${result.status}"><dt><span class="metric-name">${label}</span><span class="metric-short" aria-hidden="true">${short}</span></dt><dd><span class="metric-value">${show(result.value as number)}</span> <span class="badge status-${result.status}">${statusNames[result.status] ?? result.status}</span></dd></div>`;
       })}</dl>
-      ${screenshotSource === "" ? "" : html`<img class="screenshot" src="${screenshotSource ?? `/reports/${report.id}/screenshot`}" width="103" height="206" alt="The page's first screen as Chromium rendered it (412 × 823 pixels)">`}
+      ${screenshotSource === "" ? "" : html`<a class="screenshot-link" href="${screenshotSource ?? `/reports/${report.id}/screenshot`}"><img class="screenshot" src="${screenshotSource ?? `/reports/${report.id}/screenshot`}" width="64" height="128" alt="The page's first screen as Chromium rendered it (412 × 823 pixels); opens it full size"></a>`}
     </div>
-    <p class="muted no-print">What scripts change between the served HTML and the rendered page is under <a href="#check-rendering-changes">Changes made by JavaScript</a>.</p>
+    <p class="muted no-print rendered-note">What scripts change between the served HTML and the rendered page is under <a href="#check-rendering-changes">Changes made by JavaScript</a>.</p>
   </section>`;
 }
 

@@ -52,9 +52,9 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
 <section class="card">
   <h2>Analyse a page</h2>
   ${view.form.error ? alert(view.form.error) : ""}
-  <form method="post" action="/reports" novalidate>
+  <form method="post" action="/reports" novalidate data-busy="Analysing…">
     ${csrfField(csrf)}
-    ${field({ name: "url", label: "Page URL", type: "url", value: view.form.values.url ?? "", required: true, maxlength: 2048 })}
+    ${field({ name: "url", label: "Page URL", placeholder: "example.com/page (https:// is assumed)", type: "url", value: view.form.values.url ?? "", required: true, maxlength: 2048 })}
     <div class="form-row">
       <div><label for="privacy">Who can see the report page</label>
       <select id="privacy" name="privacy">${["1", "0", "2"].map((value) => option(value, privacyNames[Number(value)] as string, view.form.values.privacy ?? "1"))}</select></div>
@@ -66,7 +66,8 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
       <div><label for="schedule">Analyse again</label>
       <select id="schedule" name="schedule">${Object.entries(scheduleNames).map(([value, label]) => option(value, label, view.form.values.schedule ?? "off"))}</select></div>
     </div>
-    <p><button type="submit">Analyse</button></p>
+    <p class="muted">A raw analysis takes a few seconds; a rendered one, in Chromium, takes longer (up to about half a minute).</p>
+    <p><button type="submit">Analyse</button> <span class="muted" data-busy-note role="status" hidden></span></p>
   </form>
 </section>
 <section class="card">
