@@ -254,7 +254,7 @@ describe("the accessibility category in rendered mode", () => {
     );
     expect(readable.stdout).toContain(`Accessibility ${report.categories.accessibility}`);
     expect(readable.stdout).toContain(
-      "a11y-image-alt [high]  1 element fails: Images must have alternative text.",
+      "(a11y-image-alt) [high]  1 element fails: Images must have alternative text.",
     );
     expect(readable.stdout).toContain("#photo");
   });
