@@ -136,6 +136,19 @@ describe("every page over realistic data, on a desk and on a phone", () => {
     await first.close();
   });
 
+  it("tells two analyses of one day apart on the trend chart, drawn in one colour", async () => {
+    const page = await open(app.paths.report as string, desk);
+    const labels = await page.locator(".score-chart svg > text").allTextContents();
+    const [from, to] = labels.slice(-2);
+    expect(from).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(to).not.toBe(from);
+    const colours =
+      await page.evaluate(`[...document.querySelectorAll(".score-chart polyline, .score-chart circle")]
+      .map((shape) => shape.getAttribute("stroke") === "#ffffff" ? shape.getAttribute("fill") : shape.getAttribute("stroke"))`);
+    expect(new Set(colours as string[]).size).toBe(1);
+    await page.close();
+  });
+
   it("draws chart labels of at least 11 px on a phone", async () => {
     const sizes: number[] = [];
     for (const name of ["project", "crawl", "history"]) {

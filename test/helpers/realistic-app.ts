@@ -2,8 +2,8 @@
  * Realistic data for looking at the web pages in real Chromium: a generated site of a few hundred pages served
  * from 127.0.0.1 (missing descriptions, shared titles, images without alt text, links to 404s, a redirect chain),
  * the service over SQLite with a user signed up through the web form, a rendered (or, without Chromium, raw)
- * report of a page that fails many checks, and two complete crawls of the site (so the project page and the
- * crawl comparison have something to show). Used by test/browser/page-layout.test.ts and scripts/screenshots.ts.
+ * report of a page that fails many checks, analysed twice (a score change, a chart), and two complete crawls of
+ * the site (so the project page and the crawl comparison have something to show). Used by test/browser/page-layout.test.ts and scripts/screenshots.ts.
  */
 import type { Browser, BrowserContext } from "playwright-core";
 import { startService } from "./browser.js";
@@ -118,6 +118,8 @@ export async function startRealisticApp(browser: Browser, rendered = true): Prom
   } catch {
     report = await api(service, key, "POST", "/reports", { url: `${site.url}/bad` });
   }
+  // Analysed again the same day: the report has a score change (the list's marker) and a two-point chart.
+  await api(service, key, "PUT", `/reports/${report.id}`, { results: 1 });
   const crawlIds: number[] = [];
   for (let run = 0; run < 2; run++) {
     const crawl = await api(service, key, "POST", "/crawls", {

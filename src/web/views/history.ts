@@ -26,14 +26,16 @@ export const lineColour = "#1d4ed8";
 
 /**
  * The dates under a chart's first and last point: days, or with their times when both fall on the same day (two
- * analyses or crawls on one day must not read as one).
+ * analyses or crawls on one day must not read as one), to the second when they share a minute.
  */
 export function endLabels(
   first: string,
   last: string,
   frame: { width: number; height: number; left: number; right: number },
 ): SafeHtml {
-  const [from, to] = day(first) === day(last) ? [time(first), time(last)] : [day(first), day(last)];
+  // As precise as it takes to tell them apart: the day, or the minute, or the second.
+  const length = [10, 16, 19].find((chars) => first.slice(0, chars) !== last.slice(0, chars)) ?? 19;
+  const [from, to] = [first, last].map((timestamp) => timestamp.slice(0, length).replace("T", " "));
   return html`<text x="${frame.left}" y="${frame.height - 8}" font-size="11" fill="#5b6473">${from}</text>
     <text x="${frame.width - frame.right}" y="${frame.height - 8}" text-anchor="end" font-size="11" fill="#5b6473">${to}</text>`;
 }
