@@ -59,6 +59,9 @@ describe("crawl pages", () => {
     const done = await endedCrawlPage(owner, path);
     expect(done.body).toContain("<h2>Complete</h2>");
     expect(done.body).toMatch(/Site score <strong>\d+<\/strong>/);
+    // A 404 is an error page, not a failure of the crawler; a first crawl has nothing to compare with.
+    expect(done.body).toContain("<dt>Error pages</dt><dd>1</dd>");
+    expect(done.body).not.toContain("What changed since the previous crawl");
     expect(done.body).toContain("<strong>Broken links</strong>");
     expect(done.body).toContain(`<span class="key">${site.url}/gone</span>`);
     // Each issue is a collapsed row with its count; its items are a table with the pages linking to them.

@@ -30,7 +30,7 @@ export function crawlSummary(crawl: CrawlRow, overview: CrawlOverview, extra: Sa
     <div><dt>Error pages</dt><dd>${crawl.failed}</dd></div>
     <div><dt>Not fetched</dt><dd>${crawl.excluded}</dd></div>
   </dl>
-  <p class="issue-counts"><a href="#site-issues">Site issues</a>: <span class="badge status-fail">${crawl.issues_high} high</span> <span class="badge status-warn">${crawl.issues_medium} medium</span> <span class="badge status-info">${crawl.issues_low} low</span></p>
+  ${crawl.analysed === 0 ? "" : html`<p class="issue-counts"><a href="#site-issues">Site issues</a>: <span class="badge status-fail">${crawl.issues_high} high</span> <span class="badge status-warn">${crawl.issues_medium} medium</span> <span class="badge status-info">${crawl.issues_low} low</span></p>`}
   ${extra}
   ${
     crawl.discovered === 0

@@ -145,8 +145,10 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   const active = crawl.status === "queued" || crawl.status === "running";
   // Only what the crawl did: no site issues while it runs, no pages or links before it fetched any.
   const fetched = crawl.discovered > 0;
+  // Site checks judge analysed pages: a crawl that analysed none (its start page failed) has no verdict to show.
+  const judged = !active && crawl.analysed > 0;
   const sections: Array<[id: string, label: string]> = [
-    ...(active ? [] : ([["site-issues", "Site issues"]] as Array<[string, string]>)),
+    ...(judged ? ([["site-issues", "Site issues"]] as Array<[string, string]>) : []),
     ...(view.checkRollup ? ([["page-checks", "Page checks"]] as Array<[string, string]>) : []),
     ...(fetched ? ([["pages", "Pages"]] as Array<[string, string]>) : []),
     ...(view.overview.links.total > 0 ? ([["links", "Links"]] as Array<[string, string]>) : []),
@@ -157,7 +159,7 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   ${view.flash ? notice(view.flash) : ""}
   ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, view.overview, html`${droppedNote(crawl)}${view.hasPrevious ? diffLink(crawl) : ""}`)}
   ${sections.length > 1 ? html`<nav class="section-nav" aria-label="Sections of the crawl"><ul>${sections.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>` : ""}
-  ${active ? "" : siteIssuesSection(crawl.id, view.issues, view.issueTable)}
+  ${judged ? siteIssuesSection(crawl.id, view.issues, view.issueTable) : ""}
   ${view.checkRollup ? html`<section class="card" id="page-checks" aria-labelledby="page-checks-heading"><h2 id="page-checks-heading">Page checks</h2>${view.checkRollup}</section>` : ""}
   ${fetched ? pagesCard(view) : ""}
   ${view.overview.links.total > 0 ? linksCard(view) : ""}
