@@ -56,7 +56,7 @@ export function scoreChart(reportId: number, points: ScorePoint[], currentId: nu
   const last = points[points.length - 1] as ScorePoint;
   const label = `Score over the last ${points.length} analyses: from ${first.score} on ${day(first.generated_at)} to ${last.score} on ${day(last.generated_at)}.`;
   return html`<figure class="score-chart">
-  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="score-chart-title">
+  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="group" aria-labelledby="score-chart-title">
     <title id="score-chart-title">${label}</title>
     ${[0, 50, 80, 100].map(
       (
