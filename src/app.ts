@@ -104,7 +104,8 @@ export async function buildApp({
       info: {
         title: "pagegrade API",
         version: "1.0.0",
-        description: "Grade web pages: reports with a result (good, decent, bad), grouped by project.",
+        description:
+          "Grade web pages and whole sites: reports of single pages with a result (good, decent, bad), their history and re-runs, grouped by project; crawls of a site (site issues, page checks rolled up, links, comparisons with the crawl before); and webhooks that tell your systems when an analysis or a crawl ends. Authenticate with the API key from your account page.",
       },
       servers: [{ url: "/", description: "This pagegrade service" }],
       components: {

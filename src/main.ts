@@ -5,6 +5,7 @@
  * SIGTERM/SIGINT close it gracefully: the server stops accepting, in-flight requests finish, running jobs finish
  * or are handed back within PAGEGRADE_JOB_GRACE_SECONDS, then the database closes.
  */
+import type { AddressInfo } from "node:net";
 import { Analyzer } from "./analysis/analyse.js";
 import { buildApp } from "./app.js";
 import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "./config.js";
@@ -31,6 +32,7 @@ async function start(): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
   await app.listen({ host: config.host, port: config.port });
+  app.log.info(`pagegrade is ready: open ${addressToOpen(config.host, app.server.address())} in a browser`);
   // Whether Chromium starts here, found once now rather than by the first rendered analysis or PDF.
   const chromium = await analyzer.chromium.probe();
   if (chromium.problem) {
@@ -49,3 +51,15 @@ start().catch((error: unknown) => {
   process.stderr.write(`pagegrade: cannot start: ${message}\n`);
   process.exit(1);
 });
+
+/** The address a person opens: the host and port listened on, a wildcard host shown as localhost. */
+function addressToOpen(host: string, address: string | AddressInfo | null): string {
+  const port = typeof address === "object" && address !== null ? address.port : "";
+  const shown =
+    host === "0.0.0.0" || host === "::" || host === ""
+      ? "localhost"
+      : host.includes(":")
+        ? `[${host}]`
+        : host;
+  return `http://${shown}:${port}/`;
+}

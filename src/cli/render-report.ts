@@ -1,10 +1,11 @@
 /**
  * The readable terminal rendering of a report: result and score, category scores, then the failed and warned
- * checks with their evidence. Page text is printed as data: control characters are stripped so a page
+ * checks (by their titles, as the report page names them, with the id and importance beside) with their evidence. Page text is printed as data: control characters are stripped so a page
  * cannot drive the terminal.
  */
 
 import type { AnalysisReport } from "../analysis/analyse.js";
+import { catalogue } from "../analysis/catalogue.js";
 import type { EvidenceItem } from "../analysis/checks/check.js";
 import { categoryNames } from "../analysis/checks/check.js";
 import type { CheckResult } from "../analysis/judge.js";
@@ -13,6 +14,8 @@ import type { Palette } from "./colour.js";
 /** Evidence items printed per check; the rest are counted. */
 export const evidenceShown = 5;
 export { categoryNames };
+
+const titles = new Map(catalogue.map((entry) => [entry.id, entry.title]));
 
 export function renderReport(report: AnalysisReport, c: Palette): string {
   const lines: string[] = [];
@@ -40,7 +43,7 @@ export function renderReport(report: AnalysisReport, c: Palette): string {
     lines.push("", c.bold(heading));
     for (const [id, result] of entries) {
       lines.push(
-        `  ${colour(mark)} ${c.bold(id)} ${c.dim(`[${result.importance}]`)}  ${safe(result.message)}`,
+        `  ${colour(mark)} ${c.bold(titles.get(id) ?? id)} ${c.dim(`(${id}) [${result.importance}]`)}  ${safe(result.message)}`,
       );
       lines.push(...renderEvidence(result, c));
     }

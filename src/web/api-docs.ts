@@ -4,7 +4,8 @@
  * works offline) under the pages' Content-Security-Policy, with inline styles allowed for Swagger UI's own; it
  * reads the same document as /api/v1/openapi.json. Without Swagger UI's top bar, with its deep links off (a link
  * inside each operation's toggle is a control nested in a control), its low-contrast colours darkened
- * (`api-docs-theme.css`) and its servers list named, axe-core finds nothing serious on it.
+ * (`api-docs-theme.css`) and its servers list named, axe-core finds nothing serious on it. Its page gets a viewport
+ * (it reads on a phone) and a bar with the way back to the app, added to Swagger UI's own index page as it is sent.
  */
 import { readFileSync } from "node:fs";
 import swaggerUi from "@fastify/swagger-ui";
@@ -19,7 +20,22 @@ const themeScript = `new MutationObserver(() => {
   if (servers && !servers.hasAttribute("aria-label")) servers.setAttribute("aria-label", "Server");
 }).observe(document.documentElement, { childList: true, subtree: true });`;
 
+/** What /docs adds to Swagger UI's index page: a phone's viewport, and a link back to the app. */
+const viewport = '<meta name="viewport" content="width=device-width, initial-scale=1">';
+const backBar =
+  '<nav class="pagegrade-bar" aria-label="pagegrade"><a href="/">← pagegrade</a> <a href="/reports">Reports</a> <a href="/crawls">Crawls</a> <a href="/account">Account (API key)</a></nav>';
+
+export function withAppFrame(page: string): string {
+  return page.replace(/<head>/i, `<head>\n${viewport}`).replace(/<body>/i, `<body>\n${backBar}`);
+}
+
 export async function apiDocs(app: FastifyInstance): Promise<void> {
+  app.addHook("onSend", async (request, reply, payload) => {
+    const type = String(reply.getHeader("content-type") ?? "");
+    if (!request.url.startsWith("/docs") || !type.startsWith("text/html") || typeof payload !== "string")
+      return payload;
+    return payload.includes('<div id="swagger-ui">') ? withAppFrame(payload) : payload;
+  });
   await app.register(swaggerUi, {
     routePrefix: "/docs",
     staticCSP: true,

@@ -16,6 +16,7 @@ import { notFoundPage, sendHtml } from "./render.js";
 import {
   checkPagesBody,
   checkPagesPerPage,
+  checkTitle,
   type LinkFilterState,
   linksBody,
   linksPerPage,
@@ -52,7 +53,7 @@ export async function crawlFindingsRoutes(
       return sendHtml(
         request,
         reply,
-        `Pages failing ${check}`,
+        `Pages failing ${checkTitle(check)}`,
         checkPagesBody({ crawl, check, rows, total, page }),
       );
     },

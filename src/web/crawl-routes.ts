@@ -23,6 +23,7 @@ import { linkFilterOf } from "./crawl-findings-routes.js";
 import { findOwned } from "./owned-resource.js";
 import { notFoundPage, seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { typedUrl } from "./typed-url.js";
 import { crawlDiffBody, crawlDiffRefusal } from "./views/crawl-diff.js";
 import { checkRollupTable, linksOnCrawlPage, rollupShown } from "./views/crawl-findings.js";
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
@@ -169,10 +170,24 @@ export async function crawlRoutes(
       const { rows, total } = await crawls.pageTable(crawl.id, query);
       const overview = await crawls.overview(crawl.id);
       const finished = crawl.status !== "queued" && crawl.status !== "running";
+      const checksPage = /^[1-9][0-9]{0,5}$/.test(request.query.checks ?? "")
+        ? Number(request.query.checks)
+        : 1;
       const rollup = finished
-        ? await crawlFindings.checks(crawl.id, { limit: rollupShown, offset: 0 })
+        ? await crawlFindings.checks(crawl.id, { limit: rollupShown, offset: (checksPage - 1) * rollupShown })
         : null;
       const fixes = finished ? await crawlFindings.fixFirst(crawl.id) : null;
+      // "What changed" only when there is an earlier complete crawl of the project to compare with.
+      const hasPrevious =
+        crawl.status === "complete" &&
+        (
+          await crawls.list(found.userId, { project: crawl.project, direction: "desc", limit: 50, offset: 0 })
+        ).rows.some(
+          (row) =>
+            row.id !== crawl.id &&
+            row.status === "complete" &&
+            (row.finished_at ?? "") < (crawl.finished_at ?? ""),
+        );
       const links = await crawlFindings.firstLinks(crawl.id, linksOnCrawlPage);
       const flash = await sessions.takeFlash(found.token);
       const issueTable = {
@@ -184,10 +199,13 @@ export async function crawlRoutes(
         overview,
         issues,
         issueTable,
-        ...(rollup ? { checkRollup: checkRollupTable(crawl.id, rollup.rows, rollup.total) } : {}),
+        ...(rollup
+          ? { checkRollup: checkRollupTable(crawl.id, rollup.rows, rollup.total, checksPage, request.query) }
+          : {}),
         ...(fixes
           ? { fixFirst: fixFirstSection(crawl.id, fixes.slice(0, fixFirstShown), fixes.length) }
           : {}),
+        hasPrevious,
         links,
         pages: rows,
         pageTotal: total,
@@ -359,7 +377,7 @@ function formOf(body: Form): CrawlForm & { urlsFile: string } {
     urls: text("urls"),
     urlsFile: Buffer.isBuffer(file) ? file.toString("utf8").trim() : "",
     extract: text("extract"),
-    url: text("url"),
+    url: typedUrl(text("url")),
     max_pages: text("max_pages"),
     max_depth: text("max_depth"),
     include: text("include"),

@@ -15,6 +15,7 @@ import { analysisFailureMessage } from "./analysis-failure-message.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
+import { typedUrl } from "./typed-url.js";
 import { dashboardBody, duplicateBody, type ListState } from "./views/reports.js";
 
 type Form = Record<string, string | undefined>;
@@ -66,7 +67,7 @@ export async function dashboardRoutes(
   app.post<{ Body: Form }>("/reports", async (request, reply) => {
     const user = signedInSession(request).account;
     const values = {
-      url: (request.body.url ?? "").trim(),
+      url: typedUrl(request.body.url ?? ""),
       privacy: request.body.privacy ?? "1",
       mode: request.body.mode ?? "raw",
       schedule: request.body.schedule ?? "off",

@@ -19,14 +19,16 @@ export interface LayoutOptions {
 /** The app's small scripts, each loaded only by a page whose markup has the attribute it works on. */
 const pageScripts: Array<[attribute: string, script: string]> = [
   ["data-shown-when", "/assets/forms.js"],
+  ["data-busy", "/assets/forms.js"],
   ["data-crawl-events", "/assets/crawl-progress.js"],
 ];
 
 export function layout({ title, user, csrfToken, body, head }: LayoutOptions): SafeHtml {
   const main = html`${body}`;
-  const scripts = pageScripts
+  const wanted = pageScripts
     .filter(([attribute]) => main.value.includes(attribute))
-    .map(([, script]) => html`<script src="${script}" defer></script>`);
+    .map(([, script]) => script);
+  const scripts = [...new Set(wanted)].map((script) => html`<script src="${script}" defer></script>`);
   return html`<!doctype html>
 <html lang="en">
 <head>

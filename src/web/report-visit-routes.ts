@@ -29,34 +29,38 @@ export async function reportVisitRoutes(
   app: FastifyInstance,
   { history, access }: ReportVisitRouteOptions,
 ): Promise<void> {
-  app.get<{ Params: { id: string } }>("/reports/:id", async (request, reply) => {
-    const visit = await visitReport(access, request, reply, request.params.id);
-    if (!visit) return reply;
-    const { row, owner } = visit;
-    const title = `Report for ${row.url}`;
-    const view = reportView(row);
-    if (!view) return sendHtml(request, reply, title, pendingReportBody(row, owner));
-    const [points, changes] = await Promise.all([
-      history.scores(row.user_id, row.id, chartedAnalyses),
-      history.latestChanges(row.user_id, row.id),
-    ]);
-    return sendHtml(
-      request,
-      reply,
-      title,
-      reportBody(
-        view,
-        owner,
-        {
-          chart: scoreChart(row.id, points, row.analysis_id),
-          changes: changes ? whatChanged(changes) : "",
-          analyses: row.analyses,
-          scoreChange: row.score_change,
-        },
-        analysisStatusBanner(row) || undefined,
-      ),
-    );
-  });
+  app.get<{ Params: { id: string }; Querystring: { category?: unknown } }>(
+    "/reports/:id",
+    async (request, reply) => {
+      const visit = await visitReport(access, request, reply, request.params.id);
+      if (!visit) return reply;
+      const { row, owner } = visit;
+      const title = `Report for ${row.url}`;
+      const view = reportView(row);
+      if (!view) return sendHtml(request, reply, title, pendingReportBody(row, owner));
+      const [points, changes] = await Promise.all([
+        history.scores(row.user_id, row.id, chartedAnalyses),
+        history.latestChanges(row.user_id, row.id),
+      ]);
+      return sendHtml(
+        request,
+        reply,
+        title,
+        reportBody(
+          view,
+          owner,
+          {
+            chart: scoreChart(row.id, points, row.analysis_id),
+            changes: changes ? whatChanged(changes) : "",
+            analyses: row.analyses,
+            scoreChange: row.score_change,
+          },
+          analysisStatusBanner(row) || undefined,
+          { category: typeof request.query.category === "string" ? request.query.category : undefined },
+        ),
+      );
+    },
+  );
 
   app.get<{ Params: { id: string } }>("/reports/:id/screenshot", async (request, reply) => {
     const visit = await visitReport(access, request, reply, request.params.id);

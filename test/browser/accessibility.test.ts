@@ -158,7 +158,9 @@ describe("the accessibility category in rendered mode", () => {
     expect(report.categories.accessibility).toBeLessThan(80);
 
     const page = (await api.app.inject({ method: "GET", url: `/reports/${report.id}` })).body;
-    expect(page).toContain('<h2 id="category-accessibility">Accessibility</h2>');
+    // The category is each finding's label and one of the list's filters.
+    expect(page).toContain('<span class="category-label">Accessibility</span>');
+    expect(page).toContain('href="?category=accessibility#to-fix"');
     expect(page).toContain("Images must have alternative text");
     expect(page).toContain("#photo");
     expect(page).toContain("Role must be one of the valid ARIA roles: buttn");
@@ -254,7 +256,7 @@ describe("the accessibility category in rendered mode", () => {
     );
     expect(readable.stdout).toContain(`Accessibility ${report.categories.accessibility}`);
     expect(readable.stdout).toContain(
-      "a11y-image-alt [high]  1 element fails: Images must have alternative text.",
+      "(a11y-image-alt) [high]  1 element fails: Images must have alternative text.",
     );
     expect(readable.stdout).toContain("#photo");
   });

@@ -215,6 +215,8 @@ describe("every page at 1280 and 390 pixels", () => {
       await page.getByRole("button", { name: "Start the crawl" }).click();
       await page.waitForURL(/\/crawls\/\d+$/);
       const path = new URL(page.url()).pathname;
+      // The running crawl's page reloads itself when the crawl ends: wait for that, so no later navigation races it.
+      await page.locator(".crawl-summary").waitFor({ timeout: 60_000 });
       const deadline = Date.now() + 60_000;
       for (;;) {
         const answer = await fetch(`${service.url}/api/v1${path}`, {

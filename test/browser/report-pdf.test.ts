@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogue } from "../../src/analysis/catalogue.js";
+import { categoryNames } from "../../src/analysis/checks/check.js";
 import { PdfBusy, PdfRenderer, PdfTimeout } from "../../src/web/pdf/pdf-renderer.js";
 import { call, startApi, type TestApi } from "../helpers/api.js";
 import { chromiumPath, launchBrowser, withScreenshot } from "../helpers/browser.js";
@@ -23,7 +24,7 @@ interface ReportJson {
   id: number;
   url: string;
   generated_at: string;
-  results: Record<string, { status: string; importance: string; message: string }>;
+  results: Record<string, { status: string; importance: string; message: string; category: string }>;
 }
 
 describe("reports as PDF", () => {
@@ -96,11 +97,13 @@ describe("reports as PDF", () => {
     expect(findings.length).toBeGreaterThan(3);
     for (const [id, result] of findings) {
       const entry = titles.get(id);
-      const heading = `${statusNames[result.status]} ${entry?.title ?? id} (${result.importance})`;
+      // The heading names the check (its category, importance and id follow as secondary labels).
+      const heading = `${statusNames[result.status]} ${entry?.title ?? id}`;
       const page = pages.findIndex((text) => text.includes(heading));
       expect(page, heading).toBeGreaterThanOrEqual(0);
       const fix = `How to fix: ${entry?.how_to_fix.normalize("NFKC").replace(/\s+/g, " ").slice(0, 50)}`;
       expect(pages[page], `${heading} is cut from its fix`).toContain(fix);
+      expect(pages[page], `${heading}'s category`).toContain(categoryNames[result.category] as string);
     }
 
     // Page text stays text: a title's markup prints as the characters it is made of.

@@ -41,7 +41,9 @@ describe("pagegrade analyze", () => {
     expect(stdout).toMatch(
       /^http:\/\/127\.0\.0\.1:\d+\/\n(GOOD|DECENT|BAD) {2}\d+\/100 {3}project 127\.0\.0\.1/,
     );
-    expect(stdout).toContain("✗ image-alt [high]  1 of 1 image has no alt attribute.");
+    expect(stdout).toContain(
+      "✗ Image alternative text (image-alt) [high]  1 of 1 image has no alt attribute.",
+    );
     expect(stdout).toContain(`- src: ${server.url}/a.png  html: <img src="/a.png">`);
   });
 

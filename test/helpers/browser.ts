@@ -32,7 +32,12 @@ export async function launchBrowser(): Promise<Browser> {
 export async function startService(settings: Record<string, string> = {}) {
   const database = await freshDatabase("sqlite");
   const analyzer = new Analyzer(
-    loadAnalysisConfig({ PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1", PAGEGRADE_PROBE_CACHE_SECONDS: "0" }),
+    loadAnalysisConfig({
+      PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
+      PAGEGRADE_PROBE_CACHE_SECONDS: "0",
+      // Tests run as root, where Chromium (rendered mode) cannot have its sandbox.
+      PAGEGRADE_CHROMIUM_SANDBOX: "0",
+    }),
   );
   const config = loadServiceConfig({ DATABASE_URL: database.url, ...testServiceSettings, ...settings });
   const app = await buildApp({ store: database.store, analyzer, config, logger: false });

@@ -109,8 +109,8 @@ describe("structured-data defects through the API, the web report and the comman
       [new URL("../../bin/pagegrade.js", import.meta.url).pathname, "analyze", `${site.url}/fixed`],
       { env: { ...process.env, NO_COLOR: "1", PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" } },
     );
-    expect(stdout).toContain("✗ rich-results [medium]");
+    expect(stdout).toContain("✗ Rich result eligibility (rich-results) [medium]");
     expect(stdout).toContain("path: Product > offers > price");
-    expect(stdout).toContain("! structured-data [medium]");
+    expect(stdout).toContain("! Structured data (structured-data) [medium]");
   });
 });

@@ -53,7 +53,7 @@ describe("report pages while analyses run in the background", () => {
     expect(page.body).not.toMatch(/<script/);
     const list = await owner.get("/reports");
     expect(list.body).toMatch(
-      new RegExp(`href="/reports/${report.id}">[^<]+</a></td>\\s*<td><span class="muted">queued</span>`),
+      new RegExp(`href="/reports/${report.id}">[^<]+</a></td>\\s*<td[^>]*><span class="muted">queued</span>`),
     );
     const pdf = await owner.get(`/reports/${report.id}.pdf`);
     expect(pdf.statusCode).toBe(409);

@@ -59,12 +59,15 @@ describe("crawl pages", () => {
     const done = await endedCrawlPage(owner, path);
     expect(done.body).toContain("<h2>Complete</h2>");
     expect(done.body).toMatch(/Site score <strong>\d+<\/strong>/);
+    // A 404 is an error page, not a failure of the crawler; a first crawl has nothing to compare with.
+    expect(done.body).toContain("<dt>Error pages</dt><dd>1</dd>");
+    expect(done.body).not.toContain("What changed since the previous crawl");
     expect(done.body).toContain("<strong>Broken links</strong>");
     expect(done.body).toContain(`<span class="key">${site.url}/gone</span>`);
     // Each issue is a collapsed row with its count; its items are a table with the pages linking to them.
     expect(done.body).toMatch(/<details class="site-issue importance-\w+" id="issue-broken-links">/);
     expect(done.body).toMatch(/<strong>Broken links<\/strong> <span class="issue-count">1 finding<\/span>/);
-    expect(done.body).toContain(`<td><span class="key">${site.url}/</span></td>`);
+    expect(done.body).toContain(`<td data-label="Linked from"><span class="key">${site.url}/</span></td>`);
     // The summary first: charts of the pages by answer, click depth and score, then links to each section.
     expect(done.body).toContain('aria-label="Pages by answer: 2xx: 3, 4xx: 1"');
     expect(done.body).toContain('aria-label="Pages by clicks from the start: 0 clicks: 1, 1 click: 3"');
@@ -97,7 +100,7 @@ describe("crawl pages", () => {
       new RegExp(`^check,category,importance,fail,warn,pages,priority,templates\r\n${check},`),
     );
     // The links themselves, anchor text escaped, filtered as in the API, and as CSV with the same filters.
-    expect(done.body).toContain(`<td><span class="key">${site.url}/a</span></td>`);
+    expect(done.body).toContain(`<td data-label="To"><span class="key">${site.url}/a</span></td>`);
     expect(done.body).toContain("&#60;i onclick=x&#62;Brakes");
     expect(done.body).not.toContain("<i onclick=x>");
     expect(done.body).toContain(`href="${path}/links.csv"`);

@@ -235,7 +235,7 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
 
     const first = await client.get("/projects?sort_by=project&sort=asc&per_page=10");
     const names = (body: string) =>
-      [...body.matchAll(/<td><a href="\/reports\?project=([^"]+)"/g)].map((m) => m[1]);
+      [...body.matchAll(/<td data-label="Project"><a href="\/reports\?project=([^"]+)"/g)].map((m) => m[1]);
     expect(names(first.body)).toEqual(
       Array.from({ length: 10 }, (_, index) => `site-${String(index).padStart(2, "0")}.example`),
     );

@@ -59,7 +59,8 @@ describe("webhook pages", () => {
     expect((await owner.post(`/account/webhooks/${id}/ping`)).statusCode).toBe(303);
     await eventually(async () => pings === 1, "the ping", 10_000);
     await eventually(
-      async () => (await owner.get(`/account/webhooks/${id}`)).body.includes("<td>succeeded</td>"),
+      async () =>
+        (await owner.get(`/account/webhooks/${id}`)).body.includes('<td data-label="Status">succeeded</td>'),
       "the delivery listed as succeeded",
       10_000,
     );

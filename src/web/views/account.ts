@@ -49,6 +49,7 @@ export function accountBody(csrf: string, view: AccountView, passwordState: Form
   const shownKey = view.newKey ?? view.keys[0]?.key ?? "YOUR_API_KEY";
   return html`<h1>Your account</h1>
 ${view.flash ? notice(view.flash) : ""}
+${view.newKey ? html`<section class="card next-step"><h2>Next: grade your first page</h2><p><a class="button" href="/reports#url">Analyse a page</a> <a href="/crawls#url">or crawl a whole site</a></p></section>` : ""}
 <section class="card">
   <h2>API key</h2>
   ${

@@ -5,6 +5,7 @@
  * or target status, with a CSV link carrying the same filters). Every URL, anchor text and message is the
  * crawled site's text, escaped like all page text.
  */
+import { catalogue } from "../../analysis/catalogue.js";
 import type { CheckPageRow } from "../../crawls/check-rollup-store.js";
 import type { CrawlRollupRow } from "../../crawls/crawl-findings.js";
 import type { LinkRow } from "../../crawls/crawl-link-store.js";
@@ -13,13 +14,14 @@ import { linkObject } from "../../crawls/findings-present.js";
 import { html, type SafeHtml } from "../html.js";
 import { listPageLink } from "../list-query.js";
 import { ignoredNotice } from "./list-controls.js";
+import { stacked } from "./stacked-table.js";
 
 /** Checks shown on the crawl page, pages per page of a check's listing, links per page of the links listing. */
 export const rollupShown = 10;
-export const checkPagesPerPage = 50;
-export const linksPerPage = 50;
+export const checkPagesPerPage = 30;
+export const linksPerPage = 30;
 /** Links listed on the crawl page itself, before "every link". */
-export const linksOnCrawlPage = 20;
+export const linksOnCrawlPage = 10;
 
 /** The links listing's filters as the query string holds them ("" when unset). */
 export interface LinkFilterState {
@@ -31,16 +33,42 @@ export interface LinkFilterState {
 const checkPagesPath = (crawlId: number, check: string) =>
   `/crawls/${crawlId}/checks/${encodeURIComponent(check)}/pages`;
 
-/** The crawl page's "Page checks": the roll-up's top rows, each linking to the pages that fail or warn on it. */
-export function checkRollupTable(crawlId: number, rows: CrawlRollupRow[], total: number): SafeHtml {
-  if (rows.length === 0) return html`<p>No page check failed or warned on the crawl's pages.</p>`;
-  return html`<p class="muted">By priority: importance × pages (a warning counts half).${total > rows.length ? ` The first ${rows.length} of ${total}.` : ""}</p>
+/** A check's title as reports show it ("Meta description"), its id when the catalogue has no entry. */
+export function checkTitle(check: string): string {
+  return titles.get(check) ?? check;
+}
+const titles = new Map(catalogue.map((entry) => [entry.id, entry.title]));
+const howToFix = new Map(catalogue.map((entry) => [entry.id, entry.how_to_fix]));
+
+/**
+ * The crawl page's "Page checks": the roll-up by priority, `rollupShown` rows a page (`?checks=2` and on, the
+ * page's other filters kept), each linking to the pages that fail or warn on it.
+ */
+export function checkRollupTable(
+  crawlId: number,
+  rows: CrawlRollupRow[],
+  total: number,
+  page = 1,
+  query: Record<string, string | undefined> = {},
+): SafeHtml {
+  if (total === 0) return html`<p>No page check failed or warned on the crawl's pages.</p>`;
+  const lastPage = Math.max(1, Math.ceil(total / rollupShown));
+  const kept = Object.fromEntries(
+    Object.entries(query).filter(
+      (entry): entry is [string, string] => entry[0] !== "checks" && typeof entry[1] === "string",
+    ),
+  );
+  const link = (to: number) => {
+    const search = new URLSearchParams({ ...kept, ...(to > 1 ? { checks: String(to) } : {}) }).toString();
+    return `/crawls/${crawlId}${search ? `?${search}` : ""}#page-checks`;
+  };
+  return html`<p class="muted">By priority: importance × pages (a warning counts half). ${total} ${total === 1 ? "check" : "checks"} failed or warned somewhere.</p>
   <p><a href="/crawls/${crawlId}/checks.csv" download>Download every check rolled up (CSV)</a></p>
-  <table class="check-rollup">
+  ${stacked(html`<table class="check-rollup">
     <thead><tr><th scope="col">Check</th><th scope="col">Importance</th><th scope="col">Failed</th><th scope="col">Warned</th><th scope="col">Where</th></tr></thead>
     <tbody>${rows.map(
       (row) => html`<tr>
-      <td><a href="${checkPagesPath(crawlId, row.check)}">${row.check}</a></td>
+      <td><a href="${checkPagesPath(crawlId, row.check)}">${checkTitle(row.check)}</a> <code class="muted check-id">${row.check}</code></td>
       <td>${row.importance}</td>
       <td>${row.fail}</td>
       <td>${row.warn}</td>
@@ -50,7 +78,16 @@ export function checkRollupTable(crawlId: number, rows: CrawlRollupRow[], total:
         .join(", ")}</td>
     </tr>`,
     )}</tbody>
-  </table>`;
+  </table>`)}
+  ${
+    lastPage > 1
+      ? html`<nav class="pagination" aria-label="Pages of the page checks">
+    ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous</a>` : ""}
+    <span>Page ${page} of ${lastPage} · ${total} checks</span>
+    ${page < lastPage ? html`<a href="${link(page + 1)}" rel="next">Next</a>` : ""}
+  </nav>`
+      : ""
+  }`;
 }
 
 export interface CheckPagesView {
@@ -65,14 +102,15 @@ export interface CheckPagesView {
 export function checkPagesBody({ crawl, check, rows, total, page }: CheckPagesView): SafeHtml {
   const path = checkPagesPath(crawl.id, check);
   return html`<article class="crawl-findings">
-  <h1>Pages failing <span class="key">${check}</span></h1>
+  <h1>Pages failing “${checkTitle(check)}” <code class="muted check-id">${check}</code></h1>
   <p class="muted"><a href="/crawls/${crawl.id}#page-checks">Crawl of ${crawl.url}</a> · ${total} ${total === 1 ? "page" : "pages"} failed or warned</p>
+  ${howToFix.has(check) ? html`<section class="card"><h2>How to fix</h2><p>${howToFix.get(check)}</p></section>` : ""}
   <section class="card">
     <p><a href="${path}.csv" download>Download every affected page (CSV)</a></p>
     ${
       rows.length === 0
         ? html`<p>No page of this crawl failed or warned on this check.</p>`
-        : html`<table>
+        : stacked(html`<table>
       <thead><tr><th scope="col">Page</th><th scope="col">Status</th><th scope="col">Message</th></tr></thead>
       <tbody>${rows.map(
         (row) => html`<tr>
@@ -81,7 +119,7 @@ export function checkPagesBody({ crawl, check, rows, total, page }: CheckPagesVi
         <td>${row.message}</td>
       </tr>`,
       )}</tbody>
-    </table>`
+    </table>`)
     }
     ${pager(path, {}, page, total, checkPagesPerPage, total === 1 ? "page" : "pages")}
   </section>
@@ -91,7 +129,7 @@ export function checkPagesBody({ crawl, check, rows, total, page }: CheckPagesVi
 /** The links as a table: source, target (with its status), anchor text, nofollow. */
 export function linksTable(rows: LinkRow[]): SafeHtml {
   if (rows.length === 0) return html`<p>No links match.</p>`;
-  return html`<table class="links">
+  return stacked(html`<table class="links">
     <thead><tr><th scope="col">From</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Anchor text</th><th scope="col">Nofollow</th></tr></thead>
     <tbody>${rows.map((row) => {
       const link = linkObject(row);
@@ -104,7 +142,7 @@ export function linksTable(rows: LinkRow[]): SafeHtml {
       <td>${link.nofollow ? "yes" : "no"}</td>
     </tr>`;
     })}</tbody>
-  </table>`;
+  </table>`);
 }
 
 /** The filter form of the links listing (it opens the listing page, whichever page it is on). */

@@ -27,16 +27,20 @@ export function crawlSummary(crawl: CrawlRow, overview: CrawlOverview, extra: Sa
   <dl class="facts">
     <div><dt>Found</dt><dd>${crawl.discovered}</dd></div>
     <div><dt>Analysed</dt><dd>${crawl.analysed}</dd></div>
-    <div><dt>Failed</dt><dd>${crawl.failed}</dd></div>
+    <div><dt>Error pages</dt><dd>${crawl.failed}</dd></div>
     <div><dt>Not fetched</dt><dd>${crawl.excluded}</dd></div>
   </dl>
-  <p class="issue-counts"><a href="#site-issues">Site issues</a>: <span class="badge status-fail">${crawl.issues_high} high</span> <span class="badge status-warn">${crawl.issues_medium} medium</span> <span class="badge status-info">${crawl.issues_low} low</span></p>
+  ${crawl.analysed === 0 ? "" : html`<p class="issue-counts"><a href="#site-issues">Site issues</a>: <span class="badge status-fail">${crawl.issues_high} high</span> <span class="badge status-warn">${crawl.issues_medium} medium</span> <span class="badge status-info">${crawl.issues_low} low</span></p>`}
   ${extra}
-  <div class="charts">
+  ${
+    crawl.discovered === 0
+      ? ""
+      : html`<div class="charts">
     ${barChart("Pages by answer", answerRows(overview))}
     ${barChart("Pages by clicks from the start", depthRows(overview))}
     ${barChart("Pages by score", scoreRows(overview))}
-  </div>
+  </div>`
+  }
 </section>`;
 }
 

@@ -23,6 +23,7 @@ import { crawlStatusNames, crawlSummary } from "./crawl-overview.js";
 import { alert, csrfField, notice, option } from "./forms.js";
 import { paginationNav } from "./list-controls.js";
 import { type IssueTableState, siteIssuesSection } from "./site-issues.js";
+import { stacked } from "./stacked-table.js";
 
 export interface CrawlForm {
   url: string;
@@ -72,6 +73,8 @@ ${view.flash ? notice(view.flash) : ""}
       <div><label for="max_depth">Most clicks from the start page</label><input id="max_depth" name="max_depth" inputmode="numeric" value="${form.max_depth}" size="3"></div>
       <div><label for="mode">How to read pages</label><select id="mode" name="mode">${option("raw", "HTML as served", form.mode)}${view.renderingAvailable ? option("rendered", "Rendered in Chromium", form.mode) : ""}</select></div>
     </div>
+    <details class="advanced"${form.include || form.exclude || form.extract || form.error ? html` open` : ""}>
+    <summary>Advanced: paths to include or skip, request headers, extraction</summary>
     <div class="form-row">
       <div><label for="include">Only paths matching (one per line)</label><textarea id="include" name="include" rows="2" placeholder="/blog/*">${form.include}</textarea></div>
       <div><label for="exclude">Never paths matching (one per line)</label><textarea id="exclude" name="exclude" rows="2" placeholder="/cart$">${form.exclude}</textarea></div>
@@ -81,6 +84,7 @@ ${view.flash ? notice(view.flash) : ""}
     <p class="muted">Sent only to the site's own hosts, stored encrypted and never shown again (only their names are).${form.error ? " Enter them again after a correction." : ""}</p>
     <label for="extract">Extract from every page (up to 10 rules, as JSON)</label>
     <textarea id="extract" name="extract" rows="3" placeholder='[{"name": "price", "selector": ".price"}, {"name": "image", "selector": "img.hero", "attribute": "src"}, {"name": "sku", "regex": "sku: (\\w+)"}]'>${form.extract}</textarea>
+    </details>
     <p><button type="submit">Start the crawl</button></p>
   </form>
 </section>
@@ -89,7 +93,7 @@ ${view.flash ? notice(view.flash) : ""}
   ${
     crawls.length === 0
       ? html`<p>No crawls yet.</p>`
-      : html`<table>
+      : stacked(html`<table>
     <thead><tr><th scope="col">Started</th><th scope="col">Start page</th><th scope="col">Status</th><th scope="col">Pages</th><th scope="col">Site score</th><th scope="col">Issues</th></tr></thead>
     <tbody>${crawls.map(
       (crawl) => html`<tr>
@@ -101,7 +105,7 @@ ${view.flash ? notice(view.flash) : ""}
       <td>${issueCounts(crawl)}</td>
     </tr>`,
     )}</tbody>
-  </table>`
+  </table>`)
   }
   ${paginationNav("/crawls", { project, page, per_page: 25 }, total, total === 1 ? "crawl" : "crawls")}
 </section>`;
@@ -136,32 +140,39 @@ export interface CrawlView {
   table: PageTableState;
   flash: string | null;
   now: number;
+  /** Whether an earlier complete crawl of the project exists to compare with ("What changed"). */
+  hasPrevious: boolean;
 }
 
-export const pageTablePageSize = 100;
+/** Rows of the pages table a page: about 5,000 px of stacked rows on a phone. */
+export const pageTablePageSize = 25;
 /** Seconds between reloads of a running crawl's page. */
 const reloadSeconds = 3;
 
 export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   const { crawl } = view;
   const active = crawl.status === "queued" || crawl.status === "running";
+  // Only what the crawl did: no site issues while it runs, no pages or links before it fetched any.
+  const fetched = crawl.discovered > 0;
+  // Site checks judge analysed pages: a crawl that analysed none (its start page failed) has no verdict to show.
+  const judged = !active && crawl.analysed > 0;
   const sections: Array<[id: string, label: string]> = [
-    ...(active ? [] : ([["site-issues", "Site issues"]] as Array<[string, string]>)),
+    ...(judged ? ([["site-issues", "Site issues"]] as Array<[string, string]>) : []),
     ...(view.checkRollup ? ([["page-checks", "Page checks"]] as Array<[string, string]>) : []),
-    ["pages", "Pages"],
-    ["links", "Links"],
+    ...(fetched ? ([["pages", "Pages"]] as Array<[string, string]>) : []),
+    ...(view.overview.links.total > 0 ? ([["links", "Links"]] as Array<[string, string]>) : []),
   ];
   return html`<article class="crawl">
   <h1>Crawl of <span class="key">${crawl.url}</span></h1>
   <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}${headerNamesNote(crawl)}${crawl.urls === null ? "" : html` · a list of ${(JSON.parse(crawl.urls) as string[]).length} URLs`}</p>
   ${view.flash ? notice(view.flash) : ""}
-  ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, view.overview, html`${droppedNote(crawl)}${limitedNote(crawl)}${diffLink(crawl)}`)}
-  <nav class="section-nav" aria-label="Sections of the crawl"><ul>${sections.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>
+  ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, view.overview, html`${droppedNote(crawl)}${limitedNote(crawl)}${view.hasPrevious ? diffLink(crawl) : ""}`)}
   ${view.fixFirst ?? ""}
-  ${active ? "" : siteIssuesSection(crawl.id, view.issues, view.issueTable)}
+  ${sections.length > 1 ? html`<nav class="section-nav" aria-label="Sections of the crawl"><ul>${sections.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>` : ""}
+  ${judged ? siteIssuesSection(crawl.id, view.issues, view.issueTable) : ""}
   ${view.checkRollup ? html`<section class="card" id="page-checks" aria-labelledby="page-checks-heading"><h2 id="page-checks-heading">Page checks</h2>${view.checkRollup}</section>` : ""}
-  ${pagesCard(view)}
-  ${linksCard(view)}
+  ${fetched ? pagesCard(view) : ""}
+  ${view.overview.links.total > 0 ? linksCard(view) : ""}
   <section class="card">
     <h2>Delete</h2>
     <p>Deleting the crawl removes its page list and site issues; the reports of its pages stay.</p>
@@ -196,16 +207,16 @@ function progressCard(csrf: string, crawl: CrawlRow, now: number): SafeHtml {
   const budget = Math.min(crawl.max_pages, Math.max(crawl.discovered - crawl.excluded, done));
   const left = rate > 0 ? Math.ceil((budget - done) / rate) : null;
   return html`<noscript><meta http-equiv="refresh" content="${String(reloadSeconds)}"></noscript>
-<section class="card crawl-progress" aria-live="polite" data-crawl-events="/crawls/${crawl.id}/events">
+<section class="card crawl-progress" aria-live="polite" data-crawl-events="/crawls/${crawl.id}/events" data-started-at="${crawl.started_at ?? ""}" data-max-pages="${String(crawl.max_pages)}">
   <h2>${crawl.status === "queued" ? "Waiting to start" : crawl.cancel_requested === 1 ? "Stopping" : "Crawling"}</h2>
   <progress max="${String(Math.max(1, budget))}" value="${String(done)}" aria-label="Pages done">${done} of ${budget}</progress>
   <dl class="facts">
     <div><dt>Found</dt><dd data-count="discovered">${crawl.discovered}</dd></div>
     <div><dt>Analysed</dt><dd data-count="analysed">${crawl.analysed}</dd></div>
-    <div><dt>Failed</dt><dd data-count="failed">${crawl.failed}</dd></div>
+    <div><dt>Error pages</dt><dd data-count="failed">${crawl.failed}</dd></div>
     <div><dt>Not fetched</dt><dd data-count="excluded">${crawl.excluded}</dd></div>
-    <div><dt>Pages per second</dt><dd>${rate.toFixed(1)}</dd></div>
-    <div><dt>Time left</dt><dd>${left === null ? "–" : duration(left)}</dd></div>
+    <div><dt>Pages per second</dt><dd data-live="rate">${rate.toFixed(1)}</dd></div>
+    <div><dt>Time left</dt><dd data-live="left">${left === null ? "–" : duration(left)}</dd></div>
   </dl>
   ${droppedNote(crawl)}
   <p class="muted live-note">Without JavaScript this page reloads itself every ${reloadSeconds} seconds.</p>
@@ -236,7 +247,7 @@ function diffLink(crawl: CrawlRow): SafeHtml | "" {
 /** What the crawl's storage bounds left out, when anything. */
 function droppedNote(crawl: CrawlRow): SafeHtml | "" {
   if (crawl.urls_dropped === 0 && crawl.links_dropped === 0) return "";
-  return html`<p class="notice dropped">Left out by the crawl's storage bounds: ${crawl.urls_dropped} new ${crawl.urls_dropped === 1 ? "URL" : "URLs"} not listed, ${crawl.links_dropped} ${crawl.links_dropped === 1 ? "link" : "links"} not recorded. Site checks that read links judged from those recorded.</p>`;
+  return html`<p class="warning dropped" role="status">Left out by the crawl's storage bounds: ${crawl.urls_dropped} new ${crawl.urls_dropped === 1 ? "URL" : "URLs"} not listed, ${crawl.links_dropped} ${crawl.links_dropped === 1 ? "link" : "links"} not recorded. Site checks that read links judged from those recorded.</p>`;
 }
 
 function pagesCard(view: CrawlView): SafeHtml {
@@ -247,7 +258,7 @@ function pagesCard(view: CrawlView): SafeHtml {
   <h2>Pages</h2>
   <p><a href="/crawls/${crawl.id}/pages.csv" download>Download every page (CSV)</a></p>
   <form method="get" action="/crawls/${crawl.id}#pages" class="form-row" role="search">
-    <div><label for="status">Status</label><select id="status" name="status">${option("", "Any", table.status)}${option("ok", "Answered 2xx", table.status)}${option("redirect", "Redirects", table.status)}${option("error", "Failed", table.status)}${option("excluded", "Not fetched", table.status)}</select></div>
+    <div><label for="status">Status</label><select id="status" name="status">${option("", "Any", table.status)}${option("ok", "Answered 2xx", table.status)}${option("redirect", "Redirects", table.status)}${option("error", "Error pages", table.status)}${option("excluded", "Not fetched", table.status)}</select></div>
     <div><label for="issue">Site issue</label><select id="issue" name="issue">${option("", "Any", table.issue)}${issues.map((issue) => option(issue.check_id, issue.title, table.issue))}</select></div>
     <div><label for="sort">Sort by</label><select id="sort" name="sort">${option("id", "Order found", table.sort)}${option("url", "URL", table.sort)}${option("status_code", "Status code", table.sort)}${option("depth", "Depth", table.sort)}${option("inlinks", "Links in", table.sort)}${option("score", "Score", table.sort)}</select></div>
     <div><label for="direction">Order</label><select id="direction" name="direction">${option("asc", "Ascending", table.direction)}${option("desc", "Descending", table.direction)}</select></div>
@@ -256,7 +267,7 @@ function pagesCard(view: CrawlView): SafeHtml {
   ${
     pages.length === 0
       ? html`<p>No pages match.</p>`
-      : html`<table>
+      : stacked(html`<table>
     <thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Depth</th><th scope="col">Links in</th><th scope="col">Title</th><th scope="col">Score</th>${names.map((name) => html`<th scope="col" class="extracted">${name}</th>`)}</tr></thead>
     <tbody>${pages.map(
       (page) => html`<tr>
@@ -269,7 +280,7 @@ function pagesCard(view: CrawlView): SafeHtml {
       ${Object.values(extractedOf(page, names)).map((values) => html`<td class="extracted">${values.join(" | ")}</td>`)}
     </tr>`,
     )}</tbody>
-  </table>`
+  </table>`)
   }
   ${pageNav(crawl.id, state, table.page, pageTotal)}
 </section>`;

@@ -22,6 +22,7 @@ export interface FieldOptions {
   autocomplete?: string;
   required?: boolean;
   maxlength?: number;
+  placeholder?: string;
 }
 
 /** A labelled input; the error is tied to it with aria-describedby. */
@@ -34,10 +35,11 @@ export function field({
   autocomplete,
   required,
   maxlength,
+  placeholder,
 }: FieldOptions): SafeHtml {
   const errorId = `${name}-error`;
   return html`<label for="${name}">${label}</label>
-<input id="${name}" name="${name}" type="${type}"${value !== undefined ? html` value="${value}"` : ""}${autocomplete ? html` autocomplete="${autocomplete}"` : ""}${required ? html` required` : ""}${maxlength ? html` maxlength="${maxlength}"` : ""}${error ? html` aria-invalid="true" aria-describedby="${errorId}"` : ""}>
+<input id="${name}" name="${name}" type="${type}"${value !== undefined ? html` value="${value}"` : ""}${autocomplete ? html` autocomplete="${autocomplete}"` : ""}${required ? html` required` : ""}${maxlength ? html` maxlength="${maxlength}"` : ""}${placeholder ? html` placeholder="${placeholder}"` : ""}${error ? html` aria-invalid="true" aria-describedby="${errorId}"` : ""}>
 ${error ? html`<p class="error" id="${errorId}">${error}</p>` : ""}`;
 }
 

@@ -6,6 +6,7 @@
 import type { AnalysisRow, ScorePoint } from "../../store/analysis-store.js";
 import { html, type SafeHtml } from "../html.js";
 import { paginationNav } from "./list-controls.js";
+import { stacked } from "./stacked-table.js";
 
 /** "▲ 4" / "▼ 6" / "= 0"; the arrow is hidden from screen readers, which read the sentence instead. */
 export function scoreChange(change: number | null): SafeHtml | "" {
@@ -20,6 +21,24 @@ export function scoreChange(change: number | null): SafeHtml | "" {
 }
 
 const chart = { width: 640, height: 180, left: 36, right: 16, top: 12, bottom: 28 };
+/** The line and its points share one colour: a point's result is in its title, not in a second colour. */
+export const lineColour = "#1d4ed8";
+
+/**
+ * The dates under a chart's first and last point: days, or with their times when both fall on the same day (two
+ * analyses or crawls on one day must not read as one), to the second when they share a minute.
+ */
+export function endLabels(
+  first: string,
+  last: string,
+  frame: { width: number; height: number; left: number; right: number },
+): SafeHtml {
+  // As precise as it takes to tell them apart: the day, or the minute, or the second.
+  const length = [10, 16, 19].find((chars) => first.slice(0, chars) !== last.slice(0, chars)) ?? 19;
+  const [from, to] = [first, last].map((timestamp) => timestamp.slice(0, length).replace("T", " "));
+  return html`<text x="${frame.left}" y="${frame.height - 8}" font-size="11" fill="#5b6473">${from}</text>
+    <text x="${frame.width - frame.right}" y="${frame.height - 8}" text-anchor="end" font-size="11" fill="#5b6473">${to}</text>`;
+}
 
 /**
  * The score of each complete analysis, oldest to newest, as a line with a linked point per analysis. The
@@ -37,7 +56,7 @@ export function scoreChart(reportId: number, points: ScorePoint[], currentId: nu
   const last = points[points.length - 1] as ScorePoint;
   const label = `Score over the last ${points.length} analyses: from ${first.score} on ${day(first.generated_at)} to ${last.score} on ${day(last.generated_at)}.`;
   return html`<figure class="score-chart">
-  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-labelledby="score-chart-title">
+  <svg viewBox="0 0 ${chart.width} ${chart.height}" role="group" aria-labelledby="score-chart-title">
     <title id="score-chart-title">${label}</title>
     ${[0, 50, 80, 100].map(
       (
@@ -45,15 +64,14 @@ export function scoreChart(reportId: number, points: ScorePoint[], currentId: nu
       ) => html`<line x1="${chart.left}" x2="${chart.width - chart.right}" y1="${y(score)}" y2="${y(score)}" stroke="#dde2ea" stroke-width="1"/>
     <text x="${chart.left - 6}" y="${y(score) + 4}" text-anchor="end" font-size="11" fill="#5b6473">${score}</text>`,
     )}
-    <polyline points="${line}" fill="none" stroke="#3056d3" stroke-width="2"/>
+    <polyline points="${line}" fill="none" stroke="${lineColour}" stroke-width="2"/>
     ${points.map(
       (point, index) => html`<a href="/reports/${reportId}/analyses/${point.id}">
-      <title>${day(point.generated_at)}: ${point.score} (${point.result})</title>
-      <circle cx="${x(index).toFixed(1)}" cy="${y(point.score).toFixed(1)}" r="${point.id === currentId ? 6 : 4.5}" fill="${colourOf(point.result)}" stroke="#ffffff" stroke-width="1.5"/>
+      <title>${time(point.generated_at)} UTC: ${point.score} (${point.result})</title>
+      <circle cx="${x(index).toFixed(1)}" cy="${y(point.score).toFixed(1)}" r="${point.id === currentId ? 6 : 4.5}" fill="${lineColour}" stroke="#ffffff" stroke-width="1.5"/>
     </a>`,
     )}
-    <text x="${chart.left}" y="${chart.height - 8}" font-size="11" fill="#5b6473">${day(first.generated_at)}</text>
-    <text x="${chart.width - chart.right}" y="${chart.height - 8}" text-anchor="end" font-size="11" fill="#5b6473">${day(last.generated_at)}</text>
+    ${endLabels(first.generated_at, last.generated_at, chart)}
   </svg>
   <figcaption class="muted">Score over time; each point opens that analysis.</figcaption>
 </figure>`;
@@ -85,7 +103,7 @@ export function historyBody(view: HistoryPageView): SafeHtml {
   ${
     view.rows.length === 0
       ? html`<p>No analyses on this page.</p>`
-      : html`<table>
+      : stacked(html`<table>
     <thead><tr><th scope="col">Generated</th><th scope="col">Result</th><th scope="col">Change</th><th scope="col">Trigger</th></tr></thead>
     <tbody>${view.rows.map((row, index) => {
       // The change since the next older complete analysis (failed ones have no score to compare).
@@ -104,7 +122,7 @@ export function historyBody(view: HistoryPageView): SafeHtml {
       <td>${triggerNames[row.trigger] ?? row.trigger}</td>
     </tr>`;
     })}</tbody>
-  </table>`
+  </table>`)
   }
   ${paginationNav(`/reports/${report.id}/history`, { page: view.page, per_page: view.per_page }, view.total, "analyses")}
 </section>`;
@@ -135,10 +153,6 @@ export function failedAnalysisBody(
   <section class="card"><p class="alert" role="alert">This analysis failed: ${message}</p>
   <p><a href="/reports/${reportId}">See the report</a></p></section>
 </article>`;
-}
-
-export function colourOf(result: string): string {
-  return result === "good" ? "#15803d" : result === "decent" ? "#b45309" : "#b91c1c";
 }
 
 export function day(timestamp: string): string {

@@ -11,7 +11,7 @@ import type { Fix } from "../../crawls/fix-first.js";
 import type { ProjectDetail } from "../../projects/project-service.js";
 import { html, type SafeHtml } from "../html.js";
 import { fixFirstList } from "./fix-first.js";
-import { colourOf, day } from "./history.js";
+import { day, endLabels, lineColour } from "./history.js";
 
 export interface ProjectDashboardView {
   project: ProjectDetail;
@@ -111,8 +111,7 @@ function axis() {
 function dates(trend: CrawlRow[]): SafeHtml {
   const first = trend[0] as CrawlRow;
   const last = trend.at(-1) as CrawlRow;
-  return html`<text x="${chart.left}" y="${chart.height - 8}" font-size="11" fill="#5b6473">${day(first.finished_at ?? "")}</text>
-    <text x="${chart.width - chart.right}" y="${chart.height - 8}" text-anchor="end" font-size="11" fill="#5b6473">${day(last.finished_at ?? "")}</text>`;
+  return endLabels(first.finished_at ?? "", last.finished_at ?? "", chart);
 }
 
 function gridLine(value: number, y: number): SafeHtml {
@@ -145,11 +144,11 @@ function crawlScoreChart(trend: CrawlRow[]): SafeHtml | "" {
   <svg viewBox="0 0 ${chart.width} ${chart.height}" role="group" aria-labelledby="crawl-score-title">
     <title id="crawl-score-title">${label}</title>
     ${[0, 50, 80, 100].map((score) => gridLine(score, y(score)))}
-    <polyline points="${points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(" ")}" fill="none" stroke="#3056d3" stroke-width="2"/>
+    <polyline points="${points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(" ")}" fill="none" stroke="${lineColour}" stroke-width="2"/>
     ${points.map(
       (point) => html`<a href="/crawls/${point.crawl.id}">
-      <title>${day(point.crawl.finished_at ?? "")}: ${point.crawl.score} (${point.crawl.result ?? ""})</title>
-      <circle cx="${point.x.toFixed(1)}" cy="${point.y.toFixed(1)}" r="4.5" fill="${colourOf(point.crawl.result ?? "")}" stroke="#ffffff" stroke-width="1.5"/>
+      <title>${(point.crawl.finished_at ?? "").slice(0, 16).replace("T", " ")} UTC: ${point.crawl.score} (${point.crawl.result ?? ""})</title>
+      <circle cx="${point.x.toFixed(1)}" cy="${point.y.toFixed(1)}" r="4.5" fill="${lineColour}" stroke="#ffffff" stroke-width="1.5"/>
     </a>`,
     )}
     ${dates(scored)}

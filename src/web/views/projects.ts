@@ -3,6 +3,7 @@ import type { ProjectSummary } from "../../projects/project-service.js";
 import { html, type SafeHtml } from "../html.js";
 import { option } from "./forms.js";
 import { ignoredNotice, orderFields, paginationNav } from "./list-controls.js";
+import { stacked } from "./stacked-table.js";
 
 export interface ProjectListState {
   search: string;
@@ -35,7 +36,7 @@ export function projectsBody({ items, total, state, ignored }: ProjectsView): Sa
       ? filtered || total > 0
         ? html`<p>No projects match.</p>`
         : html`<p>No projects yet: <a href="/reports">analyse a page</a> and its site becomes a project.</p>`
-      : html`<table>
+      : stacked(html`<table>
     <thead><tr><th scope="col">Project</th><th scope="col">Reports</th><th scope="col">Average score</th><th scope="col">Last report</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
     <tbody>${items.map(
       (project) => html`<tr>
@@ -46,7 +47,7 @@ export function projectsBody({ items, total, state, ignored }: ProjectsView): Sa
       <td><a href="/projects/${encodeURIComponent(project.project)}">Dashboard</a> · <a href="/crawls?project=${encodeURIComponent(project.project)}">Crawls</a> · <a href="/projects/${encodeURIComponent(project.project)}/delete">Delete…</a></td>
     </tr>`,
     )}</tbody>
-  </table>`
+  </table>`)
   }
   ${paginationNav("/projects", { ...state }, total, total === 1 ? "project" : "projects")}
 </section>`;

@@ -1,16 +1,17 @@
 /**
- * A report's findings, as the report page and its PDF show them: a navigation bar to each category with its
- * failures and warnings counted, then per category the checks to act on (failed, warned, could not check) ordered
- * by importance, and everything else (passed, info, not applicable) folded into one `<details>` group that opens
- * without JavaScript. Evidence lists identical items once with a count and shows the first ten, the rest behind
- * "N more". The PDF (`print`) shows the same order; its passed group is a compact list of titles.
+ * A report's findings, as the report page and its PDF show them: every check to act on (failed, then warned,
+ * then could not check; most important first within each) across categories in one list, each labelled with its
+ * category, with links that filter the list to one category (`?category=seo`, no script needed); then every
+ * other check (passed, info, not applicable) folded into one `<details>` that opens without JavaScript. Evidence
+ * lists identical items once with a count and shows the first few, the rest behind "N more". The PDF (`print`)
+ * shows the same order; its passed group is a compact list of titles and its evidence lists are longer.
  */
 import { catalogue } from "../../analysis/catalogue.js";
 import type { EvidenceItem } from "../../analysis/checks/check.js";
 import { categoryNames } from "../../analysis/checks/check.js";
 import type { CheckResult } from "../../analysis/judge.js";
 import { html, type SafeHtml } from "../html.js";
-import { emptyState, unrenderedChecks, unrenderedNote } from "./not-judged.js";
+import { emptyState, notJudgedNotes } from "./not-judged.js";
 
 export { categoryNames };
 export const statusNames: Record<string, string> = {
@@ -24,34 +25,43 @@ export const statusNames: Record<string, string> = {
 /** Statuses that ask for something to be done, in the order they are shown at equal importance. */
 const actionable = ["fail", "warn", "error"];
 const importanceOrder = ["high", "medium", "low", "info"];
-/** Evidence items shown before the "N more" fold. */
+/** Evidence items listed before the "N more" fold, inside the page's folded evidence; printed ones. */
 export const evidenceShown = 10;
+export const printedEvidence = 10;
 
 const texts = new Map(catalogue.map((entry) => [entry.id, entry]));
 const titleOf = (id: string) => texts.get(id)?.title ?? id;
 
 type Finding = [id: string, result: CheckResult];
 
-/** A category's checks split into those to act on (most important first) and the rest (catalogue order). */
-export function splitFindings(results: Record<string, CheckResult>, category: string) {
-  const inCategory = Object.entries(results).filter(([, result]) => result.category === category);
-  const rank = ([, result]: Finding) =>
-    importanceOrder.indexOf(result.importance) * actionable.length + actionable.indexOf(result.status);
-  const toAct = inCategory
+/** Statuses in the order the list shows them: failures before warnings before checks that could not run. */
+const statusRank = (status: string) => actionable.indexOf(status);
+const importanceRank = (importance: string) => importanceOrder.indexOf(importance);
+
+/** Every check to act on (in `category`, or all), failures first, then by importance; and every other check. */
+export function splitFindings(results: Record<string, CheckResult>, category?: string) {
+  const chosen = Object.entries(results).filter(([, result]) => !category || result.category === category);
+  const toAct = chosen
     .filter(([, result]) => actionable.includes(result.status))
-    .sort((a, b) => rank(a) - rank(b));
-  const rest = inCategory.filter(([, result]) => !actionable.includes(result.status));
+    .sort(
+      ([, a], [, b]) =>
+        statusRank(a.status) - statusRank(b.status) ||
+        importanceRank(a.importance) - importanceRank(b.importance),
+    );
+  const rest = chosen.filter(([, result]) => !actionable.includes(result.status));
   return { toAct, rest };
 }
 
 /**
- * Links to each category with what needs doing there. A category none of whose checks applied (accessibility in
- * raw mode) gets no link: "all clear" would claim what was never judged.
+ * The list's filter: "All" and each category with something to act on, with its failures and warnings counted,
+ * each a link to the same page filtered (`?category=`). A category none of whose checks applied (accessibility in
+ * raw mode) is left out: "all clear" would claim what was never judged.
  */
-export function categoryNav(results: Record<string, CheckResult>): SafeHtml {
+export function categoryNav(results: Record<string, CheckResult>, chosen = ""): SafeHtml {
+  const { toAct: everything } = splitFindings(results);
   const links = Object.keys(categoryNames).flatMap((category) => {
-    const { toAct, rest } = splitFindings(results, category);
-    if (toAct.length === 0 && rest.every(([, result]) => result.status === "na")) return [];
+    const { toAct } = splitFindings(results, category);
+    if (toAct.length === 0) return [];
     const failed = toAct.filter(([, result]) => result.status === "fail").length;
     const warned = toAct.filter(([, result]) => result.status === "warn").length;
     const counts = [
@@ -60,27 +70,53 @@ export function categoryNav(results: Record<string, CheckResult>): SafeHtml {
         ? html`<span class="status-warn">${warned} ${warned === 1 ? "warning" : "warnings"}</span>`
         : "",
     ].filter((part) => part !== "");
-    return [
-      html`<li><a href="#category-${category}">${categoryNames[category]}</a> <span class="muted">${counts.length > 0 ? counts.map((part, index) => html`${index > 0 ? " · " : ""}${part}`) : "all clear"}</span></li>`,
-    ];
+    return [filterLink(category, categoryNames[category] ?? category, chosen, counts)];
   });
-  return html`<nav class="category-nav no-print" aria-label="Categories"><ul>${links}</ul></nav>`;
+  if (links.length === 0) return html``;
+  const all = filterLink("", "All", chosen, [html`${everything.length}`]);
+  return html`<nav class="category-nav no-print" aria-label="Show the checks of one category"><ul>${all}${links}</ul></nav>`;
 }
 
-/** Every category's section: what to act on first, then the folded group of the rest. */
-export function findingSections(results: Record<string, CheckResult>, print = false): SafeHtml[] {
-  return Object.keys(categoryNames).flatMap((category) => {
-    const { toAct, rest } = splitFindings(results, category);
-    if (toAct.length + rest.length === 0) return [];
-    const [first, ...others] = toAct;
-    const heading = html`<h2 id="category-${category}">${categoryNames[category]}</h2>`;
-    return [
-      html`<section class="card category" aria-labelledby="category-${category}">
-    ${print && first ? html`<div class="keep-with-next">${heading}${checkBlock(first[0], first[1], print)}</div>${others.map(([id, result]) => checkBlock(id, result, print))}` : html`${heading}${toAct.length === 0 ? emptyState(rest, titleOf) : unrenderedNote(unrenderedChecks(rest), titleOf)}${toAct.map(([id, result]) => checkBlock(id, result, print))}`}
-    ${rest.length > 0 ? restGroup(rest, print) : ""}
-  </section>`,
-    ];
-  });
+function filterLink(
+  category: string,
+  label: string,
+  chosen: string,
+  counts: Array<SafeHtml | string>,
+): SafeHtml {
+  const href = category ? `?category=${category}#to-fix` : "?#to-fix";
+  const current = category === chosen ? html` aria-current="true"` : "";
+  return html`<li><a href="${href}"${current}>${label}</a> <span class="muted">${counts.map((part, index) => html`${index > 0 ? " · " : ""}${part}`)}</span></li>`;
+}
+
+export interface FindingsOptions {
+  /** Only this category's checks to act on (the page's `?category=`); unknown names show everything. */
+  category?: string;
+  print?: boolean;
+}
+
+/** The checks to act on across categories, then the folded rest. */
+export function findingSections(
+  results: Record<string, CheckResult>,
+  options: FindingsOptions = {},
+): SafeHtml {
+  const print = options.print ?? false;
+  const category = options.category && categoryNames[options.category] ? options.category : "";
+  const { toAct } = splitFindings(results, category || undefined);
+  const { rest } = splitFindings(results);
+  return html`<section class="card to-fix" id="to-fix" aria-labelledby="to-fix-heading">
+  <h2 id="to-fix-heading">${category ? html`To fix in ${categoryNames[category]}` : "To fix"}</h2>
+  ${print ? "" : categoryNav(results, category)}
+  ${
+    toAct.length === 0
+      ? emptyState(
+          Object.entries(results).filter(([, result]) => !category || result.category === category),
+          category ? " here" : "",
+        )
+      : html`<div class="check-list">${toAct.map(([id, result]) => checkBlock(id, result, print))}</div>`
+  }
+  ${notJudgedNotes(results, category, titleOf)}
+</section>
+${rest.length > 0 ? restGroup(rest, print) : ""}`;
 }
 
 /** Passed, info and not-applicable checks: one fold on the page, a compact list in print. */
@@ -90,10 +126,13 @@ function restGroup(rest: Finding[], print: boolean): SafeHtml {
     .filter(([, count]) => count > 0)
     .map(([status, count]) => `${count} ${(statusNames[status] as string).toLowerCase()}`)
     .join(", ");
+  const ordered = Object.keys(categoryNames).flatMap((category) =>
+    rest.filter(([, result]) => result.category === category),
+  );
   if (print) {
-    return html`<div class="rest-list"><h3 class="h4">${counts}</h3><ul>${rest.map(([id, result]) => html`<li><span class="badge status-${result.status}">${statusNames[result.status]}</span> ${texts.get(id)?.title ?? id}</li>`)}</ul></div>`;
+    return html`<section class="card rest-list"><h2>The other checks: ${counts}</h2><ul>${ordered.map(([id, result]) => html`<li><span class="badge status-${result.status}">${statusNames[result.status]}</span> ${texts.get(id)?.title ?? id} <span class="muted">· ${categoryNames[result.category] ?? result.category}</span></li>`)}</ul></section>`;
   }
-  return html`<details class="rest-group"><summary>${counts}</summary>${rest.map(([id, result]) => checkBlock(id, result, print))}</details>`;
+  return html`<details class="card rest-group" id="other-checks"><summary>The other checks: ${counts}</summary>${ordered.map(([id, result]) => checkBlock(id, result, print))}</details>`;
 }
 
 /** One check: its status, title, message, measured value, evidence and, when it needs work, how to fix it. */
@@ -101,11 +140,10 @@ export function checkBlock(id: string, result: CheckResult, print = false): Safe
   const entry = texts.get(id);
   const failing = result.status === "fail" || result.status === "warn";
   return html`<div class="check" id="check-${id}">
-  <h3 class="h4"><span class="badge status-${result.status}">${statusNames[result.status] ?? result.status}</span> ${entry?.title ?? id} <span class="muted">(${result.importance})</span></h3>
-  <p>${result.message}</p>
-  ${measured(result.value)}
-  ${evidenceList(result.details?.items ?? [], result.details?.truncated ?? 0, print)}
+  <h3 class="h4"><span class="badge status-${result.status}">${statusNames[result.status] ?? result.status}</span> ${entry?.title ?? id} <span class="check-labels"><span class="category-label">${categoryNames[result.category] ?? result.category}</span> <span class="muted">${result.importance} importance · <code>${id}</code></span></span></h3>
+  <p>${result.message}${measured(result.value)}</p>
   ${failing && entry ? html`<p><strong>How to fix:</strong> ${entry.how_to_fix}</p>` : ""}
+  ${evidenceList(result.details?.items ?? [], result.details?.truncated ?? 0, print)}
 </div>`;
 }
 
@@ -126,15 +164,18 @@ function evidenceList(items: EvidenceItem[], truncated: number, print: boolean):
   const groups = groupEvidence(items);
   const line = ({ item, count }: { item: EvidenceItem; count: number }) =>
     html`<li>${evidenceFields(item)}${count > 1 ? html`<span class="count">× ${count}</span>` : ""}</li>`;
-  const shown = groups.slice(0, evidenceShown);
-  const folded = groups.slice(evidenceShown);
   const unlisted =
     truncated > 0 ? html`<p class="muted evidence-truncated">… and ${truncated} more not kept</p>` : "";
-  if (folded.length === 0) return html`<ul class="evidence">${shown.map(line)}</ul>${unlisted}`;
-  if (print) {
-    return html`<ul class="evidence">${shown.map(line)}</ul><p class="muted evidence-truncated">… and ${folded.length} more in the report on the web${truncated > 0 ? html`, ${truncated} more not kept` : ""}</p>`;
+  if (!print) {
+    // On the page the evidence is folded: the list of what to fix stays short, each check one click from its items.
+    const shown = groups.slice(0, evidenceShown);
+    const folded = groups.slice(evidenceShown);
+    return html`<details class="evidence-more"><summary>Where: ${items.length + truncated} ${items.length + truncated === 1 ? "item" : "items"}</summary><ul class="evidence">${shown.map(line)}</ul>${folded.length > 0 ? html`<details class="evidence-more"><summary>${folded.length} more</summary><ul class="evidence">${folded.map(line)}</ul></details>` : ""}${unlisted}</details>`;
   }
-  return html`<ul class="evidence">${shown.map(line)}</ul><details class="evidence-more"><summary>${folded.length} more</summary><ul class="evidence">${folded.map(line)}</ul></details>${unlisted}`;
+  const shown = groups.slice(0, printedEvidence);
+  const folded = groups.slice(printedEvidence);
+  if (folded.length === 0) return html`<ul class="evidence">${shown.map(line)}</ul>${unlisted}`;
+  return html`<ul class="evidence">${shown.map(line)}</ul><p class="muted evidence-truncated">… and ${folded.length} more in the report on the web${truncated > 0 ? html`, ${truncated} more not kept` : ""}</p>`;
 }
 
 /** One evidence item as its labelled fields (empty ones left out); page text stays text. */
@@ -148,5 +189,5 @@ export function evidenceFields(item: Record<string, unknown>): SafeHtml[] {
 function measured(value: unknown): SafeHtml | string {
   if (value === null || value === undefined || typeof value === "object") return "";
   const text = String(value);
-  return text.length > 200 ? "" : html`<p class="muted">Measured: <code>${text}</code></p>`;
+  return text.length > 200 ? "" : html` <span class="muted">Measured: <code>${text}</code></span>`;
 }

@@ -1,14 +1,16 @@
 /**
- * The report page: result and score at a glance (a gauge), a bar per category, links to each category, then
- * the findings (report-findings.ts: what to fix first, the rest folded), then the rendered view and the
- * report's history. Pictures are inline SVG drawn here; every piece of page-derived text is escaped by the
- * html template.
+ * The report page, leading with what to do: the score at a glance (a gauge, a bar per category), the place for
+ * the score summary (the gates that held the score and the costliest failures, a partial of its own), then for a
+ * rendered analysis its screenshot beside the four lab metrics, then the findings (report-findings.ts: every
+ * failed and warned check across categories, most important first, filterable by category; the rest folded),
+ * then the report's history. Pictures are inline SVG drawn here; every piece of page-derived text is escaped by
+ * the html template.
  */
 
 import type { CheckResult } from "../../analysis/judge.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
-import { categoryNames, categoryNav, findingSections, statusNames } from "./report-findings.js";
+import { categoryNames, findingSections, statusNames } from "./report-findings.js";
 import { type ScoreSummaryFacts, scoreSummary } from "./score-summary.js";
 
 export interface ReportView {
@@ -55,11 +57,18 @@ export interface ReportHistoryView {
   scoreChange: number | null;
 }
 
+/** What the page shows besides the report itself. */
+export interface ReportPageExtras {
+  /** The findings list's category filter (`?category=`). */
+  category?: string;
+}
+
 export function reportBody(
   report: ReportView,
   owner: boolean,
   history?: ReportHistoryView,
   banner?: SafeHtml,
+  extras: ReportPageExtras = {},
 ): SafeHtml {
   const checks = Object.entries(report.results);
   return html`<article class="report">
@@ -73,36 +82,36 @@ export function reportBody(
   ${scoreSummary(report)}
   <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
   <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${history ? html`${scoreChange(history.scoreChange)} · <a href="/reports/${report.id}/history">History (${history.analyses} ${history.analyses === 1 ? "analysis" : "analyses"})</a> · <a href="/reports/${report.id}.pdf" class="no-print" download>Download PDF</a>` : ""}${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
-  ${categoryNav(report.results)}
-  ${findingSections(report.results)}
   ${renderedCard(report)}
+  ${findingSections(report.results, { category: extras.category })}
   ${history?.chart ?? ""}
   ${history?.changes ?? ""}
 </article>`;
 }
 
-/** The lab metrics of a rendered analysis against their bands, and its screenshot; nothing in raw mode. */
-const labMetrics: Array<[id: string, label: string, show: (value: number) => string]> = [
-  ["largest-contentful-paint", "Largest Contentful Paint", (ms) => `${(ms / 1000).toFixed(2)} s`],
-  ["first-contentful-paint", "First Contentful Paint", (ms) => `${(ms / 1000).toFixed(2)} s`],
-  ["cumulative-layout-shift", "Cumulative Layout Shift", (value) => value.toFixed(3)],
-  ["total-blocking-time", "Total Blocking Time", (ms) => `${Math.round(ms)} ms`],
+/** The lab metrics of a rendered analysis against their bands, and its screenshot; nothing in raw mode. The PDF
+ * prints the same card (`print`: the screenshot inline, as the document may fetch nothing). */
+const labMetrics: Array<[id: string, label: string, short: string, show: (value: number) => string]> = [
+  ["largest-contentful-paint", "Largest Contentful Paint", "LCP", (ms) => `${(ms / 1000).toFixed(2)} s`],
+  ["first-contentful-paint", "First Contentful Paint", "FCP", (ms) => `${(ms / 1000).toFixed(2)} s`],
+  ["cumulative-layout-shift", "Cumulative Layout Shift", "CLS", (value) => value.toFixed(3)],
+  ["total-blocking-time", "Total Blocking Time", "TBT", (ms) => `${Math.round(ms)} ms`],
 ];
 
-function renderedCard(report: ReportView): SafeHtml | "" {
+export function renderedCard(report: ReportView, screenshotSource?: string): SafeHtml | "" {
   const measured = labMetrics.filter(([id]) => typeof report.results[id]?.value === "number");
   const changes = report.results["rendering-changes"];
   if (!changes || changes.status === "na") return "";
   return html`<section class="card rendered" aria-labelledby="rendered-heading">
     <h2 id="rendered-heading">As a browser renders it</h2>
     <div class="rendered-view">
-      <img class="screenshot" src="/reports/${report.id}/screenshot" width="206" height="412" alt="The page's first screen as Chromium rendered it (412 × 823 pixels)">
-      <dl class="metrics">${measured.map(([id, label, show]) => {
+      <dl class="metrics">${measured.map(([id, label, short, show]) => {
         const result = report.results[id] as CheckResult;
-        return html`<dt>${label}</dt><dd><span class="badge status-${result.status}">${statusNames[result.status] ?? result.status}</span> ${show(result.value as number)}</dd>`;
+        return html`<div class="metric status-${result.status}"><dt><span class="metric-name">${label}</span><span class="metric-short" aria-hidden="true">${short}</span></dt><dd><span class="metric-value">${show(result.value as number)}</span> <span class="badge status-${result.status}">${statusNames[result.status] ?? result.status}</span></dd></div>`;
       })}</dl>
+      ${screenshotSource === "" ? "" : html`<a class="screenshot-link" href="${screenshotSource ?? `/reports/${report.id}/screenshot`}"><img class="screenshot" src="${screenshotSource ?? `/reports/${report.id}/screenshot`}" width="64" height="128" alt="The page's first screen as Chromium rendered it (412 × 823 pixels); opens it full size"></a>`}
     </div>
-    <p class="muted">What scripts change between the served HTML and the rendered page is under <a href="#check-rendering-changes">Changes made by JavaScript</a>.</p>
+    <p class="muted no-print rendered-note">What scripts change between the served HTML and the rendered page is under <a href="#check-rendering-changes">Changes made by JavaScript</a>.</p>
   </section>`;
 }
 

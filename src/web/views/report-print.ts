@@ -7,7 +7,7 @@
  */
 import { html, type SafeHtml, trusted } from "../html.js";
 import { categoryNames, findingSections } from "./report-findings.js";
-import { bar, gauge, type ReportView, tally } from "./report-page.js";
+import { bar, gauge, type ReportView, renderedCard, tally } from "./report-page.js";
 
 /** "2026-11-24 09:30 UTC". */
 function generatedAt(report: ReportView): string {
@@ -35,7 +35,8 @@ export function reportPrintDocument(report: ReportView, css: string): SafeHtml {
   </div>
   <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
   <p class="muted">Project ${report.project} · generated ${generatedAt(report)} · report ${report.id}</p>
-  ${findingSections(report.results, true)}
+  ${renderedCard(report, "")}
+  ${findingSections(report.results, { print: true })}
 </article>
 </body>
 </html>`;

@@ -5,6 +5,7 @@ import { resultLabel } from "./analysis-status.js";
 import { alert, csrfField, field, notice, option } from "./forms.js";
 import { scoreChange } from "./history.js";
 import { ignoredNotice, orderFields, paginationNav } from "./list-controls.js";
+import { stacked } from "./stacked-table.js";
 
 export interface ReportListItem {
   id: number;
@@ -51,9 +52,9 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
 <section class="card">
   <h2>Analyse a page</h2>
   ${view.form.error ? alert(view.form.error) : ""}
-  <form method="post" action="/reports" novalidate>
+  <form method="post" action="/reports" novalidate data-busy="Analysing…">
     ${csrfField(csrf)}
-    ${field({ name: "url", label: "Page URL", type: "url", value: view.form.values.url ?? "", required: true, maxlength: 2048 })}
+    ${field({ name: "url", label: "Page URL", placeholder: "example.com/page (https:// is assumed)", type: "url", value: view.form.values.url ?? "", required: true, maxlength: 2048 })}
     <div class="form-row">
       <div><label for="privacy">Who can see the report page</label>
       <select id="privacy" name="privacy">${["1", "0", "2"].map((value) => option(value, privacyNames[Number(value)] as string, view.form.values.privacy ?? "1"))}</select></div>
@@ -65,7 +66,8 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
       <div><label for="schedule">Analyse again</label>
       <select id="schedule" name="schedule">${Object.entries(scheduleNames).map(([value, label]) => option(value, label, view.form.values.schedule ?? "off"))}</select></div>
     </div>
-    <p><button type="submit">Analyse</button></p>
+    <p class="muted">A raw analysis takes a few seconds; a rendered one, in Chromium, takes longer (up to about half a minute).</p>
+    <p><button type="submit">Analyse</button> <span class="muted" data-busy-note role="status" hidden></span></p>
   </form>
 </section>
 <section class="card">
@@ -92,7 +94,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
   ${
     view.items.length === 0
       ? html`<p>No reports match.</p>`
-      : html`<table>
+      : stacked(html`<table>
     <thead><tr><th scope="col">URL</th><th scope="col">Result</th><th scope="col">Project</th><th scope="col">Privacy</th><th scope="col">Generated</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
     <tbody>${view.items.map(
       (item) => html`<tr>
@@ -104,7 +106,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
       <td><a href="/reports/${item.id}/manage">Manage</a></td>
     </tr>`,
     )}</tbody>
-  </table>`
+  </table>`)
   }
   ${paginationNav("/reports", { ...state }, view.total, "reports")}
 </section>`;

@@ -7,6 +7,7 @@
 import type { CrawlIssueRow } from "../../crawls/crawl-store.js";
 import { siteIssueObject } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
+import { stacked } from "./stacked-table.js";
 
 /** Items per page of an issue's table, and sources listed per item before "and N more". */
 export const issueItemsPerPage = 25;
@@ -40,10 +41,10 @@ export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state:
           return html`<details class="site-issue importance-${issue.importance}" id="issue-${issue.check}"${open ? html` open` : ""}>
     <summary><span class="badge importance-badge">${issue.importance}</span> <strong>${issue.title}</strong> <span class="issue-count">${issue.count} ${issue.count === 1 ? "finding" : "findings"}</span></summary>
     <p>${issue.message}</p>
-    <table>
+    ${stacked(html`<table>
       <thead><tr><th scope="col">Page</th><th scope="col">Details</th><th scope="col">Linked from</th></tr></thead>
       <tbody>${shown.map((item) => itemRow(item))}</tbody>
-    </table>
+    </table>`)}
     ${
       lastPage > 1
         ? html`<nav class="pagination" aria-label="Pages of ${issue.title}">

@@ -7,6 +7,7 @@ import { webhookEvents } from "../../webhooks/webhook-service.js";
 import type { DeliveryRow, WebhookRow } from "../../webhooks/webhook-store.js";
 import { html, type SafeHtml } from "../html.js";
 import { alert, csrfField, field, notice } from "./forms.js";
+import { stacked } from "./stacked-table.js";
 
 export interface WebhookListView {
   webhooks: WebhookRow[];
@@ -32,7 +33,7 @@ ${
   ${
     view.webhooks.length === 0
       ? html`<p>No webhooks yet.</p>`
-      : html`<table>
+      : stacked(html`<table>
     <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Secret</th></tr></thead>
     <tbody>${view.webhooks.map(
       (webhook) => html`<tr>
@@ -42,7 +43,7 @@ ${
       <td><code>${webhook.secret_hint}</code></td>
     </tr>`,
     )}</tbody>
-  </table>`
+  </table>`)
   }
 </section>
 <section class="card">
@@ -83,7 +84,7 @@ ${flash ? notice(flash) : ""}
   ${
     deliveries.length === 0
       ? html`<p>No deliveries yet.</p>`
-      : html`<table>
+      : stacked(html`<table>
     <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Next attempt</th><th scope="col">Created</th></tr></thead>
     <tbody>${deliveries.map(
       (delivery) => html`<tr>
@@ -95,7 +96,7 @@ ${flash ? notice(flash) : ""}
       <td>${delivery.created_at.slice(0, 19).replace("T", " ")}</td>
     </tr>`,
     )}</tbody>
-  </table>`
+  </table>`)
   }
 </section>`;
 }
