@@ -138,6 +138,11 @@ export async function buildApp({
   const { reportStore, accounts, reports, history, projects, sessions, webhooks, crawls, crawlFindings } =
     services;
   registerJobs(services);
+  if (!config.mail) {
+    app.log.info(
+      "mail is not set up (PAGEGRADE_SMTP_URL, PAGEGRADE_MAIL_FROM, PAGEGRADE_PUBLIC_URL): password reset by e-mail is off",
+    );
+  }
   if (!config.encryptionKey) {
     app.log.warn(
       "PAGEGRADE_ENCRYPTION_KEY is not set: webhook signing secrets will be stored unencrypted in the database",
@@ -173,12 +178,15 @@ export async function buildApp({
   // and per e-mail in 15 minutes. Always on: they protect secrets, not capacity.
   const reportPasswordFailures = new RateLimiter(counters, "report-passwords", 5, 15 * 60);
   const loginFailures = new RateLimiter(counters, "login-failures", 10, 15 * 60);
+  // Password-reset requests: 5 per e-mail address and per client address in 15 minutes (each may send a mail).
+  const resetRequests = new RateLimiter(counters, "reset-requests", 5, 15 * 60);
   const sweepers = [
     requestLimiter,
     ...quotas.sweepers(),
     authFailureLimiter,
     reportPasswordFailures,
     loginFailures,
+    resetRequests,
   ].filter((candidate): candidate is RateLimiter => candidate !== null);
   const timer = setInterval(() => {
     const warn = (error: unknown) => app.log.warn({ err: error }, "periodic sweep failed");
@@ -222,6 +230,8 @@ export async function buildApp({
     projects,
     access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
     loginFailures,
+    passwordResets: services.passwordResets,
+    resetRequests,
     quotas,
     pdfs,
     webhooks,

@@ -5,7 +5,9 @@
  * is one line here and a handler module.
  */
 
+import { passwordResetMailHandler, passwordResetMailJob } from "./accounts/password-resets.js";
 import type { SessionService } from "./accounts/session-service.js";
+import { defaultMailRetrySchedule } from "./config.js";
 import { scheduleDueCrawlsHandler, scheduleDueCrawlsJob } from "./crawls/crawl-schedules.js";
 import { crawlHandler, crawlJob } from "./crawls/crawler.js";
 import { pruneFinishedJobs } from "./jobs/database-job-queue.js";
@@ -16,6 +18,8 @@ import {
   maintenanceHandler,
   maintenanceJob,
 } from "./jobs/maintenance.js";
+import { SmtpSender } from "./mail/mail-sender.js";
+import { sendMailHandler, sendMailJob } from "./mail/send-mail-job.js";
 import { analyseReportHandler, analyseReportJob } from "./reports/analysis-job.js";
 import { scheduleDueReportsHandler, scheduleDueReportsJob, sweepEveryMs } from "./reports/schedules.js";
 import type { Services } from "./services.js";
@@ -56,6 +60,18 @@ export function registerJobs(services: Services): void {
     // Slots of their own: a slow receiver holds a delivery's slot, never one that analyses and crawls use.
     { concurrency: config.webhookConcurrency, ownSlots: true },
   );
+  jobs.register(
+    sendMailJob,
+    sendMailHandler({
+      mails: services.mailStore,
+      jobs,
+      sender: config.mail ? new SmtpSender(config.mail) : null,
+      retrySchedule: config.mail?.retrySchedule ?? defaultMailRetrySchedule,
+    }),
+    // Slots of their own, like webhook deliveries: a slow mail server holds a mail's slot and nothing else.
+    { concurrency: 2, ownSlots: true },
+  );
+  jobs.register(passwordResetMailJob, passwordResetMailHandler(services.passwordResets), { concurrency: 1 });
   jobs.register(
     crawlJob,
     crawlHandler({

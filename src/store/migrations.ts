@@ -29,6 +29,7 @@ import { stagedFindings } from "./migrations/025_staged_findings.js";
 import { compactRows } from "./migrations/026_compact_rows.js";
 import { pageCheckCodes } from "./migrations/027_page_check_codes.js";
 import { crawlRowsUnlocked } from "./migrations/028_crawl_rows_unlocked.js";
+import { mail } from "./migrations/029_mail.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -58,6 +59,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "026_compact_rows": compactRows(dialect),
     "027_page_check_codes": pageCheckCodes(dialect),
     "028_crawl_rows_unlocked": crawlRowsUnlocked(dialect),
+    "029_mail": mail(dialect),
   };
 }
 
