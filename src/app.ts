@@ -9,7 +9,7 @@ import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Analyzer } from "./analysis/analyse.js";
-import type { ServiceConfig } from "./config.js";
+import { redactedSmtpUrl, type ServiceConfig } from "./config.js";
 import { frameworkErrors, installErrorHandling, installNotFound } from "./error-handling.js";
 import { analysisSchemas } from "./http/api/v1/analyses/schema.js";
 import { Problem } from "./http/api/v1/common-schema.js";
@@ -138,7 +138,10 @@ export async function buildApp({
   const { reportStore, accounts, reports, history, projects, sessions, webhooks, crawls, crawlFindings } =
     services;
   registerJobs(services);
-  if (!config.mail) {
+  if (config.mail) {
+    // The SMTP URL's password is never logged.
+    app.log.info({ smtp: redactedSmtpUrl(config.mail.smtpUrl), from: config.mail.from }, "mail is set up");
+  } else {
     app.log.info(
       "mail is not set up (PAGEGRADE_SMTP_URL, PAGEGRADE_MAIL_FROM, PAGEGRADE_PUBLIC_URL): password reset by e-mail is off",
     );
