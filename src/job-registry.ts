@@ -26,17 +26,32 @@ import type { Services } from "./services.js";
 import type { Store } from "./store/store.js";
 import { deliverWebhookHandler, deliverWebhookJob } from "./webhooks/delivery-job.js";
 
-/** The maintenance job's housekeeping: expired web sessions, then the queue's finished rows past retention. */
-export function maintenanceTasks(store: Store, sessions: SessionService): MaintenanceTask[] {
-  return [() => sessions.sweep(), (now) => pruneFinishedJobs(store, new Date(now - finishedJobRetentionMs))];
+/**
+ * The maintenance job's housekeeping: expired web sessions, used or expired password-reset links, then the
+ * queue's finished rows past retention.
+ */
+export function maintenanceTasks(
+  store: Store,
+  sessions: SessionService,
+  resetLinks?: { sweep(): Promise<void> },
+): MaintenanceTask[] {
+  return [
+    () => sessions.sweep(),
+    ...(resetLinks ? [() => resetLinks.sweep()] : []),
+    (now: number) => pruneFinishedJobs(store, new Date(now - finishedJobRetentionMs)),
+  ];
 }
 
 /** Registers the handlers on the services' queue (before it starts). */
 export function registerJobs(services: Services): void {
   const { jobs, store, config } = services;
-  jobs.register(maintenanceJob, maintenanceHandler(maintenanceTasks(store, services.sessions)), {
-    concurrency: 1,
-  });
+  jobs.register(
+    maintenanceJob,
+    maintenanceHandler(maintenanceTasks(store, services.sessions, services.passwordResets)),
+    {
+      concurrency: 1,
+    },
+  );
   jobs.register(
     analyseReportJob,
     analyseReportHandler({

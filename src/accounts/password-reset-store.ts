@@ -1,7 +1,7 @@
 /**
  * Queries on password-reset links (`password_resets`, migration 029), each found by the SHA-256 digest of its
  * token: add one, find a live one's user, take one (single use: marked used in the same statement that checks
- * it, so two submissions of one link cannot both pass), and delete a user's links.
+ * it, so two submissions of one link cannot both pass), delete a user's links, and sweep used and expired ones.
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -51,6 +51,14 @@ export class PasswordResetStore {
     await this.db
       .deleteFrom("password_resets")
       .where((eb) => eb.or([eb("user_id", "=", userId), eb("expires_at", "<=", now)]))
+      .execute();
+  }
+
+  /** Deletes the links used, or expired by `now`. */
+  async sweep(now: number): Promise<void> {
+    await this.db
+      .deleteFrom("password_resets")
+      .where((eb) => eb.or([eb("used_at", "is not", null), eb("expires_at", "<=", now)]))
       .execute();
   }
 }

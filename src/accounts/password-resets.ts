@@ -94,6 +94,11 @@ export class PasswordResets {
     if (!account) throw new AccountError(invalidLinkMessage);
     return account;
   }
+
+  /** Deletes links used or expired (the maintenance job). */
+  async sweep(): Promise<void> {
+    await this.links.sweep(nowSeconds());
+  }
 }
 
 export const invalidLinkMessage =
