@@ -86,7 +86,11 @@ export function registerJobs(services: Services): void {
     // Slots of their own, like webhook deliveries: a slow mail server holds a mail's slot and nothing else.
     { concurrency: 2, ownSlots: true },
   );
-  jobs.register(passwordResetMailJob, passwordResetMailHandler(services.passwordResets), { concurrency: 1 });
+  // A slot of its own: a reset link is not kept waiting behind analyses and crawls.
+  jobs.register(passwordResetMailJob, passwordResetMailHandler(services.passwordResets), {
+    concurrency: 1,
+    ownSlots: true,
+  });
   jobs.register(
     crawlJob,
     crawlHandler({
