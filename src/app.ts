@@ -9,7 +9,7 @@ import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Analyzer } from "./analysis/analyse.js";
-import type { ServiceConfig } from "./config.js";
+import { redactedSmtpUrl, type ServiceConfig } from "./config.js";
 import { frameworkErrors, installErrorHandling, installNotFound } from "./error-handling.js";
 import { analysisSchemas } from "./http/api/v1/analyses/schema.js";
 import { Problem } from "./http/api/v1/common-schema.js";
@@ -139,6 +139,14 @@ export async function buildApp({
   const { reportStore, accounts, reports, history, projects, sessions, webhooks, crawls, crawlFindings } =
     services;
   registerJobs(services);
+  if (config.mail) {
+    // The SMTP URL's password is never logged.
+    app.log.info({ smtp: redactedSmtpUrl(config.mail.smtpUrl), from: config.mail.from }, "mail is set up");
+  } else {
+    app.log.info(
+      "mail is not set up (PAGEGRADE_SMTP_URL, PAGEGRADE_MAIL_FROM, PAGEGRADE_PUBLIC_URL): password reset by e-mail is off",
+    );
+  }
   if (!config.encryptionKey) {
     app.log.warn(
       "PAGEGRADE_ENCRYPTION_KEY is not set: webhook signing secrets will be stored unencrypted in the database",
@@ -174,12 +182,15 @@ export async function buildApp({
   // and per e-mail in 15 minutes. Always on: they protect secrets, not capacity.
   const reportPasswordFailures = new RateLimiter(counters, "report-passwords", 5, 15 * 60);
   const loginFailures = new RateLimiter(counters, "login-failures", 10, 15 * 60);
+  // Password-reset requests: 5 per e-mail address and per client address in 15 minutes (each may send a mail).
+  const resetRequests = new RateLimiter(counters, "reset-requests", 5, 15 * 60);
   const sweepers = [
     requestLimiter,
     ...quotas.sweepers(),
     authFailureLimiter,
     reportPasswordFailures,
     loginFailures,
+    resetRequests,
   ].filter((candidate): candidate is RateLimiter => candidate !== null);
   const timer = setInterval(() => {
     const warn = (error: unknown) => app.log.warn({ err: error }, "periodic sweep failed");
@@ -223,6 +234,8 @@ export async function buildApp({
     projects,
     access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
     loginFailures,
+    passwordResets: services.passwordResets,
+    resetRequests,
     quotas,
     pdfs,
     webhooks,

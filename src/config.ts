@@ -71,7 +71,23 @@ export interface ServiceConfig {
   regressionScoreDrop: number;
   /** 32 bytes that encrypt webhook secrets at rest (PAGEGRADE_ENCRYPTION_KEY); null stores them as they are. */
   encryptionKey: Buffer | null;
+  /** Mail through the operator's SMTP server; null when not set up (every mail feature then says so). */
+  mail: MailSettings | null;
   crawls: CrawlSettings;
+}
+
+/** PAGEGRADE_SMTP_URL, PAGEGRADE_MAIL_FROM and PAGEGRADE_PUBLIC_URL, all three set (see src/mail/). */
+export interface MailSettings {
+  /** "smtp://user:password@host:port" or "smtps://…"; never logged as it is (see `redactedSmtpUrl`). */
+  smtpUrl: string;
+  /** The From address of every mail. */
+  from: string;
+  /** The base of every link in a mail: "https://pagegrade.example.com", no trailing slash. */
+  publicUrl: string;
+  /** Seconds the SMTP server has for each step: connect, greet, answer a command (PAGEGRADE_SMTP_TIMEOUT_SECONDS). */
+  timeoutSeconds: number;
+  /** Seconds before each retry of a mail (PAGEGRADE_MAIL_RETRY_SCHEDULE): 5 attempts within an hour by default. */
+  retrySchedule: number[];
 }
 
 export interface CrawlSettings {
@@ -177,6 +193,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     webhookTimeoutSeconds: webhookTimeoutSeconds(env),
     regressionScoreDrop: integer(env, "PAGEGRADE_REGRESSION_SCORE_DROP", 5, 1),
     encryptionKey: encryptionKey(env.PAGEGRADE_ENCRYPTION_KEY),
+    mail: mailSettings(env),
     crawls: {
       maxPages: integer(env, "PAGEGRADE_CRAWL_MAX_PAGES", 10_000, 1),
       perUser: integer(env, "PAGEGRADE_CRAWLS_PER_USER", 2, 1),
@@ -219,16 +236,86 @@ function crawlWorkers(env: Env, workers: number): number {
   return parts;
 }
 
+/** 1, 5, 15 and 35 minutes: 5 attempts within 56 minutes. */
+export const defaultMailRetrySchedule = [60, 300, 900, 2100];
+
+/**
+ * The three mail settings together, or none (mail not set up); one alone is refused, so a typo does not
+ * silently turn mail off. The SMTP URL's password never appears in a message.
+ */
+function mailSettings(env: Env): MailSettings | null {
+  const smtpUrl = env.PAGEGRADE_SMTP_URL?.trim() || "";
+  const from = env.PAGEGRADE_MAIL_FROM?.trim() || "";
+  const publicUrl = env.PAGEGRADE_PUBLIC_URL?.trim() || "";
+  if (!smtpUrl && !from && !publicUrl) return null;
+  if (!smtpUrl || !from || !publicUrl) {
+    throw new ConfigError(
+      "mail needs PAGEGRADE_SMTP_URL, PAGEGRADE_MAIL_FROM and PAGEGRADE_PUBLIC_URL together (set all three, or none to run without mail)",
+    );
+  }
+  let smtp: URL;
+  try {
+    smtp = new URL(smtpUrl);
+  } catch {
+    smtp = new URL("invalid:");
+  }
+  if (!["smtp:", "smtps:"].includes(smtp.protocol) || !smtp.hostname || /[\s]/.test(smtpUrl)) {
+    throw new ConfigError(
+      `PAGEGRADE_SMTP_URL must look like smtp://user:password@host:587 or smtps://user:password@host:465, got "${redactedSmtpUrl(smtpUrl)}"`,
+    );
+  }
+  if (!/^[^\s@<>"(),;:\\[\]]+@[^\s@<>"(),;:\\[\]]+\.[^\s@<>"(),;:\\[\]]+$/.test(from) || from.length > 254) {
+    throw new ConfigError(
+      `PAGEGRADE_MAIL_FROM must be an e-mail address such as pagegrade@example.com, got "${from}"`,
+    );
+  }
+  let base: URL | null = null;
+  try {
+    base = new URL(publicUrl);
+  } catch {}
+  if (!base || !["http:", "https:"].includes(base.protocol) || base.search || base.hash || base.username) {
+    throw new ConfigError(
+      `PAGEGRADE_PUBLIC_URL must be an absolute http(s) address such as https://pagegrade.example.com, got "${publicUrl}"`,
+    );
+  }
+  return {
+    smtpUrl,
+    from,
+    publicUrl: base.href.replace(/\/+$/, ""),
+    timeoutSeconds: integer(env, "PAGEGRADE_SMTP_TIMEOUT_SECONDS", 30, 1),
+    retrySchedule: retrySchedule(
+      env.PAGEGRADE_MAIL_RETRY_SCHEDULE,
+      "PAGEGRADE_MAIL_RETRY_SCHEDULE",
+      defaultMailRetrySchedule,
+    ),
+  };
+}
+
+/** The SMTP URL with its password replaced by "***", for messages and logs. */
+export function redactedSmtpUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = "***";
+    return url.href;
+  } catch {
+    return raw.replace(/:[^:@/]*@/, ":***@");
+  }
+}
+
 export const defaultWebhookRetrySchedule = [5, 300, 1800, 7200, 18000, 36000, 50400];
 
 /** "5,300,1800": seconds before each retry; at most 20 retries, each at most a week. */
-function retrySchedule(raw: string | undefined): number[] {
-  if (raw === undefined || raw.trim() === "") return defaultWebhookRetrySchedule;
+function retrySchedule(
+  raw: string | undefined,
+  name = "PAGEGRADE_WEBHOOK_RETRY_SCHEDULE",
+  fallback = defaultWebhookRetrySchedule,
+): number[] {
+  if (raw === undefined || raw.trim() === "") return fallback;
   const delays = raw.split(",").map((item) => item.trim());
   const valid = delays.every((item) => /^\d+$/.test(item) && Number(item) >= 1 && Number(item) <= 604_800);
   if (!valid || delays.length > 20) {
     throw new ConfigError(
-      `PAGEGRADE_WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated delays in seconds (1 to 604800), got "${raw}"`,
+      `${name} must be up to 20 comma-separated delays in seconds (1 to 604800), got "${raw}"`,
     );
   }
   return delays.map(Number);

@@ -5,7 +5,9 @@
  * is one line here and a handler module.
  */
 
+import { passwordResetMailHandler, passwordResetMailJob } from "./accounts/password-resets.js";
 import type { SessionService } from "./accounts/session-service.js";
+import { defaultMailRetrySchedule } from "./config.js";
 import { scheduleDueCrawlsHandler, scheduleDueCrawlsJob } from "./crawls/crawl-schedules.js";
 import { crawlHandler, crawlJob } from "./crawls/crawler.js";
 import { pruneFinishedJobs } from "./jobs/database-job-queue.js";
@@ -16,23 +18,40 @@ import {
   maintenanceHandler,
   maintenanceJob,
 } from "./jobs/maintenance.js";
+import { SmtpSender } from "./mail/mail-sender.js";
+import { sendMailHandler, sendMailJob } from "./mail/send-mail-job.js";
 import { analyseReportHandler, analyseReportJob } from "./reports/analysis-job.js";
 import { scheduleDueReportsHandler, scheduleDueReportsJob, sweepEveryMs } from "./reports/schedules.js";
 import type { Services } from "./services.js";
 import type { Store } from "./store/store.js";
 import { deliverWebhookHandler, deliverWebhookJob } from "./webhooks/delivery-job.js";
 
-/** The maintenance job's housekeeping: expired web sessions, then the queue's finished rows past retention. */
-export function maintenanceTasks(store: Store, sessions: SessionService): MaintenanceTask[] {
-  return [() => sessions.sweep(), (now) => pruneFinishedJobs(store, new Date(now - finishedJobRetentionMs))];
+/**
+ * The maintenance job's housekeeping: expired web sessions, used or expired password-reset links, then the
+ * queue's finished rows past retention.
+ */
+export function maintenanceTasks(
+  store: Store,
+  sessions: SessionService,
+  resetLinks?: { sweep(): Promise<void> },
+): MaintenanceTask[] {
+  return [
+    () => sessions.sweep(),
+    ...(resetLinks ? [() => resetLinks.sweep()] : []),
+    (now: number) => pruneFinishedJobs(store, new Date(now - finishedJobRetentionMs)),
+  ];
 }
 
 /** Registers the handlers on the services' queue (before it starts). */
 export function registerJobs(services: Services): void {
   const { jobs, store, config } = services;
-  jobs.register(maintenanceJob, maintenanceHandler(maintenanceTasks(store, services.sessions)), {
-    concurrency: 1,
-  });
+  jobs.register(
+    maintenanceJob,
+    maintenanceHandler(maintenanceTasks(store, services.sessions, services.passwordResets)),
+    {
+      concurrency: 1,
+    },
+  );
   jobs.register(
     analyseReportJob,
     analyseReportHandler({
@@ -56,6 +75,22 @@ export function registerJobs(services: Services): void {
     // Slots of their own: a slow receiver holds a delivery's slot, never one that analyses and crawls use.
     { concurrency: config.webhookConcurrency, ownSlots: true },
   );
+  jobs.register(
+    sendMailJob,
+    sendMailHandler({
+      mails: services.mailStore,
+      jobs,
+      sender: config.mail ? new SmtpSender(config.mail) : null,
+      retrySchedule: config.mail?.retrySchedule ?? defaultMailRetrySchedule,
+    }),
+    // Slots of their own, like webhook deliveries: a slow mail server holds a mail's slot and nothing else.
+    { concurrency: 2, ownSlots: true },
+  );
+  // A slot of its own: a reset link is not kept waiting behind analyses and crawls.
+  jobs.register(passwordResetMailJob, passwordResetMailHandler(services.passwordResets), {
+    concurrency: 1,
+    ownSlots: true,
+  });
   jobs.register(
     crawlJob,
     crawlHandler({

@@ -5,6 +5,7 @@
  * run any job.
  */
 import { AccountService } from "./accounts/account-service.js";
+import { PasswordResets } from "./accounts/password-resets.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
 import type { ServiceConfig } from "./config.js";
@@ -16,6 +17,8 @@ import { type CrawlStores, openCrawlStores } from "./crawls/crawl-stores.js";
 import { crawlObject } from "./crawls/present.js";
 import type { EventSink } from "./events/event-sink.js";
 import type { JobQueue } from "./jobs/job-queue.js";
+import { MailOutbox } from "./mail/mail-outbox.js";
+import { MailStore } from "./mail/mail-store.js";
 import { ProjectService } from "./projects/project-service.js";
 import { ProjectStore } from "./projects/project-store.js";
 import { AnalysisCapacity } from "./reports/analysis-capacity.js";
@@ -52,6 +55,10 @@ export interface Services extends ServiceDependencies {
   crawlStores: CrawlStores;
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
+  /** The mail outbox (src/mail/): not set up without the mail settings. */
+  mailStore: MailStore;
+  mail: MailOutbox;
+  passwordResets: PasswordResets;
 }
 
 export function createServices(dependencies: ServiceDependencies): Services {
@@ -81,8 +88,15 @@ export function createServices(dependencies: ServiceDependencies): Services {
       return diff && isSiteRegression(diff, scoreDrop) ? shortenedDiff(diff, 20) : null;
     },
   });
+  const accounts = new AccountService(store);
+  const sessions = new SessionService(store);
+  const mailStore = new MailStore(store);
+  const mail = new MailOutbox(config.mail, mailStore, jobs);
   return {
     ...dependencies,
+    mailStore,
+    mail,
+    passwordResets: new PasswordResets(store, accounts, sessions, mail, jobs),
     reportStore,
     events,
     webhookStore,
@@ -110,7 +124,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
     }),
     history,
     projects: new ProjectService(reportStore, analyzer.scoring, new ProjectStore(store)),
-    accounts: new AccountService(store),
-    sessions: new SessionService(store),
+    accounts,
+    sessions,
   };
 }

@@ -104,6 +104,29 @@ export class AccountService {
     await this.accounts.setPasswordHash(userId, await hashPassword(next), timestamp());
   }
 
+  /** The account with this id, or null. */
+  async findById(userId: number): Promise<Account | null> {
+    return (await this.accounts.byId(userId)) ?? null;
+  }
+
+  /** The account with this e-mail, or null. */
+  async findByEmail(email: string): Promise<Account | null> {
+    const row = await this.accounts.withPassword(email.trim().toLowerCase());
+    if (!row) return null;
+    const { password_hash: _hash, ...account } = row;
+    return account;
+  }
+
+  /**
+   * Sets a new password without the current one (a reset link, an operator's `pagegrade user reset-password`);
+   * the same rules as a change. The caller ends the user's sessions.
+   */
+  async setPassword(userId: number, next: string): Promise<void> {
+    const problem = passwordProblem(next);
+    if (problem) throw new AccountError(problem);
+    await this.accounts.setPasswordHash(userId, await hashPassword(next), timestamp());
+  }
+
   /** Revokes the user's keys and issues a new one; returns it in full (shown once). */
   async regenerateKey(userId: number): Promise<string> {
     const issued = generateApiKey();
@@ -120,6 +143,14 @@ export class AccountService {
       created_at: row.created_at,
     }));
   }
+}
+
+/** Why a new password is not acceptable, or null: the rules of every door that sets one. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < minimumPasswordLength)
+    return `The new password must have at least ${minimumPasswordLength} characters.`;
+  if (password.length > 256) return "The new password may not be longer than 256 characters.";
+  return null;
 }
 
 /**

@@ -107,6 +107,11 @@ export class AccountStore {
     return { account, keyId: key_id, reportsVersion: Number(reports_version) };
   }
 
+  /** The account with this id. */
+  byId(userId: number) {
+    return this.db.selectFrom("users").select(accountColumns).where("id", "=", userId).executeTakeFirst();
+  }
+
   /** The account with this (normalised) e-mail and its password hash. */
   withPassword(email: string) {
     return this.db

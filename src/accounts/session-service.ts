@@ -61,6 +61,11 @@ export class SessionService {
     await this.sessions.deleteOthers(userId, digest(keepToken));
   }
 
+  /** Ends every session of the user (a password reset). */
+  async destroyAll(userId: number): Promise<void> {
+    await this.sessions.deleteAll(userId);
+  }
+
   async sweep(): Promise<void> {
     await this.sessions.sweep(nowSeconds());
   }

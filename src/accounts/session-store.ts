@@ -56,6 +56,11 @@ export class SessionStore {
       .execute();
   }
 
+  /** Deletes every session of the user. */
+  async deleteAll(userId: number): Promise<void> {
+    await this.db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  }
+
   /** Deletes the sessions expired by `now`, and clears one-time messages of the shapes earlier versions left. */
   async sweep(now: number): Promise<void> {
     await this.db.deleteFrom("sessions").where("expires_at", "<=", now).execute();

@@ -11,7 +11,7 @@ import { UsageError } from "./usage.js";
 
 export async function runUser(args: string[]): Promise<number> {
   const [action, ...rest] = args;
-  if (action !== "create") throw new UsageError('user takes the action "create"');
+  if (action !== "create") throw new UsageError('user takes the action "create" or "reset-password"');
   const { values } = parse(rest, { email: { type: "string" }, password: { type: "string" } });
   const email = required(values.email, "--email");
   return withAccounts(async (accounts) => {

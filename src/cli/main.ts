@@ -19,6 +19,7 @@ const usage = `Usage:
                   [--fail-on high|medium|low]
   pagegrade crawl --file <urls.txt> [--extract <rules.json text>] [options of crawl <url>]
   pagegrade user create --email <e> [--password <p>]
+  pagegrade user reset-password --email <e> [--password-stdin]   (prints a new random password unless read from stdin)
   pagegrade key create --email <e> [--keep-old]
   pagegrade backup <file> [--force]      (a consistent copy of the SQLite database, while the service runs)
   pagegrade migrate --to <postgres://…> [--from <sqlite file>]   (copies it into an empty PostgreSQL database)
@@ -37,6 +38,8 @@ async function main(argv: string[]): Promise<number> {
     case "crawl":
       return (await import("./crawl-command.js")).runCrawl(rest);
     case "user":
+      if (rest[0] === "reset-password")
+        return (await import("./reset-password-command.js")).runResetPassword(rest.slice(1));
       return (await import("./account-commands.js")).runUser(rest);
     case "key":
       return (await import("./account-commands.js")).runKey(rest);

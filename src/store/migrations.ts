@@ -30,6 +30,7 @@ import { compactRows } from "./migrations/026_compact_rows.js";
 import { pageCheckCodes } from "./migrations/027_page_check_codes.js";
 import { crawlRowsUnlocked } from "./migrations/028_crawl_rows_unlocked.js";
 import { crawlNotReached } from "./migrations/029_crawl_not_reached.js";
+import { mail } from "./migrations/030_mail.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -60,6 +61,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "027_page_check_codes": pageCheckCodes(dialect),
     "028_crawl_rows_unlocked": crawlRowsUnlocked(dialect),
     "029_crawl_not_reached": crawlNotReached(),
+    "030_mail": mail(dialect),
   };
 }
 

@@ -204,6 +204,38 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
 }
 
+/** A mail's delivery state (migration 030): `sending` while an attempt is under way. */
+export type MailStatus = "pending" | "sending" | "sent" | "failed";
+
+/** The mail outbox (migration 030, src/mail/mail-store.ts). */
+export interface MailMessagesTable {
+  id: Generated<number>;
+  purpose: string;
+  user_id: number | null;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** The Message-ID header, the same on every attempt, so a mail sent again can be recognised as the same. */
+  message_id: string;
+  status: MailStatus;
+  attempts: Generated<number>;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** A password-reset link (migration 030): only the SHA-256 digest of its token. */
+export interface PasswordResetsTable {
+  digest: string;
+  user_id: number;
+  created_at: string;
+  /** Seconds since the epoch. */
+  expires_at: number;
+  used_at: string | null;
+}
+
 export type CrawlStatus = "queued" | "running" | "complete" | "cancelled" | "failed";
 export type CrawlPageState = "queued" | "fetching" | "done" | "failed" | "excluded";
 
@@ -407,6 +439,8 @@ export interface Database {
   job_users: JobUsersTable;
   job_schedules: JobSchedulesTable;
   sessions: SessionsTable;
+  mail_messages: MailMessagesTable;
+  password_resets: PasswordResetsTable;
   secrets: SecretsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;

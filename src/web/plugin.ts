@@ -7,6 +7,7 @@
 import cookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
 import type { AccountService } from "../accounts/account-service.js";
+import type { PasswordResets } from "../accounts/password-resets.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
@@ -25,6 +26,7 @@ import { crawlRoutes } from "./crawl-routes.js";
 import { refuseForgedForms } from "./csrf.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
 import { historyRoutes } from "./history-routes.js";
+import { passwordResetRoutes } from "./password-reset-routes.js";
 import type { ReportPrinter } from "./pdf/report-printer.js";
 import { pdfRoutes } from "./pdf-routes.js";
 import { projectRoutes } from "./project-routes.js";
@@ -44,6 +46,9 @@ export interface WebOptions {
   projects: ProjectService;
   access: ReportAccess;
   loginFailures: RateLimiter;
+  /** Password resets by e-mail (/forgot-password), and their requests' limit per address and per client. */
+  passwordResets: PasswordResets;
+  resetRequests: RateLimiter;
   /** The same quotas as the API's (src/limits/quotas.ts). */
   quotas: Quotas;
   pdfs: ReportPrinter;
@@ -68,6 +73,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await siteRoutes(app);
   await apiDocs(app);
   await signInRoutes(app, options);
+  await passwordResetRoutes(app, options);
   await reportVisitRoutes(app, options);
   await historyRoutes(app, options);
   await pdfRoutes(app, options);

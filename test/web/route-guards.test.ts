@@ -25,6 +25,9 @@ const publicPages = [
   "GET /assets/:name",
   "GET /register",
   "GET /login",
+  // Password reset by e-mail (the link is the credential).
+  "GET /forgot-password",
+  "GET /reset-password",
   "GET /reports/:id",
   "GET /reports/:id.pdf",
   "GET /reports/:id/screenshot",
@@ -32,6 +35,8 @@ const publicPages = [
   "GET /reports/:id/analyses/:analysis",
   "POST /register",
   "POST /login",
+  "POST /forgot-password",
+  "POST /reset-password",
   "POST /logout",
   "POST /reports/:id/unlock",
 ];

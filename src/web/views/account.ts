@@ -32,6 +32,7 @@ export function loginBody(csrf: string, state: FormState = {}): SafeHtml {
     ${field({ name: "password", label: "Password", type: "password", error: state.errors?.password, autocomplete: "current-password", required: true })}
     <p><button type="submit">Log in</button></p>
   </form>
+  <p><a href="/forgot-password">Forgot your password?</a></p>
   <p>No account yet? <a href="/register">Sign up</a>.</p>
 </section>`;
 }
