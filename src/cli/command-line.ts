@@ -8,22 +8,7 @@
  */
 import { ConfigError } from "../config.js";
 import { UsageError } from "./usage.js";
-
-const usage = `Usage:
-  pagegrade analyze <url> [--mode raw|rendered] [--json] [--baseline <report.json>] [--budget <budget.json>] [--junit <out.xml>]
-  pagegrade analyze --file <urls.txt> [--mode raw|rendered] [--concurrency N] [--json-lines <out.jsonl|->]
-  pagegrade crawl <url> [--max-pages N] [--max-depth N] [--include P]... [--exclude P]... [--no-sitemaps]
-                  [--concurrency N] [--json-lines <out.jsonl|->] [--csv <dir>]
-                  [--header "Name: value"]...
-                  [--json <crawl.json>] [--baseline <crawl.json>] [--budget <budget.json>] [--junit <out.xml>]
-                  [--fail-on high|medium|low]
-  pagegrade crawl --file <urls.txt> [--extract <rules.json text>] [options of crawl <url>]
-  pagegrade user create --email <e> [--password <p>]
-  pagegrade key create --email <e> [--keep-old]
-  pagegrade worker          (runs jobs only; needs PAGEGRADE_QUEUE_URL and a PostgreSQL DATABASE_URL)
-  pagegrade help
-
-Environment: see the README (PAGEGRADE_* settings).`;
+import { usage } from "./usage-text.mjs";
 
 async function dispatch(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -43,6 +28,7 @@ async function dispatch(argv: string[]): Promise<number> {
     case "help":
     case "--help":
     case "-h":
+      // bin/pagegrade.js prints it itself, without the TypeScript loader; in-process callers get it here.
       process.stdout.write(`${usage}\n`);
       return command === undefined ? 2 : 0;
     default:
