@@ -4,7 +4,14 @@
  * branches are where SQL truly differs: identity columns, byte-order collation, and the substring-search
  * index (FTS5 trigram on SQLite, pg_trgm on PostgreSQL).
  */
-import { type Migration, Migrator, sql } from "kysely";
+import {
+  type DatabaseIntrospector,
+  type Kysely,
+  type Migration,
+  Migrator,
+  sql,
+  type TableMetadata,
+} from "kysely";
 import { initial } from "./migrations/001_initial.js";
 import { webSessions } from "./migrations/002_web_sessions.js";
 import { urlInListIndexes } from "./migrations/003_url_in_list_indexes.js";
@@ -29,6 +36,7 @@ import { stagedFindings } from "./migrations/025_staged_findings.js";
 import { compactRows } from "./migrations/026_compact_rows.js";
 import { pageCheckCodes } from "./migrations/027_page_check_codes.js";
 import { crawlRowsUnlocked } from "./migrations/028_crawl_rows_unlocked.js";
+import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -67,12 +75,13 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
 
 export async function migrate(store: Store): Promise<void> {
   const all = migrations(store.dialect);
+  const schema = store.dialect === "postgres" ? await currentSchema(store) : undefined;
   const migrator = new Migrator({
-    db: store.db,
+    db: schema === undefined ? store.db : withSchemaIntrospection(store.db, schema),
     provider: { getMigrations: async () => all },
     // Kysely looks for its own tables in every schema unless told which: a database holding several schemas
     // (tests run one per suite, at once) would find another schema's lock table and skip creating its own.
-    ...(store.dialect === "postgres" ? { migrationTableSchema: await currentSchema(store) } : {}),
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -86,4 +95,32 @@ async function currentSchema(store: Store): Promise<string> {
   const schema = rows[0]?.schema;
   if (!schema) throw new Error("database migration: no current schema (check the search_path)");
   return schema;
+}
+
+/**
+ * The database handle with an introspector of one PostgreSQL schema, for the migrator (which asks whether its
+ * own tables exist). Kysely's introspector lists the tables of every schema and resolves each by name as it
+ * goes, so a schema another connection drops meanwhile fails the migration ("schema … does not exist"): test
+ * files that run at once create and drop schemas of their own in one database.
+ */
+function withSchemaIntrospection(db: Kysely<Database>, schema: string): Kysely<Database> {
+  const tables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string; kind: string }>`
+      select c.relname as name, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = ${schema} and c.relkind in ('r', 'v', 'p')`.execute(db);
+    return rows.map((row) => ({ name: row.name, schema, isView: row.kind === "v", columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: tables,
+    getMetadata: async () => ({ tables: await tables() }),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "introspection") return introspection;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
