@@ -3,7 +3,7 @@
  * loader measured in the same run. Each round runs, as separate processes one after the other:
  *
  * - the baseline: `node` registering tsx's loader the way `bin/pagegrade.js` does, and importing nothing else;
- * - `pagegrade help` (the command's entry and nothing of any command);
+ * - `pagegrade help` (bin/pagegrade.js prints it before it starts the loader: below the baseline);
  * - `pagegrade analyze <url> --json` of one small page on a local server (the engine, one analysis).
  *
  * It prints the median wall time of each over the rounds (BENCH_ROUNDS, default 9) and each command's ratio to

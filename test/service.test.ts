@@ -89,7 +89,10 @@ describe("the service process", () => {
     );
   });
 
-  it("refuses to start when PAGEGRADE_QUEUE_URL is malformed or names a Redis that does not answer", async () => {
+  // Two starts of the service through tsx, seconds each on a busy machine (the fast suite runs files side by side).
+  it("refuses to start when PAGEGRADE_QUEUE_URL is malformed or names a Redis that does not answer", {
+    timeout: 60_000,
+  }, async () => {
     expect(await failedStart({ PAGEGRADE_QUEUE_URL: "localhost:6379" })).toEqual({
       code: 1,
       stderr:

@@ -107,7 +107,8 @@ export async function runCrawl(args: string[]): Promise<number> {
   const stores = openCrawlStores(store);
   const { crawls, listings } = stores;
   let interrupt = () => {};
-  process.on("SIGINT", () => interrupt());
+  const onInterrupt = () => interrupt();
+  process.on("SIGINT", onInterrupt);
   try {
     const userId = (await new AccountService(store).createUser("crawl@pagegrade.invalid", null)).account.id;
     const now = timestamp();
@@ -161,7 +162,7 @@ export async function runCrawl(args: string[]): Promise<number> {
     process.stderr.write(`pagegrade: ${verdict.reason}\n`);
     return verdict.code;
   } finally {
-    process.removeAllListeners("SIGINT");
+    process.off("SIGINT", onInterrupt);
     await analyzer.close();
     await store.close();
     rmSync(directory, { recursive: true, force: true });

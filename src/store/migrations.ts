@@ -4,7 +4,14 @@
  * branches are where SQL truly differs: identity columns, byte-order collation, and the substring-search
  * index (FTS5 trigram on SQLite, pg_trgm on PostgreSQL).
  */
-import { type Kysely, type Migration, Migrator, sql } from "kysely";
+import {
+  type DatabaseIntrospector,
+  type Kysely,
+  type Migration,
+  Migrator,
+  sql,
+  type TableMetadata,
+} from "kysely";
 import { initial } from "./migrations/001_initial.js";
 import { webSessions } from "./migrations/002_web_sessions.js";
 import { urlInListIndexes } from "./migrations/003_url_in_list_indexes.js";
@@ -74,7 +81,7 @@ export async function migrate(store: Store): Promise<void> {
   const all = migrations(store.dialect);
   const schema = store.dialect === "postgres" ? await currentSchema(store) : undefined;
   const migrator = new Migrator({
-    db: schema ? withOwnSchemaIntrospection(store.db, schema) : store.db,
+    db: schema ? withSchemaIntrospection(store.db, schema) : store.db,
     provider: { getMigrations: async () => all },
     // Kysely looks for its own tables in every schema unless told which: a database holding several schemas
     // (tests run one per suite, at once) would find another schema's lock table and skip creating its own.
@@ -87,26 +94,31 @@ export async function migrate(store: Store): Promise<void> {
   }
 }
 
+async function currentSchema(store: Store): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error("database migration: no current schema (check the search_path)");
+  return schema;
+}
+
 /**
- * The database as the migrator sees it, its catalogue look-ups limited to the schema being migrated. Kysely's
- * own introspection scans every schema of the database (calling `has_schema_privilege` on each), so a schema
- * that another client drops during the scan, as parallel test suites and other services do, would fail this
- * migration with "schema … does not exist". The migrator asks only for schema and table names.
+ * The database handle with an introspector of one PostgreSQL schema, for the migrator (which asks whether its
+ * own tables exist). Kysely's introspector lists the tables of every schema and resolves each by name as it
+ * goes, so a schema another connection drops meanwhile fails the migration ("schema … does not exist"): test
+ * files that run at once create and drop schemas of their own in one database.
  */
-function withOwnSchemaIntrospection(db: Kysely<Database>, schema: string): Kysely<Database> {
-  const introspection = {
-    getSchemas: async () => {
-      const { rows } = await sql<{ name: string }>`
-        select nspname as name from pg_namespace where nspname = ${schema}`.execute(db);
-      return rows;
-    },
-    getTables: async () => {
-      const { rows } = await sql<{ name: string; schema: string }>`
-        select table_name as name, table_schema as schema from information_schema.tables
-        where table_schema = ${schema}`.execute(db);
-      return rows.map((row) => ({ ...row, isView: false, columns: [] }));
-    },
-    getMetadata: async () => ({ tables: await introspection.getTables() }),
+function withSchemaIntrospection(db: Kysely<Database>, schema: string): Kysely<Database> {
+  const tables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string; kind: string }>`
+      select c.relname as name, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = ${schema} and c.relkind in ('r', 'v', 'p')`.execute(db);
+    return rows.map((row) => ({ name: row.name, schema, isView: row.kind === "v", columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: tables,
+    getMetadata: async () => ({ tables: await tables() }),
   };
   return new Proxy(db, {
     get(target, property) {
@@ -115,11 +127,4 @@ function withOwnSchemaIntrospection(db: Kysely<Database>, schema: string): Kysel
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-}
-
-async function currentSchema(store: Store): Promise<string> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db);
-  const schema = rows[0]?.schema;
-  if (!schema) throw new Error("database migration: no current schema (check the search_path)");
-  return schema;
 }

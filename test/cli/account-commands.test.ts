@@ -1,28 +1,21 @@
-import { execFile } from "node:child_process";
+/**
+ * `pagegrade user create` and `pagegrade key create` on a SQLite database of their own: a working key printed
+ * alone on the last line (only its digest stored), refusals with exit 1 or 2, and new keys revoking the old ones
+ * unless --keep-old. The commands run in-process (test/helpers/cli-in-process.ts); the first user and the last
+ * key are created by the real bin/pagegrade.js.
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { openStore } from "../../src/store/database.js";
+import { pagegradeInProcess } from "../helpers/cli-in-process.js";
+import { pagegradeProcess } from "../helpers/cli-process.js";
 
-const run = promisify(execFile);
-const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "pagegrade-cli-"));
 const databaseUrl = `sqlite:${join(dir, "accounts.db")}`;
-
-async function pagegrade(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const pagegrade = (args: string[]) => pagegradeInProcess(args, { DATABASE_URL: databaseUrl });
 
 const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
 
@@ -30,15 +23,12 @@ describe("pagegrade user and key commands", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("creates a user and prints a working key alone on the last line", async () => {
-    const { code, stdout } = await pagegrade([
-      "user",
-      "create",
-      "--email",
-      "Writer@Example.com",
-      "--password",
-      "long enough",
-    ]);
-    expect(code).toBe(0);
+    // The real command, as an operator runs it.
+    const { code, stdout, stderr } = await pagegradeProcess(
+      ["user", "create", "--email", "Writer@Example.com", "--password", "long enough"],
+      { DATABASE_URL: databaseUrl },
+    );
+    expect(code, stderr).toBe(0);
     const key = lastLine(stdout);
     expect(key).toMatch(/^pgk_[A-Za-z0-9_-]{43}$/);
     const store = await openStore(databaseUrl);
@@ -74,7 +64,12 @@ describe("pagegrade user and key commands", () => {
     const second = lastLine(
       (await pagegrade(["key", "create", "--email", "keys@example.com", "--keep-old"])).stdout,
     );
-    const third = lastLine((await pagegrade(["key", "create", "--email", "keys@example.com"])).stdout);
+    // The real command for `key create` too.
+    const issued = await pagegradeProcess(["key", "create", "--email", "keys@example.com"], {
+      DATABASE_URL: databaseUrl,
+    });
+    expect(issued.code, issued.stderr).toBe(0);
+    const third = lastLine(issued.stdout);
     const store = await openStore(databaseUrl);
     try {
       const accounts = new AccountService(store);

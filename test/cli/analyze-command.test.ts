@@ -1,28 +1,19 @@
-import { execFile } from "node:child_process";
+/**
+ * `pagegrade analyze` against pages on 127.0.0.1: the readable report, --json, a file of URLs into JSON Lines,
+ * wrong arguments and settings (exit 2), and --mode rendered with and without a usable Chromium. The command runs
+ * in-process (test/helpers/cli-in-process.ts); a readable report and a configuration error run the real
+ * bin/pagegrade.js too.
+ */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pagegradeInProcess as pagegrade } from "../helpers/cli-in-process.js";
+import { pagegradeProcess } from "../helpers/cli-process.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 
-const run = promisify(execFile);
-const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
 const page =
   '<!doctype html><html lang="en"><title>Bicycle repair at home</title><h1>Bicycle repair</h1><img src="/a.png"></html>';
-
-/** Runs the real `pagegrade` command in a child process; resolves with its exit code and output. */
-async function pagegrade(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, NO_COLOR: "1", PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1", ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 describe("pagegrade analyze", () => {
   let server: LocalServer;
@@ -36,8 +27,9 @@ describe("pagegrade analyze", () => {
   afterAll(() => server.close());
 
   it("prints a readable report with failed checks and their evidence", async () => {
-    const { code, stdout } = await pagegrade(["analyze", `${server.url}/`]);
-    expect(code).toBe(0);
+    // The real command, as a user runs it.
+    const { code, stdout, stderr } = await pagegradeProcess(["analyze", `${server.url}/`]);
+    expect(code, stderr).toBe(0);
     expect(stdout).toMatch(
       /^http:\/\/127\.0\.0\.1:\d+\/\n(GOOD|DECENT|BAD) {2}\d+\/100 {3}project 127\.0\.0\.1/,
     );
@@ -108,7 +100,10 @@ describe("pagegrade analyze", () => {
       "--concurrency must be a whole number from 1 to 64",
     );
     expect((await pagegrade(["frobnicate"])).stderr).toContain('unknown command "frobnicate"');
-    const badConfig = await pagegrade(["analyze", `${server.url}/`], { PAGEGRADE_FETCH_TIMEOUT_MS: "soon" });
+    // The real command: a configuration error is one line on stderr and exit 2, no stack trace.
+    const badConfig = await pagegradeProcess(["analyze", `${server.url}/`], {
+      PAGEGRADE_FETCH_TIMEOUT_MS: "soon",
+    });
     expect(badConfig.code).toBe(2);
     expect(badConfig.stderr).toBe(
       'pagegrade: configuration: PAGEGRADE_FETCH_TIMEOUT_MS must be a whole number of at least 1, got "soon"\n',

@@ -1,33 +1,24 @@
-import { execFile } from "node:child_process";
+/**
+ * The regression gate of `pagegrade analyze` against a page on 127.0.0.1 that changes between runs: --baseline
+ * (what changed since a saved report; a regressed check exits 1), --budget (a line per breach; a bad budget file
+ * exits 2 naming the field, before anything is fetched) and --junit (well-formed XML, page text escaped). The
+ * command runs in-process (test/helpers/cli-in-process.ts); the regressed run and a refused option run the real
+ * bin/pagegrade.js too, for the exit codes a shell sees.
+ */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pagegradeInProcess as pagegrade } from "../helpers/cli-in-process.js";
+import { pagegradeProcess } from "../helpers/cli-process.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 import { allElements, parseXml, type XmlElement } from "../helpers/xml.js";
 
-const run = promisify(execFile);
-const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
 const head = '<!doctype html><html lang="en"><title>Bicycle repair at home</title><h1>Bicycle repair</h1>';
 const described = `${head}<img src="/a.png" alt="A wheel"></html>`;
 const undescribed = `${head}<img src="/a.png" alt="A wheel"><img src="/b.png" data-note="]]></failure><x y=&quot;&amp;"></html>`;
 
-/** Runs the real `pagegrade` command in a child process; resolves with its exit code and output. */
-async function pagegrade(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, NO_COLOR: "1", PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-// Each test runs the command up to five times in child processes, each starting its own TypeScript loader.
-describe("pagegrade analyze: the regression gate", { timeout: 90_000 }, () => {
+describe("pagegrade analyze: the regression gate", { timeout: 60_000 }, () => {
   let server: LocalServer;
   let page = described;
   let dir: string;
@@ -59,8 +50,9 @@ describe("pagegrade analyze: the regression gate", { timeout: 90_000 }, () => {
     expect(same.stdout).not.toContain("regressed image-alt");
 
     page = undescribed;
-    const worse = await pagegrade(["analyze", `${server.url}/`, "--baseline", baseline]);
-    expect(worse.code).toBe(1);
+    // The real command, for the exit code a shell sees; the rest of the gate runs in-process.
+    const worse = await pagegradeProcess(["analyze", `${server.url}/`, "--baseline", baseline]);
+    expect(worse.code, worse.stderr).toBe(1);
     expect(worse.stdout).toContain("✗ regressed image-alt [high]  pass → fail");
     expect(worse.stdout).toContain(`+ src: ${server.url}/b.png`);
     expect(worse.stdout).toMatch(/^Score \d+ → \d+ \(▼ \d+\)$/m);
@@ -244,6 +236,13 @@ describe("pagegrade analyze: the regression gate", { timeout: 90_000 }, () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`pagegrade: ${option} gates one URL; it cannot be used with --file`);
     }
+    // The real command: a usage error exits 2 with the usage text, and fetches nothing.
+    const before = server.requests.length;
+    const refused = await pagegradeProcess(["analyze", "--file", list, "--junit", join(dir, "x")]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("pagegrade: --junit gates one URL; it cannot be used with --file");
+    expect(refused.stderr).toContain("Usage:");
+    expect(server.requests.length).toBe(before);
   });
 });
 

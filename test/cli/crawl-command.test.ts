@@ -1,37 +1,21 @@
 /**
- * `pagegrade crawl` in a child process against a crafted site on 127.0.0.1: the site issues printed at the end,
+ * `pagegrade crawl` against a crafted site on 127.0.0.1: the site issues printed at the end,
  * every page as JSON Lines and CSV, include patterns, and the exit codes (0 crawled, 2 when the crawl could not
- * run or on bad usage).
+ * run or on bad usage). The command runs in-process (test/helpers/cli-in-process.ts); the whole-site crawl runs
+ * the real bin/pagegrade.js too.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pagegradeInProcess } from "../helpers/cli-in-process.js";
+import { pagegradeProcess } from "../helpers/cli-process.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 
-const run = promisify(execFile);
-const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
-
-async function pagegrade(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: {
-        ...process.env,
-        NO_COLOR: "1",
-        PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
-        PAGEGRADE_CRAWL_DELAY_MS: "0",
-      },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const crawlEnv = { PAGEGRADE_CRAWL_DELAY_MS: "0" };
+const pagegrade = (args: string[]) => pagegradeInProcess(args, crawlEnv);
 
 describe("pagegrade crawl", () => {
   let server: LocalServer;
@@ -105,15 +89,12 @@ describe("pagegrade crawl", () => {
 
   it("crawls the site, prints its issues, and writes every page as JSON Lines and CSV", async () => {
     const directory = mkdtempSync(join(tmpdir(), "pagegrade-crawl-test-"));
-    const { code, stdout } = await pagegrade([
-      "crawl",
-      `${server.url}/`,
-      "--json-lines",
-      join(directory, "pages.jsonl"),
-      "--csv",
-      directory,
-    ]);
-    expect(code).toBe(0);
+    // The real command, as a user runs it.
+    const { code, stdout, stderr } = await pagegradeProcess(
+      ["crawl", `${server.url}/`, "--json-lines", join(directory, "pages.jsonl"), "--csv", directory],
+      crawlEnv,
+    );
+    expect(code, stderr).toBe(0);
     expect(stdout).toContain(`${server.url}/  (complete)`);
     expect(stdout).toContain("3 pages analysed, 1 failed, 0 not fetched, 4 found");
     expect(stdout).toMatch(/✗ Broken links \(high, 1\)/);

@@ -1,43 +1,22 @@
 /**
- * The site gate of `pagegrade crawl` in child processes against a site on 127.0.0.1 that changes in known ways
+ * The site gate of `pagegrade crawl` against a site on 127.0.0.1 that changes in known ways
  * between two crawls: `--json` saves the first crawl as the baseline; the second fails against it on exactly
  * the new high-importance findings (a new broken link, a page whose image lost its alt text), and passes at the
  * same importance when the baseline is itself; `--budget` fails beyond the findings allowed; `--junit` writes one
  * suite per check and one case per finding, failed when new; bad gate options exit 2 naming them. Every exit
- * ends with one line saying why.
+ * ends with one line saying why. The command runs in-process (test/helpers/cli-in-process.ts); the failing
+ * second crawl runs the real bin/pagegrade.js, for the exit code a shell sees.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
+import { pagegradeInProcess } from "../helpers/cli-in-process.js";
+import { pagegradeProcess } from "../helpers/cli-process.js";
 
-const run = promisify(execFile);
-const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
-
-async function pagegrade(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: {
-        ...process.env,
-        NO_COLOR: "1",
-        PAGEGRADE_ALLOW_PRIVATE_NETWORKS: "1",
-        PAGEGRADE_CRAWL_DELAY_MS: "0",
-      },
-    });
-    return { code: 0, stdout, stderr, last: stderr.trim().split("\n").pop() };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return {
-      code: failed.code,
-      stdout: failed.stdout,
-      stderr: failed.stderr,
-      last: failed.stderr.trim().split("\n").pop(),
-    };
-  }
-}
+const crawlEnv = { PAGEGRADE_CRAWL_DELAY_MS: "0" };
+const pagegrade = (args: string[]) => pagegradeInProcess(args, crawlEnv);
 
 describe("pagegrade crawl, the site gate", () => {
   let site: ChangingSite;
@@ -80,19 +59,23 @@ describe("pagegrade crawl, the site gate", () => {
         max_findings: { checks: { "broken-links": 0 }, importance: { low: 1000 } },
       }),
     );
-    const second = await pagegrade([
-      "crawl",
-      site.url("/"),
-      "--no-sitemaps",
-      "--baseline",
-      file("first.json"),
-      "--budget",
-      file("budget.json"),
-      "--junit",
-      file("second.xml"),
-      "--json",
-      file("second.json"),
-    ]);
+    // The real command, for the exit code a shell sees.
+    const second = await pagegradeProcess(
+      [
+        "crawl",
+        site.url("/"),
+        "--no-sitemaps",
+        "--baseline",
+        file("first.json"),
+        "--budget",
+        file("budget.json"),
+        "--junit",
+        file("second.xml"),
+        "--json",
+        file("second.json"),
+      ],
+      crawlEnv,
+    );
     expect(second.code, second.stderr).toBe(1);
     expect(second.stdout).toContain("New against the baseline (at or above high):");
     const listed = second.stdout.split("\n").filter((line) => line.startsWith("  ✗ "));

@@ -42,9 +42,31 @@ export function measureHeap(child: ChildProcess): Promise<HeapUsage> {
   });
 }
 
+/**
+ * Starts the service on a free port. The port is free when picked but only taken when the service has started,
+ * seconds later; another process's connection may take it meanwhile (test files run side by side, and every
+ * outgoing connection takes a port of the same range), so a start that finds the port in use starts again on
+ * another, up to three times.
+ */
 export async function startServiceProcess(
   env: Record<string, string>,
   options: { heapProbe?: boolean; logs?: boolean } = {},
+): Promise<ServiceProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceProcessOnce(env, options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+/** The service stopped at start because its port was taken meanwhile. */
+class PortTaken extends Error {}
+
+async function startServiceProcessOnce(
+  env: Record<string, string>,
+  options: { heapProbe?: boolean; logs?: boolean },
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const probe = options.heapProbe ? ["--expose-gc", "--import", "./test/helpers/heap-probe.ts"] : [];
@@ -64,11 +86,16 @@ export async function startServiceProcess(
     errors += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const closed = new Promise((resolve) => child.once("close", resolve));
   const url = `http://127.0.0.1:${port}`;
   // Starting through tsx takes seconds, more on a machine busy with other work.
   const startBy = performance.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited: ${errors}`);
+    if (child.exitCode !== null) {
+      await closed; // its last words on stderr
+      const message = `the service exited: ${errors}`;
+      throw errors.includes("EADDRINUSE") ? new PortTaken(message) : new Error(message);
+    }
     const ready = await fetch(`${url}/healthz`).then(
       (response) => response.ok,
       () => false,

@@ -39,7 +39,8 @@ describe("heap growth", () => {
     expect(service.stderr.toString()).toBe(
       `pagegrade: cannot start: configuration: PAGEGRADE_HEAP_GROWTH_PERCENT must be 0 (V8's own heuristics) or a whole number from 10 to 300, got "lots"\n`,
     );
-    const command = spawnSync(process.execPath, ["bin/pagegrade.js", "help"], { cwd: root, env });
+    // Any command but help (which bin/pagegrade.js prints itself, before any setting is read).
+    const command = spawnSync(process.execPath, ["bin/pagegrade.js", "analyze"], { cwd: root, env });
     expect(command.status).toBe(2);
     expect(command.stderr.toString()).toBe(
       `pagegrade: configuration: PAGEGRADE_HEAP_GROWTH_PERCENT must be 0 (V8's own heuristics) or a whole number from 10 to 300, got "lots"\n`,
