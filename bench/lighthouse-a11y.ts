@@ -2,8 +2,8 @@
  * `npm run bench:lighthouse-a11y`: agreement of the accessibility checks (rendered mode, axe-core) with
  * Lighthouse 12.8.2's accessibility verdicts on the 300 corpus pages (lighthouse-a11y-verdicts.tsv: pass, fail
  * or na per audit). Pages are served from 127.0.0.1 as for bench:lighthouse and analysed in rendered mode two at
- * once. For each audit Lighthouse scores, it prints how often the verdicts agree where both tools judge (neither
- * side an error), and writes every disagreement (page, rule, both verdicts, pagegrade's message and failing
+ * once. For each audit Lighthouse scores, it prints how often the verdicts agree on every page Lighthouse judged
+ * (a page pagegrade could not analyse or judge, one that timed out included, counts as a disagreement), and writes every disagreement (page, rule, both verdicts, pagegrade's message and failing
  * elements) to bench-output/lighthouse-a11y-disagreements.md; pagegrade's verdicts per page are kept in
  * bench-output/lighthouse-a11y-results.json, and BENCH_A11Y_REUSE=1 compares those again without rendering.
  * BENCH_PAGES=N takes a deterministic subset of N pages spread evenly over the list.
@@ -89,16 +89,27 @@ if (process.env.BENCH_A11Y_REUSE === "1" && existsSync(resultsPath)) {
   writeFileSync(resultsPath, JSON.stringify(Object.fromEntries(ours), null, 1));
 }
 
-const table: Array<{ rule: string; compared: number; agreed: number; skipped: number }> = [];
+const table: Array<{ rule: string; compared: number; agreed: number; skipped: number; unjudged: number }> =
+  [];
 const disagreements: string[] = [];
 for (const { rule } of lighthouseAxeRules) {
-  const row = { rule, compared: 0, agreed: 0, skipped: 0 };
+  const row = { rule, compared: 0, agreed: 0, skipped: 0, unjudged: 0 };
   for (const page of pages) {
     const theirs = verdicts.get(page.name)?.[rule];
     const result = ours.get(page.name)?.[accessibilityCheckId(rule)];
-    // Where both judge: an error on either side (or a page one of them never saw) gives nothing to compare.
-    if (!result || !theirs || theirs === "error" || result.status === "error") {
+    // Lighthouse's error (or a page it never saw) gives nothing to compare with. Where pagegrade could not judge
+    // (the page not analysed, timed out, or the check an error) and Lighthouse did, it counts as a disagreement:
+    // every page is counted.
+    if (!theirs || theirs === "error") {
       row.skipped++;
+      continue;
+    }
+    if (!result || result.status === "error") {
+      row.compared++;
+      row.unjudged++;
+      disagreements.push(
+        `- ${page.name} · ${rule}: Lighthouse ${theirs}, pagegrade could not judge — ${result?.message ?? "the page was not analysed"}`,
+      );
       continue;
     }
     row.compared++;
@@ -120,10 +131,12 @@ const pct = (agreed: number, compared: number) =>
   compared === 0 ? "  n/a" : `${((100 * agreed) / compared).toFixed(1).padStart(5)} %`;
 console.log(`accessibility agreement with Lighthouse 12.8.2: ${pages.length} corpus pages, rendered mode`);
 if (failures.length > 0) console.log(`not analysed (${failures.length}): ${failures.join(", ")}`);
-console.log(`${"rule".padEnd(28)} ${"agree".padStart(6)} ${"of".padStart(5)}  share    (skipped)`);
+console.log(
+  `${"rule".padEnd(28)} ${"agree".padStart(6)} ${"of".padStart(5)}  share    (lighthouse error) [pagegrade could not judge: counted as disagreeing]`,
+);
 for (const row of table) {
   console.log(
-    `${row.rule.padEnd(28)} ${String(row.agreed).padStart(6)} ${String(row.compared).padStart(5)}  ${pct(row.agreed, row.compared)}  (${row.skipped})`,
+    `${row.rule.padEnd(28)} ${String(row.agreed).padStart(6)} ${String(row.compared).padStart(5)}  ${pct(row.agreed, row.compared)}  (${row.skipped}) [${row.unjudged}]`,
   );
 }
 const agreed = table.reduce((sum, row) => sum + row.agreed, 0);

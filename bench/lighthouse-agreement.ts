@@ -104,25 +104,36 @@ export async function agreementWithLighthouse(
           results.set(page.name, report.results);
           seen.set(page.name, { finalUrl: report.final_url, anchors: document?.anchors ?? [] });
         } catch (error) {
-          // A page that cannot be analysed has no verdicts to compare: listed below, counted as skipped.
+          // A page pagegrade cannot analyse (one that timed out included) is counted as a disagreement on
+          // every audit Lighthouse judged there, and listed below: leaving it out would flatter the figure.
           failures.push(`${page.name} (${(error as Error).message})`);
         }
       }
     }),
   );
   const found: Array<Omit<Case, "facts" | "rawResults"> & { page: string; details: string[] }> = [];
-  const table: Array<{ audit: string; compared: number; agreed: number; skipped: number }> = [];
+  const table: Array<{
+    audit: string;
+    compared: number;
+    agreed: number;
+    skipped: number;
+    unanalysed: number;
+  }> = [];
   for (const { audit, checks, failed } of mapping) {
-    const row = { audit, compared: 0, agreed: 0, skipped: 0 };
+    const row = { audit, compared: 0, agreed: 0, skipped: 0, unanalysed: 0 };
     for (const page of pages) {
       const theirs = verdicts.get(page.name)?.[audit];
       const ours = results.get(page.name);
       // Lighthouse's "error" (the audit could not run) and pages it never saw give nothing to compare with.
-      if (ours === undefined || theirs === undefined || theirs === "error") {
+      if (theirs === undefined || theirs === "error") {
         row.skipped++;
         continue;
       }
       row.compared++;
+      if (ours === undefined) {
+        row.unanalysed++;
+        continue;
+      }
       const lighthouse: Verdict = theirs === "fail" ? "fail" : "pass"; // "na" counts as pass
       const pagegrade: Verdict = failed(ours) ? "fail" : "pass";
       if (lighthouse === pagegrade) {
@@ -197,11 +208,11 @@ export async function agreementWithLighthouse(
   console.log(`agreement with Lighthouse: ${pages.length} corpus pages, ${mode} mode`);
   if (failures.length > 0) console.log(`not analysed (${failures.length}): ${failures.join(", ")}`);
   console.log(
-    `${"audit".padEnd(20)} ${"agree".padStart(7)} ${"of".padStart(5)}  share    (lighthouse error)`,
+    `${"audit".padEnd(20)} ${"agree".padStart(7)} ${"of".padStart(5)}  share    (lighthouse error) [not analysed by pagegrade: counted as disagreeing]`,
   );
   for (const row of table) {
     console.log(
-      `${row.audit.padEnd(20)} ${String(row.agreed).padStart(7)} ${String(row.compared).padStart(5)}  ${pct(row.agreed, row.compared)}  (${row.skipped})`,
+      `${row.audit.padEnd(20)} ${String(row.agreed).padStart(7)} ${String(row.compared).padStart(5)}  ${pct(row.agreed, row.compared)}  (${row.skipped}) [${row.unanalysed}]`,
     );
   }
   const agreed = table.reduce((sum, row) => sum + row.agreed, 0);

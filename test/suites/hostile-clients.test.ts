@@ -98,8 +98,8 @@ describe("event streams nobody reads", () => {
     return socket;
   }
 
-  it("four unread streams of a running 8,000-URL list crawl grow the service's RSS by under 50 MB in 20 s", {
-    timeout: 120_000,
+  it("four unread streams of a running 8,000-URL list crawl grow the service's RSS by under 50 MB in 60 s", {
+    timeout: 180_000,
   }, async () => {
     // Slow enough that the crawl itself grows little, fast enough that its counts change at every look.
     const site = await slowishSite(300);
@@ -127,12 +127,14 @@ describe("event streams nobody reads", () => {
     expect(created.status).toBe(202);
     const { id } = ((await created.json()) as { data: { id: number } }).data;
     for (let n = 0; n < 4; n++) unreadStream(service, key, id);
-    // The crawl under way and the streams open: from here, growth is what the streams cost.
+    // The crawl under way and the streams open: from here, growth is what the streams cost, for as long as the
+    // issue asked (60 s), up to when an unread stream is let go.
+    const watchedSeconds = 60;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const pid = service.child.pid as number;
     const before = rssOf(pid);
     let peak = before;
-    for (let second = 0; second < 20; second++) {
+    for (let second = 0; second < watchedSeconds; second++) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       peak = Math.max(peak, rssOf(pid));
     }
@@ -141,7 +143,7 @@ describe("event streams nobody reads", () => {
     ).json()) as { data: { status: string; pages: { analysed: number } } };
     const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
     console.log(
-      `unread streams: RSS ${mb(before)} → peak ${mb(peak)} MB in 20 s; the crawl ${shown.data.status}, ${shown.data.pages.analysed} pages analysed`,
+      `unread streams: RSS ${mb(before)} → peak ${mb(peak)} MB in ${watchedSeconds} s; the crawl ${shown.data.status}, ${shown.data.pages.analysed} pages analysed`,
     );
     // The crawl was still running, its counts changing: every poll had a progress event to send.
     expect(shown.data.status).toBe("running");
