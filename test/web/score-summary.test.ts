@@ -43,7 +43,7 @@ describe("the score's gates and costliest checks", () => {
     const page = await api.app.inject({ method: "GET", url: `/reports/${report.id}` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain("Held below good:");
-    expect(page.body).toContain('<a href="#check-https">the page is not served over HTTPS</a>');
+    expect(page.body).toContain('<a href="#check-https">not served over HTTPS</a>');
     expect(page.body).toContain('<a href="#check-viewport">');
     expect(page.body).toContain(`<a href="#check-${first.check}">`);
     expect(page.body).toContain(`+${first.points} point`);

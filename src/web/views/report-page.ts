@@ -70,7 +70,6 @@ export function reportBody(
   banner?: SafeHtml,
   extras: ReportPageExtras = {},
 ): SafeHtml {
-  const checks = Object.entries(report.results);
   return html`<article class="report">
   <h1>Report for <span class="key">${report.url}</span></h1>
   ${report.final_url !== report.url ? html`<p class="muted">Redirected to <span class="key">${report.final_url}</span></p>` : ""}
@@ -80,10 +79,10 @@ export function reportBody(
     <div class="bars">${Object.entries(report.categories).map(([category, score]) => bar(categoryNames[category] ?? category, score))}</div>
   </div>
   ${scoreSummary(report)}
-  <p class="tally">${tally(checks.map(([, result]) => result.status))}</p>
   <p class="muted">Project ${report.project} · generated ${report.generated_at.slice(0, 16).replace("T", " ")} UTC${history ? html`${scoreChange(history.scoreChange)} · <a href="/reports/${report.id}/history">History (${history.analyses} ${history.analyses === 1 ? "analysis" : "analyses"})</a> · <a href="/reports/${report.id}.pdf" class="no-print" download>Download PDF</a>` : ""}${owner ? html` · <a href="/reports/${report.id}/manage" class="no-print">Manage this report</a>` : ""}</p>
   ${renderedCard(report)}
   ${findingSections(report.results, { category: extras.category })}
+  <p class="tally">${tally(Object.values(report.results).map((result) => result.status))}</p>
   ${history?.chart ?? ""}
   ${history?.changes ?? ""}
 </article>`;
