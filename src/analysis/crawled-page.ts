@@ -3,12 +3,15 @@
  * pool's thread for a large page): the facts the site checks need (title, canonical, noindex and indexability,
  * hreflang, the text's fingerprint), the page's links within the crawl's project and the values of the crawl's
  * extraction rules (run over the judged document by `page-work.ts`). The crawl stores them as they are; it never reads the page again.
+ * Bounded like a check result's strings: title and meta description cut at `maxResultTextLength` characters, a URL
+ * longer than `maxCrawlUrlLength` not kept (`crawlUrl`), anchors at `maxAnchorLength` (docs/api.md, "Response sizes").
  */
 
 import { crawlUrl, inScope } from "./crawl-url.js";
 import type { ExtractedValues } from "./extract/extract-values.js";
 import type { ExtractionRule } from "./extract/extraction-rules.js";
 import { noindexSources } from "./page-facts.js";
+import { boundText } from "./result-bounds.js";
 import { textFingerprint } from "./site-checks/text-fingerprint.js";
 import type { PageSnapshot } from "./snapshot.js";
 
@@ -57,11 +60,12 @@ function pageFacts(snapshot: PageSnapshot) {
     .map((meta) => (meta.content ?? "").toLowerCase());
   const noindex = noindexSources(snapshot).length > 0;
   return {
-    title: document.titles[0]?.replace(/\s+/g, " ").trim() || null,
-    metaDescription:
+    title: boundedText(document.titles[0]?.replace(/\s+/g, " ").trim()),
+    metaDescription: boundedText(
       document.metas
         .find((meta) => meta.inHead && (meta.name ?? "").toLowerCase() === "description")
-        ?.content?.trim() || null,
+        ?.content?.trim(),
+    ),
     canonical: canonicalLink?.href ? crawlUrl(canonicalLink.href) : null,
     noindex,
     /** A 200 that no robots directive keeps out of the index. */
@@ -73,6 +77,11 @@ function pageFacts(snapshot: PageSnapshot) {
       .filter((alternate): alternate is { lang: string; url: string } => alternate.url !== null),
     text: textFingerprint(document.text),
   };
+}
+
+/** Page text as a crawl keeps it: null when empty, else cut like a check result's strings. */
+function boundedText(text: string | undefined): string | null {
+  return text ? boundText(text) : null;
 }
 
 /**

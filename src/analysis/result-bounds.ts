@@ -2,8 +2,11 @@
  * The size bounds of a check result, so that a page's text (a 5 MiB meta description, a canonical URL or a
  * data: URL the size of the page) cannot make a results document that is megabytes to store, send and show.
  * Every string of a result (its message, its value and the values inside it, each evidence field) is cut at
- * `maxResultTextLength` characters, ending in "…"; a check keeps at most `maxEvidenceItems` evidence items and,
- * after its first, only those that fit in `maxEvidenceTextLength` characters of text in all; the items left
+ * `maxResultTextLength` characters, ending in "…"; a list inside a value keeps at most `maxValueEntries`
+ * entries and, after its first, only those that fit in `maxEvidenceTextLength` characters of the value's text
+ * (a page of 100,000 distinct canonical links made a value of 100,000 URLs); a check keeps at most
+ * `maxEvidenceItems` evidence items and, after its first, only those that fit in `maxEvidenceTextLength`
+ * characters of text in all; the items left
  * out are counted in `truncated`. No page of the corpus comes near either bound (its longest string is a
  * 61,523-character data: URL, its largest evidence of one check 62,789 characters).
  */
@@ -11,6 +14,9 @@ import type { EvidenceItem } from "./checks/check.js";
 
 /** The longest string a check result keeps (message, value, evidence field), in UTF-16 code units. */
 export const maxResultTextLength = 65_536;
+
+/** Entries a list inside a result's value keeps (the distinct canonical URLs, robots.txt's sitemaps, …). */
+export const maxValueEntries = 50;
 
 /** Evidence items a check keeps. */
 export const maxEvidenceItems = 50;
@@ -28,12 +34,36 @@ export function boundText(text: string): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** A result's value with every string in it (at any depth) bounded; anything else as it is. */
+/**
+ * A result's value with every string in it (at any depth) bounded, and every list inside it its first entries:
+ * at most `maxValueEntries`, and after its first only those that fit in `maxEvidenceTextLength` characters of the
+ * value's text in all (as evidence items do); anything else as it is.
+ */
 export function boundValue(value: unknown): unknown {
-  if (typeof value === "string") return boundText(value);
-  if (Array.isArray(value)) return value.map(boundValue);
+  return boundWithin(value, { left: maxEvidenceTextLength });
+}
+
+function boundWithin(value: unknown, text: { left: number }): unknown {
+  if (typeof value === "string") {
+    const bounded = boundText(value);
+    text.left -= bounded.length;
+    return bounded;
+  }
+  if (Array.isArray(value)) {
+    const kept: unknown[] = [];
+    for (const entry of value.slice(0, maxValueEntries)) {
+      const before = text.left;
+      const bounded = boundWithin(entry, text);
+      if (kept.length > 0 && text.left < 0 && text.left < before) {
+        text.left = before;
+        break;
+      }
+      kept.push(bounded);
+    }
+    return kept;
+  }
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, boundValue(inner)]));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, boundWithin(inner, text)]));
   }
   return value;
 }

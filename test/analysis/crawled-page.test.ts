@@ -4,7 +4,9 @@
  * once, nofollow only when every link to the URL says so; at most `maxLinksPerPage` of them, the rest counted.
  */
 import { describe, expect, it } from "vitest";
+import { maxCrawlUrlLength } from "../../src/analysis/crawl-url.js";
 import { crawledPageOf, maxLinksPerPage } from "../../src/analysis/crawled-page.js";
+import { maxResultTextLength } from "../../src/analysis/result-bounds.js";
 import { doc, pageFrom } from "../helpers/page.js";
 
 const url = "https://site.example/guide/";
@@ -60,5 +62,25 @@ describe("crawledPageOf", () => {
     expect(links).toHaveLength(maxLinksPerPage);
     expect(links.at(-1)?.to).toBe(`https://site.example/${maxLinksPerPage - 1}`);
     expect(linksLeftOut).toBe(500);
+  });
+
+  it(`keeps no URL longer than ${maxCrawlUrlLength} characters and cuts a title like a check's strings`, () => {
+    const base = "https://site.example/";
+    const longest = `/${"p".repeat(maxCrawlUrlLength - base.length)}`;
+    const tooLong = `/${"q".repeat(maxCrawlUrlLength - base.length + 1)}`;
+    const html = doc(
+      `<a href="${longest}">fits</a><a href="${tooLong}">too long</a><a href="/${"é".repeat(maxCrawlUrlLength)}">encoded</a>`,
+      `<title>${"T".repeat(2 * maxResultTextLength)}</title><meta name="description" content="${"d".repeat(2 * maxResultTextLength)}">
+       <link rel="canonical" href="${tooLong}"><link rel="alternate" hreflang="de" href="${tooLong}">`,
+    );
+    const { facts, links, linksLeftOut } = crawledPageOf(pageFrom(html, { url }), "site.example");
+    expect(links.map((link) => link.to)).toEqual([`https://site.example${longest}`]);
+    expect(links[0]?.to).toHaveLength(maxCrawlUrlLength);
+    expect(linksLeftOut).toBe(0);
+    expect(facts.canonical).toBeNull();
+    expect(facts.hreflang).toEqual([]);
+    expect(facts.title).toHaveLength(maxResultTextLength);
+    expect(facts.title?.endsWith("T…")).toBe(true);
+    expect(facts.metaDescription).toHaveLength(maxResultTextLength);
   });
 });

@@ -7,6 +7,7 @@ import {
   boundValue,
   maxEvidenceTextLength,
   maxResultTextLength,
+  maxValueEntries,
 } from "../../src/analysis/result-bounds.js";
 import { defaultScoring } from "../../src/analysis/scoring-config.js";
 import { doc, pageFrom } from "../helpers/page.js";
@@ -35,6 +36,32 @@ describe("result bounds", () => {
     });
     expect(boundValue(42)).toBe(42);
     expect(boundValue(null)).toBeNull();
+  });
+
+  it(`keeps the first ${maxValueEntries} entries of a list inside a value`, () => {
+    const urls = Array.from({ length: maxValueEntries + 30 }, (_, index) => `https://site.example/${index}`);
+    expect(boundValue({ found: urls, total: urls.length })).toEqual({
+      found: urls.slice(0, maxValueEntries),
+      total: maxValueEntries + 30,
+    });
+  });
+
+  it("keeps a list's entries, after its first, while the value's text fits", () => {
+    const words = ["a", "b", "c"].map((letter) => letter.repeat(maxEvidenceTextLength / 2 - 10));
+    expect(boundValue({ found: words, total: 3 })).toEqual({ found: words.slice(0, 2), total: 3 });
+    const huge = "h".repeat(2 * maxResultTextLength);
+    expect(boundValue([huge, "x", 7])).toEqual([boundText(huge)]);
+  });
+
+  it("keeps the canonical check's value small on a page of 2,000 distinct canonical links", () => {
+    const links = Array.from(
+      { length: 2000 },
+      (_, index) => `<link rel="canonical" href="https://site.example/page-${index}">`,
+    );
+    const page = pageFrom(doc("<h1>Canonicals</h1>", `<title>Canonicals</title>${links.join("")}`));
+    const result = judge(page, checks, defaultScoring.thresholds).canonical;
+    expect(result?.message).toContain("2000 different canonical URLs");
+    expect(result?.value).toHaveLength(maxValueEntries);
   });
 
   it("keeps evidence items while their text fits, the first always, and counts the rest", () => {

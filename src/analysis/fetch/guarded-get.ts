@@ -1,8 +1,11 @@
 /**
  * GET with redirects followed by hand: every hop is a new request through the guarded agent (so each hop's
- * host is vetted again), with a deadline over the whole chain and a cap on the decoded body.
+ * host is vetted again), with a deadline over the whole chain and a cap on the decoded body. A redirect's target
+ * is at most `maxRedirectUrlLength` characters once resolved (a longer one is no redirect followed: the hop's
+ * status is the failure), so a report's `final_url` is bounded whatever the Location headers say.
  */
 import { request } from "undici";
+import { maxUrlLength } from "../submitted-url.js";
 import { BodyBuffer } from "./body-buffer.js";
 import { decodeContent, parseContentEncoding } from "./content-decoding.js";
 import { FetchFailure, failures } from "./fetch-failure.js";
@@ -173,7 +176,14 @@ export function redirectLocation(from: URL, status: number, location: string | u
   return redirectTarget(from, location)?.href ?? null;
 }
 
-/** Resolves a Location header; only http(s) targets without credentials are followed. */
+/**
+ * The longest redirect target followed: as long as a submitted URL may become once normalised (its 2,048
+ * characters percent-encoded, 9 for a character at worst). Without it, five relative hops of 16 KiB Location
+ * headers (each byte percent-encoded to up to 9 characters) made a final URL of hundreds of thousands.
+ */
+export const maxRedirectUrlLength = 9 * maxUrlLength;
+
+/** Resolves a Location header; only http(s) targets without credentials, of a bounded length, are followed. */
 function redirectTarget(from: URL, location: string): URL | null {
   let next: URL;
   try {
@@ -184,7 +194,7 @@ function redirectTarget(from: URL, location: string): URL | null {
   if (next.protocol !== "http:" && next.protocol !== "https:") return null;
   if (next.username || next.password) return null;
   next.hash = "";
-  return next;
+  return next.href.length > maxRedirectUrlLength ? null : next;
 }
 
 /**

@@ -2,6 +2,7 @@ import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../../src/analysis/analyse.js";
 import { FetchFailure } from "../../../src/analysis/fetch/fetch-failure.js";
+import { maxRedirectUrlLength } from "../../../src/analysis/fetch/guarded-get.js";
 import { loadAnalysisConfig } from "../../../src/config.js";
 import { html, type LocalServer, redirect, startServer } from "../../helpers/local-server.js";
 
@@ -56,6 +57,8 @@ describe("fetching a page", () => {
     for (let hop = 1; hop <= 6; hop++) routes[`/chain/${hop}`] = redirect(`/chain/${hop + 1}`, 302);
     routes["/chain/7"] = html(page);
     routes["/loop"] = redirect("/loop");
+    // 7,000 latin-1 bytes: a Location within the client's 16 KiB header limit whose target, percent-encoded, is not.
+    routes["/long-redirect"] = redirect(`/${"\u00e9".repeat(7000)}`);
     server = await startServer(routes);
     analyzer = new Analyzer(
       loadAnalysisConfig({
@@ -123,6 +126,12 @@ describe("fetching a page", () => {
     const hops = report.results.redirects?.value as Array<{ status: number }>;
     expect(hops).toHaveLength(5);
     expect(report.results.redirects?.status).toBe("fail");
+  });
+
+  it(`follows no redirect to a target longer than ${maxRedirectUrlLength} characters`, async () => {
+    const failure = await failureOf("/long-redirect");
+    expect(failure.reason).toBe("http-status");
+    expect(failure.message).toBe("The server returned HTTP 301.");
   });
 
   it("refuses a redirect loop", async () => {

@@ -294,7 +294,7 @@ export const listCrawls = {
     ...PageQuery,
   }),
   description:
-    'Each crawl is a summary: a list crawl\'s URLs are counted (`url_count`) and shown by `GET /crawls/{id}` (`urls_url`). A crawl is at most about 20,000 characters of its own settings (120 KB encoded), about 0.7 KB in practice, so a page of 100 is at most 12 MB, under 100 KB in practice (docs/api.md, "Response sizes").',
+    'Each crawl is a summary: a list crawl\'s URLs are counted (`url_count`) and shown by `GET /crawls/{id}` (`urls_url`). A crawl is at most about 71,000 characters of its own settings and error (141 KB encoded), about 0.7 KB in practice, so a page of 100 is at most 14 MB, under 100 KB in practice (docs/api.md, "Response sizes").',
   response: { 200: paginated(refTo(CrawlSummary), "CrawlPageOfCrawls"), ...errorResponses(422) },
 };
 
