@@ -103,7 +103,7 @@ export function checkPagesBody({ crawl, check, rows, total, page }: CheckPagesVi
   const path = checkPagesPath(crawl.id, check);
   return html`<article class="crawl-findings">
   <h1>Pages failing “${checkTitle(check)}” <code class="muted check-id">${check}</code></h1>
-  <p class="muted"><a href="/crawls/${crawl.id}#page-checks">Crawl of ${crawl.url}</a> · ${total} ${total === 1 ? "page" : "pages"} failed or warned</p>
+  <p class="muted"><a href="/crawls/${crawl.id}#page-checks">Crawl of ${crawl.url}</a> · ${total} ${total === 1 ? "page" : "pages"} failed or warned, failures first</p>
   ${howToFix.has(check) ? html`<section class="card"><h2>How to fix</h2><p>${howToFix.get(check)}</p></section>` : ""}
   <section class="card">
     <p><a href="${path}.csv" download>Download every affected page (CSV)</a></p>
