@@ -6,6 +6,7 @@
  * served with the crawl's other CSVs (crawl-routes.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { checkTitle } from "../analysis/check-titles.js";
 import { isPageCheck } from "../crawls/check-rollup.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { LinkFilter } from "../crawls/crawl-link-store.js";
@@ -16,7 +17,6 @@ import { notFoundPage, sendHtml } from "./render.js";
 import {
   checkPagesBody,
   checkPagesPerPage,
-  checkTitle,
   type LinkFilterState,
   linksBody,
   linksPerPage,

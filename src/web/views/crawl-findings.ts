@@ -6,6 +6,7 @@
  * crawled site's text, escaped like all page text.
  */
 import { catalogue } from "../../analysis/catalogue.js";
+import { checkTitle } from "../../analysis/check-titles.js";
 import type { CheckPageRow } from "../../crawls/check-rollup-store.js";
 import type { CrawlRollupRow } from "../../crawls/crawl-findings.js";
 import type { LinkRow } from "../../crawls/crawl-link-store.js";
@@ -33,11 +34,6 @@ export interface LinkFilterState {
 const checkPagesPath = (crawlId: number, check: string) =>
   `/crawls/${crawlId}/checks/${encodeURIComponent(check)}/pages`;
 
-/** A check's title as reports show it ("Meta description"), its id when the catalogue has no entry. */
-export function checkTitle(check: string): string {
-  return titles.get(check) ?? check;
-}
-const titles = new Map(catalogue.map((entry) => [entry.id, entry.title]));
 const howToFix = new Map(catalogue.map((entry) => [entry.id, entry.how_to_fix]));
 
 /**
