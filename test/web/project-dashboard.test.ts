@@ -24,9 +24,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
 
   const signUp = async (email: string) => {
     const client = new WebClient(api.app);
-    expect((await client.post("/register", { email, password: "correct horse battery" })).statusCode).toBe(
-      200,
-    );
+    expect((await client.signUp(email)).statusCode).toBe(200);
     const account = await api.accounts.verifyLogin(email, "correct horse battery");
     return { client, userId: account?.id as number };
   };
