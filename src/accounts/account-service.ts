@@ -7,7 +7,7 @@ import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import type { Account, KeyOwner } from "./account.js";
 import { AccountStore } from "./account-store.js";
-import { digestOf, generateApiKey, looksLikeApiKey, maskedKey } from "./api-keys.js";
+import { digestOf, generateApiKey, looksLikeApiKey, maskedKey, type NewApiKey } from "./api-keys.js";
 import { type KeyOwnerMemory, keyOwnerMemoryFor } from "./key-owner-memory.js";
 
 export type { Account, KeyOwner };
@@ -39,6 +39,20 @@ export class AccountService {
 
   /** Creates a user and its first API key; returns the key in full (the only time it is shown). */
   async createUser(email: string, password: string | null): Promise<{ account: Account; key: string }> {
+    const issued = generateApiKey();
+    const account = await this.insertUser(email, password, issued);
+    return { account, key: issued.key };
+  }
+
+  /**
+   * Creates a user without an API key, as the web sign-up does: its answer is a redirect, which must not carry a
+   * key, so the user makes one on the account page, whose answer shows it once (POST /account/key).
+   */
+  async createUserWithoutKey(email: string, password: string): Promise<Account> {
+    return this.insertUser(email, password, null);
+  }
+
+  private async insertUser(email: string, password: string | null, key: NewApiKey | null): Promise<Account> {
     const normalised = normaliseEmail(email);
     if (password !== null && password.length < minimumPasswordLength) {
       throw new AccountError(`the password must have at least ${minimumPasswordLength} characters`);
@@ -46,10 +60,9 @@ export class AccountService {
     if (password !== null && password.length > 256)
       throw new AccountError("the password may not be longer than 256 characters");
     const passwordHash = password === null ? null : await hashPassword(password);
-    const issued = generateApiKey();
-    const account = await this.accounts.insertUser(normalised, passwordHash, issued, timestamp());
+    const account = await this.accounts.insertUser(normalised, passwordHash, key, timestamp());
     if (!account) throw new AccountError(`a user with the e-mail ${normalised} already exists`);
-    return { account, key: issued.key };
+    return account;
   }
 
   /** Issues a new key for an existing user, revoking the others unless keepOld. */

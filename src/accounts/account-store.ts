@@ -51,15 +51,16 @@ export class AccountStore {
   }
 
   /**
-   * Inserts a user and its first key in one transaction; undefined, with nothing written, when the e-mail is
-   * taken. The transaction writes first (an insert that does nothing on a taken e-mail): on SQLite a transaction
-   * that reads and then writes fails at once with "database is locked" when another connection (the service)
-   * committed in between, whatever the busy timeout, while one that writes first waits its turn for the lock.
+   * Inserts a user and its first key (none for a web sign-up) in one transaction; undefined, with nothing
+   * written, when the e-mail is taken. The transaction writes first (an insert that does nothing on a taken
+   * e-mail): on SQLite a transaction that reads and then writes fails at once with "database is locked" when
+   * another connection (the service) committed in between, whatever the busy timeout, while one that writes
+   * first waits its turn for the lock.
    */
   insertUser(
     email: string,
     passwordHash: string | null,
-    key: NewApiKey,
+    key: NewApiKey | null,
     now: string,
   ): Promise<Account | undefined> {
     return this.db.transaction().execute(async (trx) => {
@@ -70,7 +71,7 @@ export class AccountStore {
         .returning(accountColumns)
         .executeTakeFirst();
       if (!user) return undefined;
-      await insertKey(trx, user.id, key, now);
+      if (key) await insertKey(trx, user.id, key, now);
       return user;
     });
   }

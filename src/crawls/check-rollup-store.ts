@@ -12,7 +12,7 @@ import type { CheckResults } from "../analysis/judge.js";
 import { unpackResults } from "../store/analysis-document.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
-import { statusName } from "./page-check-code-store.js";
+import { type PageCheckStatus, statusCode, statusName } from "./page-check-code-store.js";
 import { checkEvidence } from "./page-checks.js";
 
 export interface CheckCounts {
@@ -85,15 +85,21 @@ export class CheckRollupStore {
     return byCheck;
   }
 
-  /** A page of the check's affected pages, in the order the crawl found them. */
+  /**
+   * A page of the check's affected pages, in the order the crawl found them; only those with `status` when given
+   * (a filter on the primary key's range, read in its order: no sort).
+   */
   async pages(
     crawlId: number,
     check: string,
     page: { limit: number; offset: number },
+    status?: PageCheckStatus,
   ): Promise<CheckPageRow[]> {
     const code = await this.code(check);
     if (code === undefined) return [];
-    const rows = await this.affected(crawlId, code).limit(page.limit).offset(page.offset).execute();
+    let query = this.affected(crawlId, code);
+    if (status) query = query.where("checks.status", "=", statusCode(status));
+    const rows = await query.limit(page.limit).offset(page.offset).execute();
     return rows.map((row) => withEvidence(row, check));
   }
 

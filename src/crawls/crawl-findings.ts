@@ -95,15 +95,33 @@ export class CrawlFindings {
     return csvChunks(columns, batches());
   }
 
-  /** A page of the pages where the check failed or warned, and how many there are in all. */
+  /**
+   * A page of the pages where the check failed or warned, and how many there are in all: in the order the crawl
+   * found them (the API's documented order), or with `failuresFirst` every failure before the warnings, each in
+   * that order (the web page's): the failures' count says where the warnings start, so a page of the list reads
+   * from one status or runs on from the failures into the warnings.
+   */
   async checkPages(
     crawlId: number,
     check: string,
     page: { limit: number; offset: number },
+    { failuresFirst = false }: { failuresFirst?: boolean } = {},
   ): Promise<{ rows: CheckPageRow[]; total: number }> {
     const counts = (await this.rollups.counts(crawlId)).find((row) => row.check_id === check);
     if (!counts) return { rows: [], total: 0 };
-    return { rows: await this.rollups.pages(crawlId, check, page), total: counts.fail + counts.warn };
+    const total = counts.fail + counts.warn;
+    if (!failuresFirst) return { rows: await this.rollups.pages(crawlId, check, page), total };
+    const failures = counts.fail;
+    const rows =
+      page.offset < failures
+        ? await this.rollups.pages(crawlId, check, page, "fail")
+        : ([] as CheckPageRow[]);
+    const room = page.limit - rows.length;
+    if (room > 0 && counts.warn > 0) {
+      const warnOffset = Math.max(0, page.offset - failures);
+      rows.push(...(await this.rollups.pages(crawlId, check, { limit: room, offset: warnOffset }, "warn")));
+    }
+    return { rows, total };
   }
 
   /** The affected pages of a check as CSV: `url,status,message,evidence`. */

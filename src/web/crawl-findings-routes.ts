@@ -1,11 +1,12 @@
 /**
  * A crawl's findings as pages, for the signed-in owner (another user's crawl, an unknown crawl or an unknown
- * check: the same 404 page): a page check's affected pages (`/crawls/{id}/checks/{check}/pages`, paged) and the
- * internal links (`/crawls/{id}/links`, filtered by `to`, `from` and `status` as in the API, paged). A filter
- * value that is not allowed is ignored and named, never refused. Their CSV downloads are served with the crawl's
- * other CSVs (crawl-routes.ts).
+ * check: the same 404 page): a page check's affected pages (`/crawls/{id}/checks/{check}/pages`, paged, failures
+ * before warnings) and the internal links (`/crawls/{id}/links`, filtered by `to`, `from` and `status` as in the
+ * API, paged). A filter value that is not allowed is ignored and named, never refused. Their CSV downloads are
+ * served with the crawl's other CSVs (crawl-routes.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { checkTitle } from "../analysis/check-titles.js";
 import { isPageCheck } from "../crawls/check-rollup.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { LinkFilter } from "../crawls/crawl-link-store.js";
@@ -16,7 +17,6 @@ import { notFoundPage, sendHtml } from "./render.js";
 import {
   checkPagesBody,
   checkPagesPerPage,
-  checkTitle,
   type LinkFilterState,
   linksBody,
   linksPerPage,
@@ -46,10 +46,12 @@ export async function crawlFindingsRoutes(
       if (!crawl) return reply;
       const check = request.params.check;
       const page = pageOf(request.query);
-      const { rows, total } = await crawlFindings.checkPages(crawl.id, check, {
-        limit: checkPagesPerPage,
-        offset: (page - 1) * checkPagesPerPage,
-      });
+      const { rows, total } = await crawlFindings.checkPages(
+        crawl.id,
+        check,
+        { limit: checkPagesPerPage, offset: (page - 1) * checkPagesPerPage },
+        { failuresFirst: true },
+      );
       return sendHtml(
         request,
         reply,

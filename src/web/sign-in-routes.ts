@@ -1,6 +1,9 @@
 /**
- * Signing up, logging in and out (/register, /login, /logout). Sign-up answers with the account page that
- * shows the new API key (account-page.ts). Failed log-ins are limited per client address and per e-mail.
+ * Signing up, logging in and out (/register, /login, /logout). Sign-up answers with a redirect to the account
+ * page (POST/redirect/GET, so a refresh does not sign up again), which offers the first steps: analyse a page,
+ * create an API key. The account has no key until then: a key is shown only in the answer to the POST that made
+ * it (account-page.ts), never carried through a redirect. Failed log-ins are limited per client address and per
+ * e-mail.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
@@ -13,7 +16,6 @@ import {
 import { type SessionService, sessionLifetimeSeconds } from "../accounts/session-service.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
-import { sendAccountPage } from "./account-page.js";
 import { seeOther, sendHtml } from "./render.js";
 import { type FormState, loginBody, registerBody } from "./views/account.js";
 import { cookieOptions, sessionCookie } from "./web-context.js";
@@ -53,9 +55,10 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
       // Counted once the form is complete, so typing mistakes do not use up a client's sign-ups.
       await quotas.charge("sign-ups", { address: request.ip });
       try {
-        const { account, key } = await accounts.createUser(email, password);
-        request.session = await startSession(request, reply, account);
-        return sendAccountPage(options, request, reply, { newKey: key });
+        const account = await accounts.createUserWithoutKey(email, password);
+        const { token } = await startSession(request, reply, account);
+        await sessions.setFlash(token, "Welcome: your account is ready.");
+        return seeOther(reply, "/account");
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         errors.email = "An account with this e-mail already exists.";

@@ -81,10 +81,7 @@ describe.runIf(asRoot)("Chromium launched as root with its sandbox on", () => {
 
   it("shows the reason on the web page that asks for rendered mode", async () => {
     const client = new WebClient(api.app);
-    expect(
-      (await client.post("/register", { email: "web@example.com", password: "correct horse battery" }))
-        .statusCode,
-    ).toBe(200); // the account page, showing the new key once
+    expect((await client.signUp("web@example.com")).statusCode).toBe(200); // the account page it leads to
     const created = await client.post("/reports", { url: `${site.url}/`, privacy: "1" });
     expect(created.statusCode).toBe(303);
     const reportPath = String(created.headers.location);

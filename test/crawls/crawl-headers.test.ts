@@ -310,7 +310,7 @@ describe("headers from the web form and the command line", () => {
 
   it("takes them from the form, one per line, and shows only their names", async () => {
     const owner = new WebClient(api.app);
-    await owner.post("/register", { email: "login@example.com", password: "correct horse battery" });
+    await owner.signUp("login@example.com");
     const refused = await owner.post("/crawls", {
       url: `${site.url}/`,
       headers: `Cookie: ${secretCookie}\nHost: example.com`,

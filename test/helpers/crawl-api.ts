@@ -39,6 +39,6 @@ export async function endedCrawlPage(client: WebClient, path: string, timeoutMs 
 /** A web client signed in as a new user with this e-mail (registered through the sign-up form). */
 export async function signedInClient(app: FastifyInstance, email: string): Promise<WebClient> {
   const client = new WebClient(app);
-  await client.post("/register", { email, password: "correct horse battery" });
+  await client.signUp(email);
   return client;
 }

@@ -105,6 +105,9 @@ export async function startRealisticApp(browser: Browser, rendered = true): Prom
   await page.fill("#email", "layout@example.com");
   await page.fill("#password", "correct horse battery");
   await page.click("button[type=submit]");
+  // Sign-up leads to the account page; its button makes the API key, shown once in that answer.
+  await page.waitForURL(`${service.url}/account`);
+  await page.getByRole("button", { name: "Create an API key" }).click();
   await page.waitForSelector("#new-api-key");
   const key = ((await page.textContent("#new-api-key")) ?? "").trim();
   await page.close();

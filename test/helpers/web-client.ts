@@ -24,6 +24,27 @@ export class WebClient {
     return this.send("POST", url, body.toString());
   }
 
+  /**
+   * Signs up through the form and follows its redirect to the account page, as a browser does; the answer must
+   * be the redirect (POST/redirect/GET), so a refresh cannot post the form again.
+   */
+  async signUp(email: string, password = "correct horse battery"): Promise<LightMyRequestResponse> {
+    const answer = await this.post("/register", { email, password });
+    if (answer.statusCode !== 303 || answer.headers.location !== "/account")
+      throw new Error(
+        `sign-up answered ${answer.statusCode} ${String(answer.headers.location)}: ${answer.body}`,
+      );
+    return this.get("/account");
+  }
+
+  /** Makes an API key with the account page's button; the key is read from that POST's answer, shown once. */
+  async createApiKey(): Promise<string> {
+    const answer = await this.post("/account/key");
+    const key = /id="new-api-key">(pgk_[A-Za-z0-9_-]{43})</.exec(answer.body)?.[1];
+    if (answer.statusCode !== 200 || !key) throw new Error(`no new key in the answer (${answer.statusCode})`);
+    return key;
+  }
+
   /** Submits a multipart form (as a browser does for a form with a file input), with the CSRF token. */
   async postMultipart(
     url: string,

@@ -90,10 +90,7 @@ describe("structured-data defects through the API, the web report and the comman
 
   it("the web report page shows the same evidence", async () => {
     const client = new WebClient(api.app);
-    expect(
-      (await client.post("/register", { email: "web-sd@example.com", password: "correct horse battery" }))
-        .statusCode,
-    ).toBe(200);
+    expect((await client.signUp("web-sd@example.com")).statusCode).toBe(200);
     const analysed = await client.post("/reports", { url: `${site.url}/fixed`, privacy: "0" });
     expect(analysed.statusCode).toBe(303);
     const report = await client.get(analysed.headers.location as string);

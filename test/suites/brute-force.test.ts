@@ -42,7 +42,7 @@ describe("brute force", () => {
 
   it("limits report-password guesses per report and client, even for the right password", async () => {
     const owner = new WebClient(api.app);
-    await owner.post("/register", { email: "brute-owner@example.com", password: "correct horse battery" });
+    await owner.signUp("brute-owner@example.com");
     const created = await owner.post("/reports", {
       url: `${site.url}/`,
       privacy: "2",
@@ -68,10 +68,7 @@ describe("brute force", () => {
   });
 
   it("limits log-in guesses per address and per account", async () => {
-    await new WebClient(api.app).post("/register", {
-      email: "brute-victim@example.com",
-      password: "correct horse battery",
-    });
+    await new WebClient(api.app).signUp("brute-victim@example.com");
     const attacker = new WebClient(api.app, "198.51.100.8");
     let refused = 0;
     for (let guess = 0; guess < 40; guess++) {

@@ -29,7 +29,7 @@ describe("report pages while analyses run in the background", () => {
       PAGEGRADE_CHROMIUM_PATH: "/nonexistent/chromium",
     });
     owner = new WebClient(api.app);
-    await owner.post("/register", { email: "background@example.com", password: "correct horse battery" });
+    await owner.signUp("background@example.com");
     const user = await new AccountService(api.database.store).verifyLogin(
       "background@example.com",
       "correct horse battery",

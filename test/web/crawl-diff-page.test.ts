@@ -80,13 +80,20 @@ describe.each(databaseKinds)("the comparison page on %s", (kind) => {
     expect(body).toContain(`compared with <a href="${first}">`);
     expect(body).toContain("2 high · 0 medium · 0 low");
     // New findings: the new broken link (linked from the home page); resolved: the old one and the shared title.
-    expect(section(body, "new")).toContain("<strong>broken-links</strong>");
+    // Checks named by their titles, the id only beside them in small type (a site check's and a page check's).
+    expect(section(body, "new")).toContain(
+      '<strong>Broken links</strong> <code class="muted check-id">broken-links</code>',
+    );
     expect(pathsIn(section(body, "new"), origin)).toEqual(["/", "/gone2"]);
-    expect(section(body, "resolved")).toContain("<strong>duplicate-title</strong>");
+    expect(section(body, "resolved")).toContain(
+      '<strong>Duplicate titles</strong> <code class="muted check-id">duplicate-title</code>',
+    );
     expect(pathsIn(section(body, "resolved"), origin)).toEqual(["/", "/b", "/c", "/gone"]);
     expect(section(body, "resolved")).toContain(`<a href="/reports/`);
     const checks = section(body, "page-checks");
-    expect(checks).toContain("<strong>image-alt</strong>");
+    expect(checks).toContain(
+      '<strong>Image alternative text</strong> <code class="muted check-id">image-alt</code>',
+    );
     expect(checks).toContain("1 regressed · 1 fixed");
     expect(checks).toMatch(new RegExp(`${origin}/a</a> <span class="muted">pass → fail`));
     expect(checks).toMatch(new RegExp(`${origin}/fixme</a> <span class="muted">fail → pass`));

@@ -91,6 +91,7 @@ describe("crawl pages", () => {
     const failing = await owner.get(`${path}/checks/${check}/pages`);
     expect(failing.statusCode).toBe(200);
     expect(failing.body).toMatch(/Page 1 of 1 · \d+ pages?/);
+    expect(failing.body).toContain("failed or warned, failures first");
     expect(failing.body).toMatch(/<a href="\/reports\/\d+">http:\/\/127\.0\.0\.1:\d+\//);
     expect(failing.body).toContain(`href="${path}/checks/${check}/pages.csv"`);
     const checkCsv = await owner.get(`${path}/checks/${check}/pages.csv`);

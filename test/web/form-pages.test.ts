@@ -20,7 +20,7 @@ describe("the pages' forms", () => {
     });
     api = await startApi("sqlite");
     client = new WebClient(api.app);
-    await client.post("/register", { email: "forms@example.com", password: "correct horse battery" });
+    await client.signUp("forms@example.com");
   });
   afterAll(async () => {
     await api.close();

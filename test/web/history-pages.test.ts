@@ -28,7 +28,7 @@ describe.each(databaseKinds)("the history pages on %s", (kind) => {
     api = await startApi(kind);
     await awayFromWindowEdge();
     owner = new WebClient(api.app);
-    await owner.post("/register", { email: "history@example.com", password: "correct horse battery" });
+    await owner.signUp("history@example.com");
     served = "good";
     const created = await owner.post("/reports", { url: `${site.url}/`, privacy: "1" });
     id = Number((created.headers.location as string).split("/").pop());

@@ -27,8 +27,7 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
 
   const signUp = async (email: string) => {
     const client = new WebClient(api.app);
-    const response = await client.post("/register", { email, password: "correct horse battery" });
-    expect(response.statusCode).toBe(200);
+    expect((await client.signUp(email)).statusCode).toBe(200);
     return client;
   };
 
@@ -42,7 +41,7 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
     expect(response.headers["x-frame-options"]).toBe("DENY");
   });
 
-  it("registers, keeps what was typed on errors (not the password), and shows the API key once", async () => {
+  it("registers with a redirect to the account page's first steps, keeps what was typed on errors (not the password), and shows an API key once, made there", async () => {
     const client = new WebClient(api.app);
     const invalid = await client.post("/register", { email: "not-an-email", password: "short" });
     expect(invalid.statusCode).toBe(422);
@@ -54,16 +53,43 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
       email: "web@example.com",
       password: "correct horse battery",
     });
-    // The new key is shown in the answer to the sign-up itself, once.
-    expect(created.statusCode).toBe(200);
-    expect(created.headers["cache-control"]).toBe("no-store");
+    // POST/redirect/GET: a refresh of the page it ends on does not sign up again, and the redirect carries no key.
+    expect(created.statusCode).toBe(303);
+    expect(created.headers.location).toBe("/account");
+    expect(created.body).not.toContain("pgk_");
     const sessionCookie = (
       created.cookies as Array<{ name: string; httpOnly?: boolean; sameSite?: string }>
     ).find((cookie) => cookie.name === "pg_session");
     expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
 
-    const account = created;
-    const key = /id="new-api-key">(pgk_[A-Za-z0-9_-]{43})</.exec(account.body)?.[1];
+    // The account page offers the next steps: analyse a first page, create an API key. It has no key yet.
+    const welcome = await client.get("/account");
+    expect(welcome.statusCode).toBe(200);
+    expect(welcome.body).toContain("Welcome: your account is ready.");
+    expect(welcome.body).toContain("Next: analyse your first page");
+    expect(welcome.body).toMatch(
+      /<form method="post" action="\/reports"[^>]*>[\s\S]*?name="url"[\s\S]*?Analyse your first page<\/button>/,
+    );
+    expect(welcome.body).toContain('<form method="post" action="/account/key">');
+    expect(welcome.body).toContain("Create an API key</button>");
+    expect(welcome.body).toContain("You have no API key.");
+    expect(welcome.body).not.toContain("pgk_");
+    expect(
+      await api.accounts.listKeys(
+        (await api.accounts.verifyLogin("web@example.com", "correct horse battery"))?.id as number,
+      ),
+    ).toEqual([]);
+
+    // The first step works from there: the form analyses a page.
+    const analysed = await client.post("/reports", { url: `${site.url}/` });
+    expect(analysed.statusCode).toBe(303);
+    expect(String(analysed.headers.location)).toMatch(/^\/reports\/\d+$/);
+
+    // The key is shown in the answer to the POST that made it, once.
+    const made = await client.post("/account/key");
+    expect(made.statusCode).toBe(200);
+    expect(made.headers["cache-control"]).toBe("no-store");
+    const key = /id="new-api-key">(pgk_[A-Za-z0-9_-]{43})</.exec(made.body)?.[1];
     expect(key).toBeDefined();
     const api1 = await api.app.inject({
       method: "GET",
@@ -75,6 +101,7 @@ describe.each(databaseKinds)("the web pages on %s", (kind) => {
     const again = await client.get("/account");
     expect(again.body).not.toContain(key as string);
     expect(again.body).toContain(`${key?.slice(0, 8)}…${key?.slice(-4)}`);
+    expect(again.body).not.toContain("Next: analyse your first page");
 
     const duplicate = await new WebClient(api.app).post("/register", {
       email: "web@example.com",

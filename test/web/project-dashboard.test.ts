@@ -24,9 +24,7 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
 
   const signUp = async (email: string) => {
     const client = new WebClient(api.app);
-    expect((await client.post("/register", { email, password: "correct horse battery" })).statusCode).toBe(
-      200,
-    );
+    expect((await client.signUp(email)).statusCode).toBe(200);
     const account = await api.accounts.verifyLogin(email, "correct horse battery");
     return { client, userId: account?.id as number };
   };
@@ -197,7 +195,9 @@ describe.each(databaseKinds)("the project dashboard on %s", (kind) => {
     expect(changes).toContain("<dt>Pages regressed</dt><dd>1</dd>");
     expect(changes).toContain("<dt>Pages fixed</dt><dd>0</dd>");
     expect(changes).toContain('<span class="key">https://shop.example/&#60;new&#62;</span>');
-    expect(changes).toContain('<strong>broken-links</strong> <span class="muted">(high)</span>');
+    expect(changes).toContain(
+      '<strong>Broken links</strong> <code class="muted check-id">broken-links</code> <span class="muted">(high)</span>',
+    );
     expect(changes).toContain(`<a href="/crawls/${latest}/diff">`);
     // Crawls written without completing have no summary: the first view compared them and stored it, and the
     // next view shows the same from it.

@@ -88,7 +88,7 @@ describe("the guards of every web page", () => {
     api = await startApi("sqlite", { PAGEGRADE_CRAWL_DELAY_MS: "0" });
     routes = registeredRoutes(api.app.printRoutes({ commonPrefix: false })).filter(isWebPage);
     owner = new WebClient(api.app);
-    await owner.post("/register", { email: "guarded@example.com", password: "correct horse battery" });
+    await owner.signUp("guarded@example.com");
     const report = await owner.post("/reports", { url: `${site.url}/`, privacy: "1" });
     params["reports:id"] = String(report.headers.location).split("/").pop() as string;
     const crawl = await owner.post("/crawls", { url: `${site.url}/`, max_pages: "1" });

@@ -27,8 +27,8 @@ describe("webhook pages", () => {
     api = await startApi("sqlite");
     owner = new WebClient(api.app);
     stranger = new WebClient(api.app);
-    await owner.post("/register", { email: "hooks@example.com", password: "correct horse battery" });
-    await stranger.post("/register", { email: "stranger@example.com", password: "correct horse battery" });
+    await owner.signUp("hooks@example.com");
+    await stranger.signUp("stranger@example.com");
   });
   afterAll(async () => {
     await api.close();

@@ -6,6 +6,7 @@
 
 import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 export const brokenLinks: SiteCheck = async (site) => {
   const findings = (await site.linkTargets("broken", listedSources)).map((target) => ({
@@ -16,7 +17,7 @@ export const brokenLinks: SiteCheck = async (site) => {
     sources: target.sources,
   }));
   return issueOf(
-    { check: "broken-links", category: "seo", importance: "high", title: "Broken links" },
+    { check: "broken-links", category: "seo", importance: "high", title: siteCheckTitles["broken-links"] },
     findings,
     (count) =>
       `Internal links point to ${plural(count, "URL")} that ${count === 1 ? "answers" : "answer"} an error or cannot be fetched.`,

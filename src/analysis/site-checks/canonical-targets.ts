@@ -7,6 +7,7 @@ import type { SitePage } from "./site-facts.js";
 import { byUrl, issueOf, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
 import { isBroken } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 function problemOf(target: SitePage): string | null {
   if (target.redirectTo !== null) return `redirects to ${target.redirectTo}`;
@@ -32,7 +33,12 @@ export const canonicalTargets: SiteCheck = async (site) => {
     }
   }
   return issueOf(
-    { check: "canonical-targets", category: "seo", importance: "high", title: "Broken canonicals" },
+    {
+      check: "canonical-targets",
+      category: "seo",
+      importance: "high",
+      title: siteCheckTitles["canonical-targets"],
+    },
     findings,
     (count) =>
       `${plural(count, "page")} ${count === 1 ? "names" : "name"} a canonical that is not a canonical, indexable page.`,

@@ -2,13 +2,14 @@
 
 import { byUrl, FindingList, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 const deepest = 4;
 
 export const clickDepth: SiteCheck = async (site, sink) => {
   // A large site may have most of its pages deep: the findings go to the sink as they come.
   const findings = new FindingList<{ url: string; depth: number | null }>(
-    { check: "click-depth", category: "seo", importance: "low", title: "Deep pages" },
+    { check: "click-depth", category: "seo", importance: "low", title: siteCheckTitles["click-depth"] },
     byUrl,
     sink,
   );

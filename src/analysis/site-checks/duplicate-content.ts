@@ -16,6 +16,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { groupMembers } from "./finding-fingerprint.js";
 import { issueOf, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 const threshold = 0.9;
 const bands = 16;
@@ -137,7 +138,12 @@ export const duplicateContent: SiteCheck = async (site) => {
     .sort((a, b) => b.length - a.length)
     .map((group) => ({ pages: group }));
   return issueOf(
-    { check: "duplicate-content", category: "seo", importance: "medium", title: "Duplicate content" },
+    {
+      check: "duplicate-content",
+      category: "seo",
+      importance: "medium",
+      title: siteCheckTitles["duplicate-content"],
+    },
     findings,
     (count) => `${plural(count, "group")} of indexable pages have the same or nearly the same text (≥ 90 %).`,
     (item) => groupMembers(item.pages),

@@ -3,6 +3,7 @@ import { duplicateGroups } from "./duplicate-groups.js";
 import { textKey } from "./finding-fingerprint.js";
 import { issueOf, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 export const duplicateMetaDescription: SiteCheck = async (site) =>
   issueOf(
@@ -10,7 +11,7 @@ export const duplicateMetaDescription: SiteCheck = async (site) =>
       check: "duplicate-meta-description",
       category: "seo",
       importance: "low",
-      title: "Duplicate meta descriptions",
+      title: siteCheckTitles["duplicate-meta-description"],
     },
     await duplicateGroups(site, "metaDescription", "description"),
     (count) =>

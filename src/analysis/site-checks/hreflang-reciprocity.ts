@@ -7,6 +7,7 @@
 import { issueOf, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
 import { isBroken } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 export const hreflangReciprocity: SiteCheck = async (site) => {
   const findings: Array<{ url: string; hreflang: string; alternate: string; problem: string }> = [];
@@ -33,7 +34,12 @@ export const hreflangReciprocity: SiteCheck = async (site) => {
     }
   }
   return issueOf(
-    { check: "hreflang-reciprocity", category: "seo", importance: "low", title: "hreflang alternates" },
+    {
+      check: "hreflang-reciprocity",
+      category: "seo",
+      importance: "low",
+      title: siteCheckTitles["hreflang-reciprocity"],
+    },
     findings,
     (count) =>
       `${plural(count, "hreflang alternate")} ${count === 1 ? "is" : "are"} not reciprocal or not a valid page.`,

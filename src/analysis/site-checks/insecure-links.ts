@@ -2,6 +2,7 @@
 
 import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 export const insecureLinks: SiteCheck = async (site) => {
   if (!site.startUrl.startsWith("https:")) return null;
@@ -10,7 +11,12 @@ export const insecureLinks: SiteCheck = async (site) => {
     sources: target.sources,
   }));
   return issueOf(
-    { check: "insecure-links", category: "security", importance: "medium", title: "Links to http://" },
+    {
+      check: "insecure-links",
+      category: "security",
+      importance: "medium",
+      title: siteCheckTitles["insecure-links"],
+    },
     findings,
     (count) => `Internal links point to ${plural(count, "http:// URL")} on an https site.`,
     byUrl,

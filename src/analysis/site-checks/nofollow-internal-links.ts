@@ -2,6 +2,7 @@
 
 import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 export const nofollowInternalLinks: SiteCheck = async (site) => {
   const findings = (await site.linkTargets("nofollow", listedSources)).map((target) => ({
@@ -13,7 +14,7 @@ export const nofollowInternalLinks: SiteCheck = async (site) => {
       check: "nofollow-internal-links",
       category: "seo",
       importance: "low",
-      title: "Nofollow internal links",
+      title: siteCheckTitles["nofollow-internal-links"],
     },
     findings,
     (count) => `Internal nofollow links point to ${plural(count, "indexable page")}.`,

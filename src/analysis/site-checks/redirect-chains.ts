@@ -5,6 +5,7 @@
 import { groupMembers } from "./finding-fingerprint.js";
 import { issueOf, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 export const redirectChains: SiteCheck = async (site) => {
   const next = new Map<string, string>();
@@ -43,7 +44,12 @@ export const redirectChains: SiteCheck = async (site) => {
     }
   }
   return issueOf(
-    { check: "redirect-chains", category: "seo", importance: "medium", title: "Redirect chains and loops" },
+    {
+      check: "redirect-chains",
+      category: "seo",
+      importance: "medium",
+      title: siteCheckTitles["redirect-chains"],
+    },
     findings,
     (count) =>
       `${plural(count, "redirect")} ${count === 1 ? "takes" : "take"} two or more hops or ${count === 1 ? "loops" : "loop"}.`,

@@ -2,6 +2,7 @@
 
 import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 export const redirectedLinks: SiteCheck = async (site) => {
   const findings = (await site.linkTargets("redirected", listedSources)).map((target) => ({
@@ -11,7 +12,12 @@ export const redirectedLinks: SiteCheck = async (site) => {
     sources: target.sources,
   }));
   return issueOf(
-    { check: "redirected-links", category: "seo", importance: "low", title: "Links to redirects" },
+    {
+      check: "redirected-links",
+      category: "seo",
+      importance: "low",
+      title: siteCheckTitles["redirected-links"],
+    },
     findings,
     (count) =>
       `Internal links point to ${plural(count, "URL")} that ${count === 1 ? "redirects" : "redirect"}; link to where ${count === 1 ? "it goes" : "they go"} instead.`,

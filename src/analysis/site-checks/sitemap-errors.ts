@@ -5,6 +5,7 @@
 import type { SitePage } from "./site-facts.js";
 import { byUrl, issueOf, plural } from "./site-issue.js";
 import type { SiteCheck } from "./site-source.js";
+import { siteCheckTitles } from "./titles.js";
 
 function problemOf(page: SitePage): string | null {
   if (page.disallowed) return "disallowed by robots.txt";
@@ -26,7 +27,12 @@ export const sitemapErrors: SiteCheck = async (site) => {
     }
   }
   return issueOf(
-    { check: "sitemap-errors", category: "seo", importance: "medium", title: "Sitemap errors" },
+    {
+      check: "sitemap-errors",
+      category: "seo",
+      importance: "medium",
+      title: siteCheckTitles["sitemap-errors"],
+    },
     findings,
     (count) =>
       `${plural(count, "sitemap URL")} ${count === 1 ? "is" : "are"} not a canonical, indexable page.`,

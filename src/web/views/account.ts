@@ -46,12 +46,28 @@ export interface AccountView {
   flash: string | null;
 }
 
+/**
+ * What to do first: shown to a new account (no API key yet, as sign-up leaves it) and right after a key was made.
+ * The analyse form posts to /reports with its defaults (public, raw, no schedule).
+ */
+function nextSteps(csrf: string, withoutKey: boolean): SafeHtml {
+  return html`<section class="card next-step">
+  <h2>Next: analyse your first page</h2>
+  <form method="post" action="/reports" novalidate data-busy="Analysing…">
+    ${csrfField(csrf)}
+    ${field({ name: "url", label: "Page URL", placeholder: "example.com/page (https:// is assumed)", type: "url", required: true, maxlength: 2048 })}
+    <p><button type="submit">Analyse your first page</button> <a href="/crawls#url">or crawl a whole site</a> <span class="muted" data-busy-note role="status" hidden></span></p>
+  </form>
+  ${withoutKey ? html`<p>To call the API from your own programs, <a href="#api">create an API key</a>.</p>` : ""}
+</section>`;
+}
+
 export function accountBody(csrf: string, view: AccountView, passwordState: FormState = {}): SafeHtml {
   const shownKey = view.newKey ?? view.keys[0]?.key ?? "YOUR_API_KEY";
   return html`<h1>Your account</h1>
 ${view.flash ? notice(view.flash) : ""}
-${view.newKey ? html`<section class="card next-step"><h2>Next: grade your first page</h2><p><a class="button" href="/reports#url">Analyse a page</a> <a href="/crawls#url">or crawl a whole site</a></p></section>` : ""}
-<section class="card">
+${view.newKey || view.keys.length === 0 ? nextSteps(csrf, view.keys.length === 0) : ""}
+<section class="card" id="api">
   <h2>API key</h2>
   ${
     view.newKey
@@ -62,7 +78,7 @@ ${view.newKey ? html`<section class="card next-step"><h2>Next: grade your first 
   ${
     view.keys.length > 0
       ? html`<p><a href="/account/key">Regenerate the key…</a> <span class="muted">The current key stops working at once.</span></p>`
-      : html`<form method="post" action="/account/key">${csrfField(csrf)}<button type="submit">Generate a key</button></form>`
+      : html`<form method="post" action="/account/key">${csrfField(csrf)}<button type="submit">Create an API key</button> <span class="muted">It is shown once, on the page that answers.</span></form>`
   }
   <h3>Calling the API</h3>
   <pre tabindex="0" aria-label="An example call"><code>curl -H "Authorization: Bearer ${shownKey}" \\

@@ -1,8 +1,10 @@
 /**
  * The comparison page of two crawls (`/crawls/{id}/diff`): the score change and regressions first, then the new
  * and resolved site findings (each page linking to its report), the page checks regressed and fixed, and the
- * pages added, removed or changed. Server-rendered; no script.
+ * pages added, removed or changed. Checks are named by their titles, their ids beside them in small type.
+ * Server-rendered; no script.
  */
+import { checkTitle } from "../../analysis/check-titles.js";
 import type { CrawlDiff, SiteIssueChange } from "../../crawls/crawl-diff.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
@@ -67,7 +69,7 @@ function changes(diff: CrawlDiff, page: (url: string) => SafeHtml): SafeHtml {
       ? html`<p>No page check got worse or better on the pages both crawls analysed.</p>`
       : diff.page_checks.map(
           (check) => html`<details class="page-check importance-${check.importance}" open>
-    <summary><strong>${check.check}</strong> <span class="muted">${check.importance} · ${check.regressed} regressed · ${check.fixed} fixed</span></summary>
+    <summary><strong>${checkTitle(check.check)}</strong> <code class="muted check-id">${check.check}</code> <span class="muted">${check.importance} · ${check.regressed} regressed · ${check.fixed} fixed</span></summary>
     <ul class="evidence">${check.pages.map((entry) => html`<li>${page(entry.url)} <span class="muted">${entry.from} → ${entry.to}</span></li>`)}</ul>
     ${listedNote(check.pages.length, check.regressed + check.fixed)}
   </details>`,
@@ -121,7 +123,7 @@ function findingList(
   if (shown.length === 0) return html`<p>${none}</p>`;
   return html`${shown.map(
     (issue) => html`<details class="site-issue importance-${issue.importance}" open>
-    <summary><strong>${issue.check}</strong> <span class="muted">${issue.importance} · ${issue[`${side}_count`]} ${side}</span></summary>
+    <summary><strong>${checkTitle(issue.check)}</strong> <code class="muted check-id">${issue.check}</code> <span class="muted">${issue.importance} · ${issue[`${side}_count`]} ${side}</span></summary>
     <ul class="evidence">${issue[side].map((item) => html`<li>${findingMarkup(item, page)}</li>`)}</ul>
     ${listedNote(issue[side].length, issue[`${side}_count`])}
   </details>`,

@@ -6,6 +6,7 @@
  * crawled site's text, escaped like all page text.
  */
 import { catalogue } from "../../analysis/catalogue.js";
+import { checkTitle } from "../../analysis/check-titles.js";
 import type { CheckPageRow } from "../../crawls/check-rollup-store.js";
 import type { CrawlRollupRow } from "../../crawls/crawl-findings.js";
 import type { LinkRow } from "../../crawls/crawl-link-store.js";
@@ -33,11 +34,6 @@ export interface LinkFilterState {
 const checkPagesPath = (crawlId: number, check: string) =>
   `/crawls/${crawlId}/checks/${encodeURIComponent(check)}/pages`;
 
-/** A check's title as reports show it ("Meta description"), its id when the catalogue has no entry. */
-export function checkTitle(check: string): string {
-  return titles.get(check) ?? check;
-}
-const titles = new Map(catalogue.map((entry) => [entry.id, entry.title]));
 const howToFix = new Map(catalogue.map((entry) => [entry.id, entry.how_to_fix]));
 
 /**
@@ -103,7 +99,7 @@ export function checkPagesBody({ crawl, check, rows, total, page }: CheckPagesVi
   const path = checkPagesPath(crawl.id, check);
   return html`<article class="crawl-findings">
   <h1>Pages failing “${checkTitle(check)}” <code class="muted check-id">${check}</code></h1>
-  <p class="muted"><a href="/crawls/${crawl.id}#page-checks">Crawl of ${crawl.url}</a> · ${total} ${total === 1 ? "page" : "pages"} failed or warned</p>
+  <p class="muted"><a href="/crawls/${crawl.id}#page-checks">Crawl of ${crawl.url}</a> · ${total} ${total === 1 ? "page" : "pages"} failed or warned, failures first</p>
   ${howToFix.has(check) ? html`<section class="card"><h2>How to fix</h2><p>${howToFix.get(check)}</p></section>` : ""}
   <section class="card">
     <p><a href="${path}.csv" download>Download every affected page (CSV)</a></p>

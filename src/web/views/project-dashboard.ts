@@ -5,6 +5,7 @@
  * in the latest crawl against the one before it (its change summary, crawl-change-summary.ts: counts, the first
  * new findings, and a link to the comparison page).
  */
+import { checkTitle } from "../../analysis/check-titles.js";
 import type { CrawlChangeSummary } from "../../crawls/crawl-change-summary.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import type { Fix } from "../../crawls/fix-first.js";
@@ -87,7 +88,7 @@ export function latestCrawlChanges(summary: CrawlChangeSummary): SafeHtml {
       : html`<h3>First new findings</h3>
   <ul class="new-findings">${summary.first_new.map(
     ({ check, importance, item }) =>
-      html`<li><strong>${check}</strong> <span class="muted">(${importance})</span>: <span class="key">${findingPlace(item)}</span></li>`,
+      html`<li><strong>${checkTitle(check)}</strong> <code class="muted check-id">${check}</code> <span class="muted">(${importance})</span>: <span class="key">${findingPlace(item)}</span></li>`,
   )}</ul>`
   }
   <p><a href="/crawls/${summary.to.id}/diff">Everything that changed since the previous crawl</a></p>
