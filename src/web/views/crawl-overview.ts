@@ -18,7 +18,7 @@ export const crawlStatusNames: Record<CrawlRow["status"], string> = {
   failed: "Failed",
 };
 
-export function crawlSummary(crawl: CrawlRow, overview: CrawlOverview, extra: SafeHtml | "" = ""): SafeHtml {
+export function crawlSummary(crawl: CrawlRow, extra: SafeHtml | "" = ""): SafeHtml {
   const error = crawlError(crawl);
   return html`<section class="card crawl-summary">
   <h2>${crawlStatusNames[crawl.status]}</h2>
@@ -32,16 +32,20 @@ export function crawlSummary(crawl: CrawlRow, overview: CrawlOverview, extra: Sa
   </dl>
   ${crawl.analysed === 0 ? "" : html`<p class="issue-counts"><a href="#site-issues">Site issues</a>: <span class="badge status-fail">${crawl.issues_high} high</span> <span class="badge status-warn">${crawl.issues_medium} medium</span> <span class="badge status-info">${crawl.issues_low} low</span></p>`}
   ${extra}
-  ${
-    crawl.discovered === 0
-      ? ""
-      : html`<div class="charts">
+</section>`;
+}
+
+/**
+ * A finished crawl's charts (answers, clicks from the start, scores), a card of their own after what to fix
+ * first, so a phone's first screen holds the summary and the fixes; nothing when no URL was found.
+ */
+export function crawlCharts(crawl: CrawlRow, overview: CrawlOverview): SafeHtml | "" {
+  if (crawl.discovered === 0) return "";
+  return html`<section class="card crawl-charts" aria-label="The crawl in charts"><div class="charts">
     ${barChart("Pages by answer", answerRows(overview))}
     ${barChart("Pages by clicks from the start", depthRows(overview))}
     ${barChart("Pages by score", scoreRows(overview))}
-  </div>`
-  }
-</section>`;
+  </div></section>`;
 }
 
 function answerRows({ answers }: CrawlOverview): ChartRow[] {

@@ -19,7 +19,7 @@ import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { listPageLink } from "../list-query.js";
 import { linkFilterForm, linksCsvPath, linksTable } from "./crawl-findings.js";
 import { limitedNote } from "./crawl-limited.js";
-import { crawlStatusNames, crawlSummary } from "./crawl-overview.js";
+import { crawlCharts, crawlStatusNames, crawlSummary } from "./crawl-overview.js";
 import { alert, csrfField, notice, option } from "./forms.js";
 import { paginationNav } from "./list-controls.js";
 import { type IssueTableState, siteIssuesSection } from "./site-issues.js";
@@ -166,8 +166,9 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   <h1>Crawl of <span class="key">${crawl.url}</span></h1>
   <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}${headerNamesNote(crawl)}${crawl.urls === null ? "" : html` · a list of ${(JSON.parse(crawl.urls) as string[]).length} URLs`}</p>
   ${view.flash ? notice(view.flash) : ""}
-  ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, view.overview, html`${droppedNote(crawl)}${limitedNote(crawl)}${view.hasPrevious ? diffLink(crawl) : ""}`)}
+  ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, html`${droppedNote(crawl)}${limitedNote(crawl)}${view.hasPrevious ? diffLink(crawl) : ""}`)}
   ${view.fixFirst ?? ""}
+  ${active ? "" : crawlCharts(crawl, view.overview)}
   ${sections.length > 1 ? html`<nav class="section-nav" aria-label="Sections of the crawl"><ul>${sections.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>` : ""}
   ${judged ? siteIssuesSection(crawl.id, view.issues, view.issueTable) : ""}
   ${view.checkRollup ? html`<section class="card" id="page-checks" aria-labelledby="page-checks-heading"><h2 id="page-checks-heading">Page checks</h2>${view.checkRollup}</section>` : ""}
