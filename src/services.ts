@@ -123,7 +123,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
       events,
     }),
     history,
-    projects: new ProjectService(reportStore, analyzer.scoring, new ProjectStore(store)),
+    projects: new ProjectService(new ProjectStore(store), analyzer.scoring),
     accounts,
     sessions,
   };

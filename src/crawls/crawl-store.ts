@@ -8,6 +8,7 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { flushingLater } from "../store/flushes-later.js";
+import { deleteOwned } from "../store/owned-rows.js";
 import type {
   CrawlIssuesTable,
   CrawlPagesTable,
@@ -213,13 +214,8 @@ export class CrawlStore {
       .executeTakeFirst();
   }
 
-  async delete(userId: number, id: number): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom("crawls")
-      .where("user_id", "=", userId)
-      .where("id", "=", id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  delete(userId: number, id: number): Promise<boolean> {
+    return deleteOwned(this.db, "crawls", userId, id);
   }
 
   /** Cancels a crawl that has not started; undefined when it has. */

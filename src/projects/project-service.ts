@@ -4,8 +4,7 @@
  */
 import { resultOf } from "../analysis/score.js";
 import type { Scoring } from "../analysis/scoring-config.js";
-import type { ProjectListQuery, ReportStore } from "../store/report-store.js";
-import type { ProjectStore } from "./project-store.js";
+import type { ProjectListQuery, ProjectStore } from "./project-store.js";
 
 export interface ProjectSummary {
   project: string;
@@ -29,14 +28,13 @@ export interface ProjectDetail {
 
 export class ProjectService {
   constructor(
-    private readonly reports: ReportStore,
+    private readonly projects: ProjectStore,
     private readonly scoring: Scoring,
-    private readonly figures: ProjectStore,
   ) {}
 
   /** The user's project, or undefined when the user has no report in it. */
   async show(userId: number, project: string): Promise<ProjectDetail | undefined> {
-    const figures = await this.figures.figures(userId, project);
+    const figures = await this.projects.figures(userId, project);
     if (!figures) return undefined;
     const score = figures.average_score === null ? null : Math.round(figures.average_score);
     return {
@@ -51,7 +49,7 @@ export class ProjectService {
   }
 
   async list(userId: number, query: ProjectListQuery): Promise<{ rows: ProjectSummary[]; total: number }> {
-    const { rows, total } = await this.reports.listProjects(userId, query);
+    const { rows, total } = await this.projects.list(userId, query);
     return {
       total,
       rows: rows.map((row) => {
@@ -70,6 +68,6 @@ export class ProjectService {
 
   /** Deletes the user's reports of the project; returns how many, 0 when the user has no such project. */
   delete(userId: number, project: string): Promise<number> {
-    return this.reports.deleteProject(userId, project);
+    return this.projects.delete(userId, project);
   }
 }

@@ -1,5 +1,9 @@
-/** One project of a user in figures: its reports counted by result, their mean score, first and last dates. */
+/**
+ * A user's projects, read from their reports (a report's `project`): listed with their figures, one project in
+ * figures (its reports counted by result, their mean score, first and last dates), deleted with its reports.
+ */
 import { type Kysely, sql } from "kysely";
+import { escapeLike } from "../store/like-pattern.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 
@@ -13,10 +17,26 @@ export interface ProjectFigures {
   last_generated_at: string | null;
 }
 
+export interface ProjectListQuery {
+  search?: string;
+  sortBy: "created_at" | "project";
+  direction: "asc" | "desc";
+  limit: number;
+  offset: number;
+}
+
+export interface ProjectRow {
+  project: string;
+  reports: number;
+  average_score: number;
+  created_at: string;
+  last_generated_at: string;
+}
+
 export class ProjectStore {
   private readonly db: Kysely<Database>;
 
-  constructor(store: Store) {
+  constructor(private readonly store: Store) {
     this.db = store.db;
   }
 
@@ -46,5 +66,58 @@ export class ProjectStore {
       created_at: row.created_at as string,
       last_generated_at: (row.last_generated_at as string | null) ?? null,
     };
+  }
+
+  /** The user's projects, each with its reports' count, mean score, first and last dates. */
+  async list(userId: number, query: ProjectListQuery): Promise<{ rows: ProjectRow[]; total: number }> {
+    let filtered = this.db.selectFrom("reports").where("user_id", "=", userId);
+    if (query.search !== undefined) {
+      // Project names are short and few per user: a case-insensitive pattern match needs no index.
+      const pattern = `%${escapeLike(query.search)}%`;
+      filtered =
+        this.store.dialect === "postgres"
+          ? filtered.where(sql<boolean>`project ilike ${pattern} escape '\\'`)
+          : filtered.where(sql<boolean>`project like ${pattern} escape '\\'`);
+    }
+    const grouped = filtered
+      .select((eb) => [
+        "project",
+        eb.fn.countAll<number>().as("reports"),
+        eb.fn.avg<number>("score").as("average_score"),
+        eb.fn.min("created_at").as("created_at"),
+        eb.fn.max("generated_at").as("last_generated_at"),
+      ])
+      .groupBy("project");
+    const [counted, rows] = await Promise.all([
+      filtered.select(sql<number>`count(distinct project)`.as("total")).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom(grouped.as("projects"))
+        .selectAll()
+        .orderBy(query.sortBy, query.direction)
+        .orderBy("project", query.direction)
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute(),
+    ]);
+    return {
+      rows: rows.map((row) => ({
+        project: row.project,
+        reports: Number(row.reports),
+        average_score: Number(row.average_score),
+        created_at: row.created_at as string,
+        last_generated_at: row.last_generated_at as string,
+      })),
+      total: Number(counted.total),
+    };
+  }
+
+  /** Deletes the user's reports of one project in one statement; returns how many there were. */
+  async delete(userId: number, project: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom("reports")
+      .where("user_id", "=", userId)
+      .where("project", "=", project)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -4,6 +4,7 @@
  * per webhook), whatever the number of announcements.
  */
 import type { Kysely, Selectable } from "kysely";
+import { deleteOwned } from "../store/owned-rows.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 
@@ -101,13 +102,8 @@ export class WebhookStore {
       .executeTakeFirst();
   }
 
-  async delete(userId: number, id: number): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom("webhooks")
-      .where("user_id", "=", userId)
-      .where("id", "=", id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  delete(userId: number, id: number): Promise<boolean> {
+    return deleteOwned(this.db, "webhooks", userId, id);
   }
 
   /**

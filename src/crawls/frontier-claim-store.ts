@@ -1,0 +1,339 @@
+/**
+ * Claims, leases and politeness of a crawl's frontier, shared by every part through the database: the claim of
+ * the next page (a fetch from the budget and a lease), its renewal, hand-back and requeueing, what became of a
+ * claimed page that was not analysed (`settlePage`), and the start of the next request to the site (starts
+ * `delay` apart across parts, a pause after a 429 or 503). Each write that PostgreSQL runs as one statement of
+ * its own stands beside the SQLite transaction that does the same.
+ */
+import { type Kysely, type QueryCreator, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
+import { flushingLater } from "../store/flushes-later.js";
+import type { Database } from "../store/schema.js";
+import type { Dialect, Store } from "../store/store.js";
+import type { CrawlPageRow } from "./crawl-store.js";
+import type { PageFacts } from "./page-completion-store.js";
+
+/** What a part's claim got: a page to fetch, or why there is none (see `FrontierStore.claim`). */
+export type Claim = CrawlPageRow | "stopped" | "cancelled" | "spent" | undefined;
+
+export class FrontierClaims {
+  private readonly db: Kysely<Database>;
+
+  private readonly dialect: Dialect;
+
+  constructor(store: Store) {
+    this.db = store.db;
+    this.dialect = store.dialect;
+  }
+
+  /**
+   * Pages left `fetching` go back to the queue, and their fetches back to the budget: those of this part (a part
+   * starting again after its process stopped) and those whose claim ran out (a part that will not come back).
+   */
+  async requeueStale(crawlId: number, part: number, now: string): Promise<void> {
+    await this.givingBackFetches(crawlId, (db) =>
+      db
+        .updateTable("crawl_pages")
+        .set({ state: "queued", claimed_by: null, lease_until: null })
+        .where("crawl_id", "=", crawlId)
+        .where("state", "=", "fetching")
+        .where((eb) => eb.or([eb("claimed_by", "=", part), eb("lease_until", "<", now)])),
+    );
+  }
+
+  /**
+   * Changes pages' rows (`pages`, an update of claimed pages) and gives their fetches back to the crawl's budget,
+   * one per page changed: the pages' rows first, then the crawl's, the claim's order. On PostgreSQL one statement
+   * run on its own (the update of the pages as its first part, `flushingLater`), so the crawl's row is locked
+   * with no round trip to the client before the commit, and not at all when no page changed; on SQLite one
+   * transaction.
+   */
+  private async givingBackFetches(
+    crawlId: number,
+    pages: (
+      db: QueryCreator<Database>,
+    ) => UpdateQueryBuilder<Database, "crawl_pages", "crawl_pages", UpdateResult>,
+  ): Promise<void> {
+    if (this.dialect === "postgres") {
+      await this.db
+        .with("released", (db) => pages(db).returning("crawl_pages.id"))
+        .updateTable("crawls")
+        .set({ reserved: sql<number>`reserved - (select count(*) from released)` })
+        .where("id", "=", crawlId)
+        .where(({ exists, selectFrom }) => exists(selectFrom("released").select("released.id")))
+        .where(flushingLater())
+        .execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const count = Number((await pages(trx).executeTakeFirst()).numUpdatedRows);
+      if (count === 0) return;
+      await trx
+        .updateTable("crawls")
+        .set({ reserved: sql<number>`reserved - ${count}` })
+        .where("id", "=", crawlId)
+        .execute();
+    });
+  }
+
+  /**
+   * Takes one fetch from the crawl's budget and the next queued page (shallowest first, then in discovery
+   * order), marked `fetching` by this part until `leaseUntil`. `"stopped"` when the crawl no longer runs,
+   * `"cancelled"` when it was asked to stop, `"spent"` when `max_pages` fetches are taken; undefined when no page
+   * is queued. Pages known only from a sitemap (no depth) come after every page with a depth, and only with
+   * `unknownDepth` and while no part fetches a page with a depth (its links may give them one: a sitemap URL
+   * that redirects would otherwise pass its missing depth on to the pages it leads to). The page is chosen
+   * first, then the budget taken from the crawl's row (only from a running crawl not asked to stop): the order,
+   * page then crawl, that every write of both follows. On PostgreSQL that is one statement of its own
+   * (`claimInOneStatement`); on SQLite one transaction.
+   */
+  async claim(crawlId: number, part: number, leaseUntil: string, unknownDepth: boolean): Promise<Claim> {
+    if (this.dialect === "postgres") {
+      const claimed =
+        (await this.claimInOneStatement(crawlId, part, leaseUntil, "known")) ??
+        (unknownDepth ? await this.claimInOneStatement(crawlId, part, leaseUntil, "unknown") : undefined);
+      return claimed ?? this.whyNoClaim(this.db, crawlId);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const queued = trx
+        .selectFrom("crawl_pages")
+        .selectAll()
+        .where("crawl_id", "=", crawlId)
+        .where("state", "=", "queued");
+      const next =
+        (await queued
+          .where("depth", "is not", null)
+          .orderBy("depth")
+          .orderBy("id")
+          .limit(1)
+          .executeTakeFirst()) ??
+        (unknownDepth && !(await fetchingWithDepth(trx, crawlId))
+          ? await queued.where("depth", "is", null).orderBy("id").limit(1).executeTakeFirst()
+          : undefined);
+      const reserved = next
+        ? Number((await takingAFetch(trx, crawlId).executeTakeFirst()).numUpdatedRows)
+        : 0;
+      if (reserved === 0) return this.whyNoClaim(trx, crawlId);
+      const page = next as CrawlPageRow;
+      const claimed = {
+        state: "fetching" as const,
+        attempts: page.attempts + 1,
+        claimed_by: part,
+        lease_until: leaseUntil,
+      };
+      await trx.updateTable("crawl_pages").set(claimed).where("id", "=", page.id).execute();
+      return { ...page, ...claimed };
+    });
+  }
+
+  /**
+   * PostgreSQL: a claim in one statement, run on its own (no transaction), its commit not waiting for the WAL's
+   * flush (`flushingLater`). The crawl's row, which every part's claim and every analysed page's room writes,
+   * is then locked from the budget's update to the statement's commit only, with no round trip to the client
+   * in between. In the statement, the page's row is locked first (`for update skip locked`: a queued row that
+   * another transaction holds, a page's transaction lowering its depth, is passed over rather than waited for),
+   * and the budget is taken only if there is one (the update of the crawl's row reads the chosen page); then the
+   * page is marked. Never the other order, so no claim waits for a page while holding the crawl's row. A page
+   * with a depth (`known`), or one known only from a sitemap while no part fetches a page with a depth
+   * (`unknown`). Undefined when nothing was claimed (`whyNoClaim` says why).
+   */
+  private async claimInOneStatement(
+    crawlId: number,
+    part: number,
+    leaseUntil: string,
+    depth: "known" | "unknown",
+  ): Promise<CrawlPageRow | undefined> {
+    return this.db
+      .with("next", (db) =>
+        db
+          .selectFrom("crawl_pages")
+          .select("id")
+          .where("crawl_id", "=", crawlId)
+          .where("state", "=", "queued")
+          .$if(depth === "known", (query) =>
+            query.where("depth", "is not", null).orderBy("depth").orderBy("id"),
+          )
+          .$if(depth === "unknown", (query) =>
+            query
+              .where("depth", "is", null)
+              .where(({ not, exists, selectFrom }) =>
+                not(
+                  exists(
+                    selectFrom("crawl_pages as fetching")
+                      .select("fetching.id")
+                      .where("fetching.crawl_id", "=", crawlId)
+                      .where("fetching.state", "=", "fetching")
+                      .where("fetching.depth", "is not", null),
+                  ),
+                ),
+              )
+              .orderBy("id"),
+          )
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .with("budget", (db) =>
+        takingAFetch(db, crawlId)
+          .where(sql<boolean>`exists (select "next"."id" from "next")`)
+          .where(flushingLater())
+          .returning("crawls.id"),
+      )
+      .updateTable("crawl_pages")
+      .set({
+        state: "fetching",
+        attempts: sql<number>`attempts + 1`,
+        claimed_by: part,
+        lease_until: leaseUntil,
+      })
+      .where("id", "=", (eb) => eb.selectFrom("next").select("next.id"))
+      .where(({ exists, selectFrom }) => exists(selectFrom("budget").select("budget.id")))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Why a claim got no page: the crawl stopped, was asked to stop or spent its budget, or nothing is queued. */
+  private async whyNoClaim(db: Kysely<Database>, crawlId: number): Promise<Claim> {
+    const crawl = await db
+      .selectFrom("crawls")
+      .select(["status", "cancel_requested", "reserved", "max_pages"])
+      .where("id", "=", crawlId)
+      .executeTakeFirst();
+    if (crawl?.status !== "running") return "stopped";
+    if (crawl.cancel_requested === 1) return "cancelled";
+    if (Number(crawl.reserved) >= Number(crawl.max_pages)) return "spent";
+    return undefined; // nothing queued
+  }
+
+  /** Extends this part's claim on a page it is still working on. */
+  async renewClaim(pageId: number, part: number, until: string): Promise<void> {
+    await this.db
+      .updateTable("crawl_pages")
+      .set({ lease_until: until })
+      .where("id", "=", pageId)
+      .where("state", "=", "fetching")
+      .where("claimed_by", "=", part)
+      .execute();
+  }
+
+  /** Pages queued or being fetched by some part. */
+  async unfinishedCount(crawlId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom("crawl_pages")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("crawl_id", "=", crawlId)
+      .where("state", "in", ["queued", "fetching"])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Politeness shared by every part: takes the next start time for a request to the site (requests start
+   * `delayMs` apart, never before a pause ends) and returns it, in milliseconds since the epoch. With no delay
+   * there is nothing to take, only a pause to honour: a read, not a write (and so no commit per page). A start
+   * later than `waitAtMostMs` from now is not taken, only returned: the part comes back for it later.
+   */
+  async nextRequestAt(
+    crawlId: number,
+    delayMs: number,
+    nowMs: number,
+    waitAtMostMs = Number.MAX_SAFE_INTEGER,
+  ): Promise<number> {
+    const next = async () => {
+      const row = await this.db
+        .selectFrom("crawls")
+        .select("next_request_ms")
+        .where("id", "=", crawlId)
+        .executeTakeFirst();
+      return Math.max(Number(row?.next_request_ms ?? nowMs), nowMs);
+    };
+    if (delayMs === 0) return next();
+    const row = await this.db
+      .updateTable("crawls")
+      .set({ next_request_ms: sql<number>`${this.larger()}(next_request_ms, ${nowMs}) + ${delayMs}` })
+      .where("id", "=", crawlId)
+      .where("next_request_ms", "<=", Math.min(Number.MAX_SAFE_INTEGER, nowMs + waitAtMostMs))
+      .returning("next_request_ms")
+      .executeTakeFirst();
+    if (!row) return next();
+    return Number(row.next_request_ms) - delayMs;
+  }
+
+  /**
+   * Gives a claimed page back unfetched, as if never claimed: queued again, its try and its fetch from the
+   * budget returned (its part waits out a delay elsewhere than in a worker's slot).
+   */
+  async handBack(pageId: number, crawlId: number): Promise<void> {
+    await this.givingBackFetches(crawlId, (db) =>
+      db
+        .updateTable("crawl_pages")
+        .set({ state: "queued", attempts: sql<number>`attempts - 1` })
+        .where("id", "=", pageId)
+        .where("state", "=", "fetching"),
+    );
+  }
+
+  /** No request to the site starts before `untilMs` (the site asked for less: 429 or 503). */
+  async pauseRequests(crawlId: number, untilMs: number): Promise<void> {
+    await this.db
+      .updateTable("crawls")
+      .set({ next_request_ms: sql<number>`${this.larger()}(next_request_ms, ${untilMs})` })
+      .where("id", "=", crawlId)
+      .execute();
+  }
+
+  /**
+   * Records what became of a claimed page; with `releaseFrom` (its crawl), its fetch goes back to the budget in
+   * the same write (the page was not fetched after all, or goes back to the queue; see `givingBackFetches`).
+   */
+  async settlePage(id: number, facts: PageFacts, releaseFrom?: number): Promise<void> {
+    if (releaseFrom === undefined) {
+      await this.db.updateTable("crawl_pages").set(facts).where("id", "=", id).execute();
+      return;
+    }
+    await this.givingBackFetches(releaseFrom, (db) =>
+      db.updateTable("crawl_pages").set(facts).where("id", "=", id),
+    );
+  }
+
+  /** Every queued page left once the page budget is spent becomes `excluded: limit`. */
+  async excludeQueued(crawlId: number): Promise<void> {
+    await this.db
+      .updateTable("crawl_pages")
+      .set({ state: "excluded", excluded: "limit" })
+      .where("crawl_id", "=", crawlId)
+      .where("state", "=", "queued")
+      .execute();
+  }
+
+  /** The larger of two numbers in this dialect's SQL (`greatest` on PostgreSQL, `max` on SQLite). */
+  private larger() {
+    return this.dialect === "postgres" ? sql`greatest` : sql`max`;
+  }
+}
+
+/**
+ * Takes one fetch from the crawl's budget, only from a running crawl not asked to stop and while fewer than
+ * `max_pages` fetches are taken: the one update of the budget that both dialects' claims make.
+ */
+function takingAFetch(db: QueryCreator<Database>, crawlId: number) {
+  return db
+    .updateTable("crawls")
+    .set({ reserved: sql<number>`reserved + 1` })
+    .where("id", "=", crawlId)
+    .where("status", "=", "running")
+    .where("cancel_requested", "=", 0)
+    .where(sql<boolean>`reserved < max_pages`);
+}
+
+/** Whether a part is fetching a page of the crawl with a known depth (its links may give queued URLs a depth). */
+async function fetchingWithDepth(trx: Kysely<Database>, crawlId: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom("crawl_pages")
+    .select("id")
+    .where("crawl_id", "=", crawlId)
+    .where("state", "=", "fetching")
+    .where("depth", "is not", null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
