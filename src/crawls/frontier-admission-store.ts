@@ -7,7 +7,7 @@
 import { type Expression, type InsertQueryBuilder, type Kysely, type RawBuilder, sql } from "kysely";
 import { flushingLater } from "../store/flushes-later.js";
 import type { Database } from "../store/schema.js";
-import type { Dialect, Store } from "../store/store.js";
+import type { Dialect } from "../store/store.js";
 import { type CrawlBounds, roomFor } from "./crawl-bounds.js";
 
 export interface FrontierEntry {
@@ -35,14 +35,11 @@ export interface Admitted {
 }
 
 export class FrontierAdmission {
-  private readonly db: Kysely<Database>;
-
-  private readonly dialect: Dialect;
-
-  constructor(store: Store) {
-    this.db = store.db;
-    this.dialect = store.dialect;
-  }
+  /** The store's database and its dialect (see `FrontierStore`, which builds this part of it). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /**
    * Adds URLs to the frontier within the crawl's bounds (see `admit`): the seed, a redirect's target. At most

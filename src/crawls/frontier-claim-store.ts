@@ -8,7 +8,7 @@
 import { type Kysely, type QueryCreator, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import { flushingLater } from "../store/flushes-later.js";
 import type { Database } from "../store/schema.js";
-import type { Dialect, Store } from "../store/store.js";
+import type { Dialect } from "../store/store.js";
 import type { CrawlPageRow } from "./crawl-store.js";
 import type { PageFacts } from "./page-completion-store.js";
 
@@ -16,14 +16,11 @@ import type { PageFacts } from "./page-completion-store.js";
 export type Claim = CrawlPageRow | "stopped" | "cancelled" | "spent" | undefined;
 
 export class FrontierClaims {
-  private readonly db: Kysely<Database>;
-
-  private readonly dialect: Dialect;
-
-  constructor(store: Store) {
-    this.db = store.db;
-    this.dialect = store.dialect;
-  }
+  /** The store's database and its dialect (see `FrontierStore`, which builds this part of it). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /**
    * Pages left `fetching` go back to the queue, and their fetches back to the budget: those of this part (a part

@@ -27,8 +27,8 @@ export class FrontierStore {
   private readonly completions: PageCompletions;
 
   constructor(store: Store) {
-    this.admission = new FrontierAdmission(store);
-    this.claims = new FrontierClaims(store);
+    this.admission = new FrontierAdmission(store.db, store.dialect);
+    this.claims = new FrontierClaims(store.db, store.dialect);
     this.completions = new PageCompletions(store, this.admission);
   }
 

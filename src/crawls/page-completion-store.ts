@@ -90,18 +90,18 @@ export class PageCompletions {
     storeReport: (trx: Kysely<Database>) => Promise<{ id: number }>,
     newReport?: NewReportStatement,
   ): Promise<void> {
+    const admit = (db: Kysely<Database>) =>
+      this.admission.admit(
+        db,
+        crawlId,
+        found.bounds,
+        found.links,
+        found.discovered,
+        Number.POSITIVE_INFINITY,
+        found.linksLeftOut,
+      );
     // PostgreSQL: the room is taken before the page's transaction, in a statement of its own (see `admit`).
-    const admittedBefore = this.pageCommits
-      ? undefined
-      : await this.admission.admit(
-          this.db,
-          crawlId,
-          found.bounds,
-          found.links,
-          found.discovered,
-          Number.POSITIVE_INFINITY,
-          found.linksLeftOut,
-        );
+    const admittedBefore = this.pageCommits ? undefined : await admit(this.db);
     // The checks' codes: on PostgreSQL read (or added) before the page's transaction, so that processes adding a
     // check's name at once never wait on each other's pages; on SQLite in the shared transaction, kept once it
     // has committed (a page rolled back takes the names it added with it).
@@ -117,17 +117,7 @@ export class PageCompletions {
     let codesRead: Map<string, number> | undefined;
     const write = async (trx: Kysely<Database>) => {
       await this.clearPageRows(trx, crawlId, page);
-      const { links, discovered } =
-        admittedBefore ??
-        (await this.admission.admit(
-          trx,
-          crawlId,
-          found.bounds,
-          found.links,
-          found.discovered,
-          Number.POSITIVE_INFINITY,
-          found.linksLeftOut,
-        ));
+      const { links, discovered } = admittedBefore ?? (await admit(trx));
       const report = await storeReport(trx);
       await this.insertLinks(trx, crawlId, page.url, links);
       await this.admission.addToFrontier(crawlId, discovered, trx);

@@ -10,7 +10,7 @@
  * grew with the pages in flight and the crawl's length: at 27,000 pages of a 100,000-page crawl, 80 % of the
  * database's busy samples waited on the multixact caches (`LWLock:MultiXactMember*`, `MultiXactOffset*`) in those
  * inserts, and PostgreSQL spent 35 ms of CPU per page against 4 ms at 3,000 pages. A page's transaction now takes
- * that lock once, in its first statement (frontier-store.ts, `clearPageRows`), and fails when the crawl is gone:
+ * that lock once, in its first statement (page-completion-store.ts, `clearPageRows`), and fails when the crawl is gone:
  * a crawl's deletion still waits for the pages being written, and its trigger then removes them with the rest.
  *
  * SQLite keeps its keys: it has one writer at a time and no such lock.
