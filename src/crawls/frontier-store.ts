@@ -15,6 +15,7 @@ import { FrontierAdmission } from "./frontier-admission-store.js";
 import { FrontierClaims } from "./frontier-claim-store.js";
 import { PageCompletions } from "./page-completion-store.js";
 
+// The frontier's shapes, where the crawler and its helpers have always imported them.
 export type { FrontierEntry, PageLink } from "./frontier-admission-store.js";
 export type { Claim } from "./frontier-claim-store.js";
 export type { NewReportStatement, PageFacts } from "./page-completion-store.js";

@@ -37,6 +37,7 @@ import {
 import type { Database } from "./schema.js";
 import type { Store } from "./store.js";
 
+// The report's shapes and the new-report statement, where the services and handlers have always imported them.
 export { type NewReportTables, withNewReport } from "./new-report-statement.js";
 export type {
   AnalysisColumns,
