@@ -4,8 +4,9 @@
  * `listedGroupPages`, a redirect chain (`chain`) its first `listedChainUrls` URLs (the start and 10 hops). A
  * list cut says how long it is (`page_count`, or `hop_count` for a chain) and where the whole of it is paged
  * (`pages_url` / `chain_url`: `GET /crawls/{id}/issues/{check}/findings/{fingerprint}/urls`, the web page
- * `/crawls/{id}/issues/{check}/findings/{fingerprint}`). A finding within these bounds is shown exactly as
- * stored; the stored findings, the issues CSV and the CLI keep every URL.
+ * `/crawls/{id}/issues/{check}/findings/{fingerprint}`). The comparison of two crawls lists its new and
+ * resolved findings the same way (each linking to its own crawl's list). A finding within these bounds is shown
+ * exactly as stored; the stored findings, the issues CSV and the CLI keep every URL.
  */
 
 export const listedGroupPages = 20;
@@ -31,6 +32,9 @@ const urlLists: UrlList[] = [
     link: "chain_url",
   },
 ];
+
+/** The keys of a cut finding that hold the address of its whole list (shown as a link, not as a fact). */
+export const wholeListLinkKeys: readonly string[] = urlLists.map((list) => list.link);
 
 /** The URL list a finding holds (a group's pages, a chain's URLs), or null for a finding about one URL. */
 export function findingUrls(item: Record<string, unknown>): string[] | null {
@@ -64,7 +68,12 @@ export function withBoundedUrls(
   return item;
 }
 
-/** The path (under /api/v1 or the site) of a finding's whole URL list. */
+/** The web page of a finding's whole URL list. */
 export function findingPath(crawlId: number, check: string, fingerprint: string): string {
   return `/crawls/${crawlId}/issues/${encodeURIComponent(check)}/findings/${fingerprint}`;
+}
+
+/** The API's list of a finding's whole URL list. */
+export function apiFindingUrlsPath(crawlId: number, check: string, fingerprint: string): string {
+  return `/api/v1${findingPath(crawlId, check, fingerprint)}/urls`;
 }

@@ -2,7 +2,7 @@
 import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow, CrawlSummaryRow, ListedPageRow } from "./crawl-store.js";
 import { csvLine } from "./csv.js";
-import { findingPath, withBoundedUrls } from "./finding-url-lists.js";
+import { withBoundedUrls } from "./finding-url-lists.js";
 
 /**
  * A crawl as `GET /crawls/{id}` (and the answer to its creation) shows it: its summary, with a list crawl's URLs
@@ -148,11 +148,14 @@ export function siteIssueObject(row: CrawlIssueRow) {
 
 /**
  * A site issue as the issue lists show it (the API's, the crawl page's): each finding's URL list bounded
- * (finding-url-lists.ts), with the address of the whole: `address` of the finding's path.
+ * (finding-url-lists.ts), with the address of the whole: `address` (`apiFindingUrlsPath` or `findingPath`).
  */
-export function listedSiteIssueObject(row: CrawlIssueRow, address: (findingPath: string) => string) {
+export function listedSiteIssueObject(
+  row: CrawlIssueRow,
+  address: (crawlId: number, check: string, fingerprint: string) => string,
+) {
   const issue = siteIssueObject(row);
-  const linkTo = (fingerprint: string) => address(findingPath(row.crawl_id, row.check_id, fingerprint));
+  const linkTo = (fingerprint: string) => address(row.crawl_id, row.check_id, fingerprint);
   return { ...issue, items: issue.items.map((item) => withBoundedUrls(item, linkTo)) };
 }
 

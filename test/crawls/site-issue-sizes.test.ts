@@ -9,14 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listedChainUrls, listedGroupPages } from "../../src/crawls/finding-url-lists.js";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { crawlTestSettings, endedCrawl, signedInClient, testPage } from "../helpers/crawl-api.js";
-import { html, type LocalServer, redirect, startServer } from "../helpers/local-server.js";
+import { type Handler, html, type LocalServer, redirect, startServer } from "../helpers/local-server.js";
 import type { WebClient } from "../helpers/web-client.js";
 
 const groupSize = 25;
 const hops = 16;
 
+/** The group's pages share one title once `grouped`; before, each has its own (the earlier crawl compared with). */
+let grouped = false;
+
 function site() {
-  const routes: Record<string, ReturnType<typeof html>> = {};
+  const routes: Record<string, Handler> = {};
   const links = Array.from({ length: groupSize }, (_, index) => `<a href="/same/${index}">${index}</a>`).join(
     "",
   );
@@ -27,7 +30,11 @@ function site() {
     ),
   );
   for (let index = 0; index < groupSize; index++)
-    routes[`/same/${index}`] = html(testPage("One title for all", `<p>Page ${index} of the group.</p>`));
+    routes[`/same/${index}`] = (request, response) =>
+      html(testPage(grouped ? "One title for all" : `Page ${index}`, `<p>Page ${index} of the group.</p>`))(
+        request,
+        response,
+      );
   for (let index = 0; index < hops; index++)
     routes[`/hop/${index}`] = redirect(index === hops - 1 ? "/end" : `/hop/${index + 1}`);
   routes["/end"] = html(testPage("The end", "<p>Where the chain ends.</p>"));
@@ -44,6 +51,7 @@ describe.each(databaseKinds)("site issue sizes on %s", (kind) => {
   let server: LocalServer;
   let client: WebClient;
   let key: string;
+  let earlierId: number;
   let crawlId: number;
   let issues: Issue[];
 
@@ -52,12 +60,18 @@ describe.each(databaseKinds)("site issue sizes on %s", (kind) => {
     api = await startApi(kind, crawlTestSettings);
     client = await signedInClient(api.app, `sizes-${kind}@example.com`);
     key = await client.createApiKey();
-    const created = await call(api, "POST", "/api/v1/crawls", {
-      key,
-      json: { url: `${server.url}/`, sitemaps: 0 },
-    });
-    expect(created.statusCode, created.body).toBe(202);
-    crawlId = (await endedCrawl(api, key, created.json().data.id, 90_000)).id;
+    const crawled = async () => {
+      const created = await call(api, "POST", "/api/v1/crawls", {
+        key,
+        json: { url: `${server.url}/`, sitemaps: 0 },
+      });
+      expect(created.statusCode, created.body).toBe(202);
+      return (await endedCrawl(api, key, created.json().data.id, 90_000)).id as number;
+    };
+    grouped = false;
+    earlierId = await crawled();
+    grouped = true;
+    crawlId = await crawled();
     const answer = await call(api, "GET", `/api/v1/crawls/${crawlId}/issues?per_page=100`, { key });
     expect(answer.statusCode).toBe(200);
     issues = answer.json().data;
@@ -102,6 +116,21 @@ describe.each(databaseKinds)("site issue sizes on %s", (kind) => {
     expect(urls).toHaveLength(hops + 1);
     expect(urls.slice(0, listedChainUrls)).toEqual(chain.chain);
     expect(urls.at(-1)).toBe(`${server.url}/end`);
+  });
+
+  it("lists a new large group in the comparison the same way, linking to the later crawl's whole list", async () => {
+    const answer = await call(api, "GET", `/api/v1/crawls/${crawlId}/diff?from=${earlierId}`, { key });
+    expect(answer.statusCode).toBe(200);
+    const titles = answer
+      .json()
+      .data.site_issues.find((issue: { check: string }) => issue.check === "duplicate-title");
+    const group = titles.new.find((item: Item) => item.title === "One title for all") as Item;
+    const listed = itemOf("duplicate-title", (item) => item.title === "One title for all");
+    expect(group).toEqual(listed);
+    const comparison = await client.get(`/crawls/${crawlId}/diff?from=${earlierId}`);
+    expect(comparison.statusCode).toBe(200);
+    expect(comparison.body).toContain(`page count: ${groupSize}`);
+    expect(comparison.body).not.toContain("pages url");
   });
 
   it("answers a small group exactly as stored", () => {

@@ -5,6 +5,7 @@
  * `items`), so paging works without JavaScript.
  */
 import type { CrawlIssueRow } from "../../crawls/crawl-store.js";
+import { findingPath, wholeListLinkKeys } from "../../crawls/finding-url-lists.js";
 import { listedSiteIssueObject } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { stacked } from "./stacked-table.js";
@@ -23,7 +24,7 @@ export interface IssueTableState {
 
 export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state: IssueTableState): SafeHtml {
   const issues = rows
-    .map((row) => listedSiteIssueObject(row, (path) => path))
+    .map((row) => listedSiteIssueObject(row, findingPath))
     .sort((a, b) => importanceOrder.indexOf(a.importance) - importanceOrder.indexOf(b.importance));
   return html`<section class="card" id="site-issues" aria-labelledby="site-issues-heading">
   <h2 id="site-issues-heading">Site issues</h2>
@@ -86,7 +87,7 @@ function itemRow(item: Record<string, unknown>): SafeHtml {
 }
 
 /** The keys of a finding whose URL list the issue table cut (finding-url-lists.ts), shown as one link. */
-const wholeListKeys = ["page_count", "pages_url", "chain_url"];
+const wholeListKeys = ["page_count", ...wholeListLinkKeys];
 
 /** A link to the whole URL list of a finding whose list was cut, or nothing. */
 function wholeListLink(item: Record<string, unknown>): SafeHtml | "" {

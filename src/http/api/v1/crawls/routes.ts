@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { CrawlNotComplete } from "../../../../crawls/crawl-diff.js";
 import { streamCrawlEvents } from "../../../../crawls/crawl-event-stream.js";
 import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
+import { apiFindingUrlsPath } from "../../../../crawls/finding-url-lists.js";
 import {
   crawlObject,
   crawlPageObject,
@@ -161,7 +162,7 @@ export async function crawlRoutes(
         return sendCsvStream(reply, `crawl-${crawl.id}-issues.csv`, crawlFindings.issuesCsv(crawl.id));
       }
       const all = (await crawls.issues(crawl.id)).map((row) =>
-        listedSiteIssueObject(row, (path) => `/api/v1${path}/urls`),
+        listedSiteIssueObject(row, apiFindingUrlsPath),
       );
       const page = request.query.page ?? 1;
       const perPage = request.query.per_page ?? 10;
