@@ -2,7 +2,8 @@
  * Judge: runs every check on the snapshot, each in isolation, so one check that throws becomes an "error"
  * result for that check alone and never sinks the report. A check whose declared needs the snapshot does not
  * meet is not run: the judge gives its `na` or `error` (`check-needs.ts`). A result's size is bounded
- * (result-bounds.ts): at most 50 evidence items, and no string of a page's text past 64 KiB.
+ * (result-bounds.ts): at most 50 evidence items, and no string of a page's text past 64 KiB; the results as a
+ * whole by the report's budget (report-budget.ts): at most 512 KiB of JSON, cutting evidence, never a verdict.
  */
 import { unmetNeed } from "./check-needs.js";
 import type {
@@ -13,6 +14,7 @@ import type {
   CheckStatus,
   EvidenceItem,
 } from "./checks/check.js";
+import { type ResultCut, withinReportBudget } from "./report-budget.js";
 import { boundEvidence, boundText, boundValue } from "./result-bounds.js";
 import type { Thresholds } from "./scoring-config.js";
 import type { PageSnapshot } from "./snapshot.js";
@@ -26,6 +28,8 @@ export interface CheckResult {
   value: unknown;
   message: string;
   details?: { items: EvidenceItem[]; truncated: number };
+  /** What the report's size budget cut from this result (report-budget.ts); absent when nothing. */
+  cut?: ResultCut;
 }
 
 export type CheckResults = Record<string, CheckResult>;
@@ -58,7 +62,7 @@ export function judge(
     if (items && items.length > 0) result.details = boundEvidence(items);
     results[check.id] = result;
   }
-  return results;
+  return withinReportBudget(results);
 }
 
 /** One check's outcome: the judge's verdict on an unmet need, else what the check says. */

@@ -24,10 +24,10 @@ export const maxEvidenceItems = 50;
 /** The text (all string fields together) of one check's evidence items, past its first item. */
 export const maxEvidenceTextLength = 65_536;
 
-/** `text`, or its first `maxResultTextLength - 1` characters and "…" when longer. */
-export function boundText(text: string): string {
-  if (text.length <= maxResultTextLength) return text;
-  let end = maxResultTextLength - 1;
+/** `text`, or its first `length - 1` characters and "…" when longer than `length`. */
+export function boundText(text: string, length = maxResultTextLength): string {
+  if (text.length <= length) return text;
+  let end = Math.max(0, length - 1);
   // Not between the two halves of a surrogate pair.
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;

@@ -55,7 +55,7 @@ function renderEvidence(result: CheckResult, c: Palette): string[] {
   const details = result.details;
   if (!details) return [];
   const lines = details.items.slice(0, evidenceShown).map((item) => c.dim(`      - ${evidenceLine(item)}`));
-  const more = details.items.length - evidenceShown + details.truncated;
+  const more = Math.max(0, details.items.length - evidenceShown) + details.truncated;
   if (more > 0) lines.push(c.dim(`      … and ${more} more`));
   return lines;
 }

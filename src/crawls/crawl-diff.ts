@@ -4,8 +4,9 @@
  * (the rest counted as coverage, finding-coverage.ts), page checks regressed and fixed on
  * the pages both crawls analysed (the rule of a report's diff, `verdictChange`), pages added, removed or changed,
  * and the regressions by importance. The database matches the findings and pages (crawl-diff-store.ts); pages'
- * check statuses are compared a batch at a time, so neither crawl is held whole. Lists are cut at 100 entries;
- * the counts are complete.
+ * check statuses are compared a batch at a time, so neither crawl is held whole. Lists are cut at 100 entries,
+ * a finding's group of pages or redirect chain as the issues list cuts it (finding-url-lists.ts, linking to its
+ * own crawl's whole list); the counts are complete.
  */
 import { catalogue } from "../analysis/catalogue.js";
 import { ValidationFailed } from "../errors.js";
@@ -13,6 +14,7 @@ import { verdictChange } from "../reports/analysis-diff.js";
 import type { CrawlDiffStore } from "./crawl-diff-store.js";
 import type { CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type Coverage, decidingUrls, isChange, noCoverage } from "./finding-coverage.js";
+import { apiFindingUrlsPath, withBoundedUrls } from "./finding-url-lists.js";
 import { crawlObject } from "./present.js";
 
 /** The most entries a list of the diff holds. */
@@ -243,7 +245,10 @@ export class CrawlComparison {
         }
         if (isChange(item, otherCrawl)) {
           tally.changes++;
-          if (tally.items.length < listedChanges) tally.items.push(item);
+          if (tally.items.length < listedChanges)
+            tally.items.push(
+              withBoundedUrls(item, (fingerprint) => apiFindingUrlsPath(only, check, fingerprint)),
+            );
         } else tally.coverage++;
       }
     }

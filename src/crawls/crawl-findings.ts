@@ -10,6 +10,7 @@ import type { CrawlLinkStore, LinkFilter, LinkRow } from "./crawl-link-store.js"
 import type { CrawlListings } from "./crawl-listing-store.js";
 import type { CrawlIssueRow } from "./crawl-store.js";
 import { csvChunks } from "./csv.js";
+import { findingUrls } from "./finding-url-lists.js";
 import {
   checkPageCsvRow,
   issueItemCsvColumns,
@@ -45,6 +46,20 @@ export class CrawlFindings {
       rows: shown.map((row) => ({ ...row, templates: templates.get(row.check) ?? [] })),
       total: all.length,
     };
+  }
+
+  /**
+   * The whole URL list of one site finding (a group's pages, a redirect chain's URLs: finding-url-lists.ts), or
+   * null when the crawl has no such finding or it is about one URL. A crawl finished before findings were stored
+   * (migration 020): the items its issue lists.
+   */
+  async findingUrlList(crawlId: number, check: string, fingerprint: string): Promise<string[] | null> {
+    const stored = await this.listings.finding(crawlId, check, fingerprint);
+    if (stored !== null) return findingUrls(JSON.parse(stored) as Record<string, unknown>);
+    const issue = (await this.listings.issues(crawlId)).find((row) => row.check_id === check);
+    const items = issue ? (JSON.parse(issue.items) as Array<Record<string, unknown>>) : [];
+    const item = items.find((listed) => listed.fingerprint === fingerprint);
+    return item ? findingUrls(item) : null;
   }
 
   /**

@@ -166,6 +166,20 @@ export class CrawlListings {
       .execute();
   }
 
+  /** One finding of a site check of the crawl by its fingerprint (`crawl_findings`), as its item's JSON. */
+  async finding(crawlId: number, check: string, fingerprint: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("crawl_findings")
+      .select("item")
+      .where("crawl_id", "=", crawlId)
+      .where("check_id", "=", check)
+      .where("fingerprint", "=", fingerprint)
+      .orderBy("position")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.item ?? null;
+  }
+
   /**
    * Every finding of one site check of the crawl (`crawl_findings`, migration 020) in the check's order, a batch
    * at a time (by position, so each batch is a range of the primary key), as the items' JSON.

@@ -2,6 +2,7 @@
 import type { ExtractionRule } from "../analysis/extract/extraction-rules.js";
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow, CrawlSummaryRow, ListedPageRow } from "./crawl-store.js";
 import { csvLine } from "./csv.js";
+import { withBoundedUrls } from "./finding-url-lists.js";
 
 /**
  * A crawl as `GET /crawls/{id}` (and the answer to its creation) shows it: its summary, with a list crawl's URLs
@@ -143,6 +144,19 @@ export function siteIssueObject(row: CrawlIssueRow) {
     items: JSON.parse(row.items) as Array<Record<string, unknown>>,
     truncated: row.truncated,
   };
+}
+
+/**
+ * A site issue as the issue lists show it (the API's, the crawl page's): each finding's URL list bounded
+ * (finding-url-lists.ts), with the address of the whole: `address` (`apiFindingUrlsPath` or `findingPath`).
+ */
+export function listedSiteIssueObject(
+  row: CrawlIssueRow,
+  address: (crawlId: number, check: string, fingerprint: string) => string,
+) {
+  const issue = siteIssueObject(row);
+  const linkTo = (fingerprint: string) => address(row.crawl_id, row.check_id, fingerprint);
+  return { ...issue, items: issue.items.map((item) => withBoundedUrls(item, linkTo)) };
 }
 
 /** Rows as CSV text (see csv.ts): a header line (the columns unless named otherwise), then one line per row. */

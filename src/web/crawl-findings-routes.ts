@@ -2,7 +2,8 @@
  * A crawl's findings as pages, for the signed-in owner (another user's crawl, an unknown crawl or an unknown
  * check: the same 404 page): a page check's affected pages (`/crawls/{id}/checks/{check}/pages`, paged, failures
  * before warnings) and the internal links (`/crawls/{id}/links`, filtered by `to`, `from` and `status` as in the
- * API, paged). A filter value that is not allowed is ignored and named, never refused. Their CSV downloads are
+ * API, paged), and a site finding's whole URL list (`/crawls/{id}/issues/{check}/findings/{fingerprint}`, paged: a
+ * duplicate group's pages, a redirect chain's URLs). A filter value that is not allowed is ignored and named, never refused. Their CSV downloads are
  * served with the crawl's other CSVs (crawl-routes.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -21,6 +22,7 @@ import {
   linksBody,
   linksPerPage,
 } from "./views/crawl-findings.js";
+import { findingUrlsBody } from "./views/finding-urls.js";
 
 type Query = Record<string, string | undefined>;
 
@@ -57,6 +59,25 @@ export async function crawlFindingsRoutes(
         reply,
         `Pages failing ${checkTitle(check)}`,
         checkPagesBody({ crawl, check, rows, total, page }),
+      );
+    },
+  );
+
+  app.get<{ Params: { id: string; check: string; fingerprint: string }; Querystring: Query }>(
+    "/crawls/:id/issues/:check/findings/:fingerprint",
+    async (request, reply) => {
+      const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
+      if (!crawl) return reply;
+      const { check, fingerprint } = request.params;
+      const urls = /^[0-9a-f]{32}$/.test(fingerprint)
+        ? await crawlFindings.findingUrlList(crawl.id, check, fingerprint)
+        : null;
+      if (urls === null) return notFoundPage(request, reply);
+      return sendHtml(
+        request,
+        reply,
+        `One finding of ${crawl.project}`,
+        findingUrlsBody({ crawl, check, fingerprint, urls, page: pageOf(request.query) }),
       );
     },
   );

@@ -48,6 +48,7 @@ describe("the OpenAPI document", () => {
         "POST /api/v1/crawls/{id}/cancel",
         "GET /api/v1/crawls/{id}/pages",
         "GET /api/v1/crawls/{id}/issues",
+        "GET /api/v1/crawls/{id}/issues/{check}/findings/{fingerprint}/urls",
         "GET /api/v1/crawls/{id}/events",
         "GET /api/v1/crawls/{id}/checks",
         "GET /api/v1/crawls/{id}/fix-first",

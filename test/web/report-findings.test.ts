@@ -95,4 +95,11 @@ describe("a report's findings", () => {
     const shown = markup.slice(markup.indexOf("Where:"), markup.indexOf("<summary>6 more"));
     expect(shown.match(/<li>/g)).toHaveLength(10);
   });
+
+  it("says how many items were not kept when a report's size budget left out all of a check's evidence", () => {
+    const markup = findingSections({
+      "image-alt": result({ status: "fail", passed: false, details: { items: [], truncated: 7 } }),
+    }).value;
+    expect(markup).toContain("7 items not kept");
+  });
 });

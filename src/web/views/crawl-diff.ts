@@ -7,6 +7,7 @@
 import { checkTitle } from "../../analysis/check-titles.js";
 import type { CrawlDiff, SiteIssueChange } from "../../crawls/crawl-diff.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
+import { wholeListLinkKeys } from "../../crawls/finding-url-lists.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { alert } from "./forms.js";
 
@@ -135,7 +136,10 @@ function findingMarkup(item: Record<string, unknown>, page: (url: string) => Saf
   const urls =
     typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
   const facts = Object.entries(item)
-    .filter(([key, value]) => !["url", "pages", "sources", "fingerprint"].includes(key) && value !== null)
+    .filter(
+      ([key, value]) =>
+        !["url", "pages", "sources", "fingerprint", ...wholeListLinkKeys].includes(key) && value !== null,
+    )
     .map(
       ([key, value]) =>
         `${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,

@@ -183,7 +183,7 @@ export function linksBody({ crawl, filter, ignored, rows, total, page }: LinksVi
 </article>`;
 }
 
-function pager(
+export function pager(
   path: string,
   state: Record<string, string>,
   page: number,

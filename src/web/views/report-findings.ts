@@ -160,7 +160,11 @@ export function groupEvidence(items: EvidenceItem[]): Array<{ item: EvidenceItem
 }
 
 function evidenceList(items: EvidenceItem[], truncated: number, print: boolean): SafeHtml | "" {
-  if (items.length === 0) return "";
+  // Every item left out (a report over its size budget, report-budget.ts): the count alone.
+  if (items.length === 0)
+    return truncated > 0
+      ? html`<p class="muted evidence-truncated">${truncated} ${truncated === 1 ? "item" : "items"} not kept</p>`
+      : "";
   const groups = groupEvidence(items);
   const line = ({ item, count }: { item: EvidenceItem; count: number }) =>
     html`<li>${evidenceFields(item)}${count > 1 ? html`<span class="count">× ${count}</span>` : ""}</li>`;

@@ -5,7 +5,8 @@
  * `items`), so paging works without JavaScript.
  */
 import type { CrawlIssueRow } from "../../crawls/crawl-store.js";
-import { siteIssueObject } from "../../crawls/present.js";
+import { findingPath, wholeListLinkKeys } from "../../crawls/finding-url-lists.js";
+import { listedSiteIssueObject } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
 import { stacked } from "./stacked-table.js";
 
@@ -23,7 +24,7 @@ export interface IssueTableState {
 
 export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state: IssueTableState): SafeHtml {
   const issues = rows
-    .map(siteIssueObject)
+    .map((row) => listedSiteIssueObject(row, findingPath))
     .sort((a, b) => importanceOrder.indexOf(a.importance) - importanceOrder.indexOf(b.importance));
   return html`<section class="card" id="site-issues" aria-labelledby="site-issues-heading">
   <h2 id="site-issues-heading">Site issues</h2>
@@ -67,7 +68,10 @@ function itemRow(item: Record<string, unknown>): SafeHtml {
   const urls =
     typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
   const facts = Object.entries(item)
-    .filter(([key, value]) => !["url", "pages", "sources", "fingerprint"].includes(key) && value !== null)
+    .filter(
+      ([key, value]) =>
+        !["url", "pages", "sources", "fingerprint", ...wholeListKeys].includes(key) && value !== null,
+    )
     .map(
       ([key, value]) =>
         `${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
@@ -76,8 +80,20 @@ function itemRow(item: Record<string, unknown>): SafeHtml {
   const list = (values: string[]): HtmlValue =>
     values.map((url, index) => html`${index > 0 ? html`<br>` : ""}<span class="key">${url}</span>`);
   return html`<tr>
-    <td>${list(urls)}</td>
+    <td>${list(urls)}${wholeListLink(item)}</td>
     <td>${facts.join(" · ")}</td>
     <td>${list(sources.slice(0, sourcesShown))}${sources.length > sourcesShown ? html`<br><span class="muted">and ${sources.length - sourcesShown} more</span>` : ""}</td>
   </tr>`;
+}
+
+/** The keys of a finding whose URL list the issue table cut (finding-url-lists.ts), shown as one link. */
+const wholeListKeys = ["page_count", ...wholeListLinkKeys];
+
+/** A link to the whole URL list of a finding whose list was cut, or nothing. */
+function wholeListLink(item: Record<string, unknown>): SafeHtml | "" {
+  if (typeof item.pages_url === "string")
+    return html`<br><a href="${item.pages_url}">All ${String(item.page_count)} pages of this group</a>`;
+  if (typeof item.chain_url === "string")
+    return html`<br><a href="${item.chain_url}">The whole chain (${String(item.hop_count)} hops)</a>`;
+  return "";
 }

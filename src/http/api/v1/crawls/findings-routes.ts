@@ -1,7 +1,7 @@
 /**
  * /api/v1/crawls/{id}/checks (the page checks rolled up), /fix-first (page checks and site issues in one
- * ranking), /checks/{check}/pages (a check's affected pages) and
- * /links (the internal links): JSON pages, or with `Accept: text/csv` every row, streamed as it is read.
+ * ranking), /checks/{check}/pages (a check's affected pages), /issues/{check}/findings/{fingerprint}/urls (a
+ * site finding's whole URL list, JSON only) and /links (the internal links): JSON pages, or with `Accept: text/csv` every row, streamed as it is read.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isPageCheck } from "../../../../crawls/check-rollup.js";
@@ -12,7 +12,13 @@ import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
 import { sendCsvStream } from "../../../send-csv.js";
 import type { ApiContext } from "../context.js";
-import { listCheckPages, listCrawlChecks, listCrawlLinks, listFixFirst } from "./findings-schema.js";
+import {
+  listCheckPages,
+  listCrawlChecks,
+  listCrawlLinks,
+  listFindingUrls,
+  listFixFirst,
+} from "./findings-schema.js";
 
 interface PageQuery {
   per_page?: number;
@@ -100,6 +106,29 @@ export async function crawlFindingsRoutes(
         { page, perPage, params: [["per_page", String(perPage)]] },
         items,
         total,
+      );
+    },
+  );
+
+  app.get<{ Params: { id: number; check: string; fingerprint: string }; Querystring: PageQuery }>(
+    "/crawls/:id/issues/:check/findings/:fingerprint/urls",
+    { schema: listFindingUrls },
+    async (request, reply) => {
+      const crawl = await owned(request, reply);
+      if (!crawl) return reply;
+      const { check, fingerprint } = request.params;
+      const urls = await crawlFindings.findingUrlList(crawl.id, check, fingerprint);
+      if (urls === null) return sendProblem(request, reply, problems.notFound());
+      const { page, perPage, window } = paging(request.query);
+      const items = urls
+        .slice(window.offset, window.offset + window.limit)
+        .map((url) => JSON.stringify({ object: "finding_url", url }));
+      return sendPage(
+        request,
+        reply,
+        { page, perPage, params: [["per_page", String(perPage)]] },
+        items,
+        urls.length,
       );
     },
   );

@@ -81,7 +81,15 @@ export const Fix = Type.Object(
   { $id: "Fix", title: "Fix" },
 );
 
-export const findingsSchemas = [CheckRollup, CheckPage, Link, Fix];
+export const FindingUrl = Type.Object(
+  {
+    object: Type.Literal("finding_url"),
+    url: Type.String(),
+  },
+  { $id: "FindingUrl", title: "FindingUrl" },
+);
+
+export const findingsSchemas = [CheckRollup, CheckPage, Link, Fix, FindingUrl];
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const listQuery = {
@@ -155,6 +163,25 @@ export const listCrawlLinks = {
     200: {
       description: "The links",
       content: { "application/json": { schema: paginated(refTo(Link), "LinkPage") }, ...csv },
+    },
+    ...errorResponses(404, 422),
+  },
+};
+
+export const listFindingUrls = {
+  summary:
+    "Every URL of one site finding, paged: a duplicate group's pages or a redirect chain's URLs (the issues list shows the first 20 pages, 11 URLs of a chain)",
+  tags: ["crawls"],
+  params: Type.Object({
+    id: Type.Integer({ minimum: 1 }),
+    check: Type.String({ maxLength: 64, description: "A site check id" }),
+    fingerprint: Type.String({ pattern: "^[0-9a-f]{32}$", description: "The finding's fingerprint" }),
+  }),
+  querystring: Type.Object(listQuery),
+  response: {
+    200: {
+      description: "The finding's URLs in its order",
+      content: { "application/json": { schema: paginated(refTo(FindingUrl), "FindingUrlPage") } },
     },
     ...errorResponses(404, 422),
   },

@@ -8,12 +8,13 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { CrawlNotComplete } from "../../../../crawls/crawl-diff.js";
 import { streamCrawlEvents } from "../../../../crawls/crawl-event-stream.js";
 import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
+import { apiFindingUrlsPath } from "../../../../crawls/finding-url-lists.js";
 import {
   crawlObject,
   crawlPageObject,
   crawlSummaryObject,
   extractionNames,
-  siteIssueObject,
+  listedSiteIssueObject,
 } from "../../../../crawls/present.js";
 import { crawlLimitRefusal, QuotaExceeded } from "../../../../limits/quotas.js";
 import type { CrawlStatus } from "../../../../store/schema.js";
@@ -160,7 +161,9 @@ export async function crawlRoutes(
       if (wantsCsv(request)) {
         return sendCsvStream(reply, `crawl-${crawl.id}-issues.csv`, crawlFindings.issuesCsv(crawl.id));
       }
-      const all = (await crawls.issues(crawl.id)).map(siteIssueObject);
+      const all = (await crawls.issues(crawl.id)).map((row) =>
+        listedSiteIssueObject(row, apiFindingUrlsPath),
+      );
       const page = request.query.page ?? 1;
       const perPage = request.query.per_page ?? 10;
       const items = all.slice((page - 1) * perPage, page * perPage).map((item) => JSON.stringify(item));

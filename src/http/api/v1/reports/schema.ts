@@ -30,6 +30,23 @@ export const CheckResult = Type.Object(
         truncated: Type.Integer({ minimum: 0 }),
       }),
     ),
+    cut: Type.Optional(
+      Type.Object(
+        {
+          reason: stringEnum(["report-size"]),
+          evidence_items: Type.Integer({
+            minimum: 0,
+            description: "Evidence items left out (also in truncated)",
+          }),
+          message: Type.Boolean({ description: "Whether the message was shortened (it ends in …)" }),
+          value: Type.Boolean({ description: "Whether the value was shortened (or, at worst, made null)" }),
+        },
+        {
+          description:
+            "What the report's size budget (512 KiB of results) cut from this result; absent when nothing. Never the status.",
+        },
+      ),
+    ),
   },
   { $id: "CheckResult", title: "CheckResult" },
 );
