@@ -7,9 +7,10 @@
  * check statuses are compared a batch at a time, so neither crawl is held whole. Lists are cut at 100 entries;
  * the counts are complete.
  */
+
+import { verdictChange } from "../analysis/analysis-diff.js";
 import { catalogue } from "../analysis/catalogue.js";
 import { ValidationFailed } from "../errors.js";
-import { verdictChange } from "../reports/analysis-diff.js";
 import type { CrawlDiffStore } from "./crawl-diff-store.js";
 import type { CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type Coverage, decidingUrls, isChange, noCoverage } from "./finding-coverage.js";

@@ -7,13 +7,9 @@
  * replaced too. Every failure stays the failure of that one page.
  */
 import type { Browser, BrowserContext } from "playwright-core";
+import { beforeDeadline } from "../../runtime/deadline.js";
 import { failures } from "../fetch/fetch-failure.js";
-import {
-  beforeDeadline,
-  closesInTime,
-  mobileContextOptions,
-  startRefusingProxy,
-} from "./chromium-helpers.js";
+import { closesInTime, mobileContextOptions, startRefusingProxy } from "./chromium-helpers.js";
 import { type ChromiumStatus, chromiumStatus } from "./chromium-status.js";
 import { GuardProxy, type Vetter } from "./guard-proxy.js";
 import { renderPage } from "./render-page.js";

@@ -6,9 +6,9 @@
  * failure). The audits Lighthouse reports as informative are `info` with the flagged elements, or `na`. In raw mode they are `na` (they need the rendered page).
  */
 
-import type { AxeFailingNode } from "../../render/axe-audit.js";
 import type { RenderedFactsSnapshot } from "../../snapshot.js";
 import { type CheckDefinition, type CheckImportance, type EvidenceItem, outcome, plural } from "../check.js";
+import type { AxeFailingNode } from "./axe-audit.js";
 import { type LighthouseAxeRule, lighthouseAxeRules } from "./lighthouse-rules.js";
 
 /** Lighthouse's weight → pagegrade's importance. */
