@@ -82,7 +82,7 @@ describe.each(databaseKinds)("the site issues export on %s", (kind) => {
         })),
       )
       .execute();
-    const issue = await brokenLinks(factsSource(facts));
+    const issue = await brokenLinks.run(factsSource(facts));
     if (!issue) throw new Error("the broken-links check found nothing");
     await stores.site.saveIssues(crawlId, [issue]);
   });

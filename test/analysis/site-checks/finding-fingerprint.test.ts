@@ -129,7 +129,7 @@ const expected: Record<string, string[][]> = {
 const found = await fingerprints(site());
 
 describe("finding fingerprints", () => {
-  it.each(siteChecks.map(([id]) => id))(
+  it.each(siteChecks.map((check) => check.id))(
     "%s: the fingerprint is its check and what the finding is about",
     (id) => {
       const parts = expected[id] ?? [];

@@ -304,10 +304,10 @@ describe("insecure-links (facts of an https site)", () => {
         { from: "https://shop.example/", to: "https://shop.example/a", nofollow: false },
       ],
     };
-    expect((await insecureLinks(factsSource(facts)))?.items).toEqual([
+    expect((await insecureLinks.run(factsSource(facts)))?.items).toEqual([
       { url: "http://shop.example/a", sources: ["https://shop.example/"], fingerprint: expect.any(String) },
     ]);
-    expect(await insecureLinks(factsSource({ ...facts, startUrl: "http://shop.example/" }))).toBeNull();
+    expect(await insecureLinks.run(factsSource({ ...facts, startUrl: "http://shop.example/" }))).toBeNull();
     expect((await judgeSite(factsSource(facts))).issues.map((issue) => issue.check)).toContain(
       "insecure-links",
     );

@@ -5,10 +5,10 @@
  * and Core Web Vitals use).
  */
 
-import type { Thresholds } from "../scoring-config.js";
-import type { PageSnapshot, RenderedFactsSnapshot } from "../snapshot.js";
-import type { CheckDefinition, CheckImportance, CheckOutcome, EvidenceItem } from "./check.js";
-import { outcome } from "./check.js";
+import type { Thresholds } from "../../scoring-config.js";
+import type { PageSnapshot, RenderedFactsSnapshot } from "../../snapshot.js";
+import type { CheckDefinition, CheckImportance, CheckOutcome, EvidenceItem } from "../check.js";
+import { outcome } from "../check.js";
 
 type RenderedMetrics = NonNullable<RenderedFactsSnapshot["metrics"]>;
 
