@@ -4,8 +4,9 @@
  * targets (`linkTargets("broken")`: in the database, a join of the links with their target's status).
  */
 
+import { linkTargetIssue } from "./link-target-issue.js";
 import type { SiteCheckDefinition } from "./site-check.js";
-import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
+import { plural } from "./site-issue.js";
 
 export const brokenLinks: SiteCheckDefinition = {
   id: "broken-links",
@@ -17,20 +18,17 @@ export const brokenLinks: SiteCheckDefinition = {
   howToFix:
     "Point each link at a page that exists, or remove it; restore or redirect pages that are still linked.",
   needs: ["links"],
-  async run(site) {
-    const findings = (await site.linkTargets("broken", listedSources)).map((target) => ({
-      url: target.url,
-      status: target.page?.statusCode ?? null,
-      error: target.page?.error ?? null,
-      links: target.sourceCount,
-      sources: target.sources,
-    }));
-    return issueOf(
+  run: (site) =>
+    linkTargetIssue(
       brokenLinks,
-      findings,
+      site,
+      "broken",
       (count) =>
         `Internal links point to ${plural(count, "URL")} that ${count === 1 ? "answers" : "answer"} an error or cannot be fetched.`,
-      byUrl,
-    );
-  },
+      (target) => ({
+        status: target.page?.statusCode ?? null,
+        error: target.page?.error ?? null,
+        links: target.sourceCount,
+      }),
+    ),
 };

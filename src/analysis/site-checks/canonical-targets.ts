@@ -4,20 +4,9 @@
  * not judged. Pages naming another canonical are read a batch at a time, each batch with its targets.
  */
 
+import { judgedTarget, unfitTarget } from "./named-targets.js";
 import type { SiteCheckDefinition } from "./site-check.js";
-import type { SitePage } from "./site-facts.js";
 import { byUrl, issueOf, plural } from "./site-issue.js";
-import { isBroken } from "./site-source.js";
-
-function problemOf(target: SitePage): string | null {
-  if (target.redirectTo !== null) return `redirects to ${target.redirectTo}`;
-  if (isBroken(target))
-    return target.statusCode === null ? "cannot be fetched" : `answers ${target.statusCode}`;
-  if (target.noindex) return "is noindex";
-  if (target.canonical !== null && target.canonical !== target.url)
-    return `names ${target.canonical} as canonical`;
-  return null;
-}
 
 export const canonicalTargets: SiteCheckDefinition = {
   id: "canonical-targets",
@@ -33,10 +22,9 @@ export const canonicalTargets: SiteCheckDefinition = {
       const targets = await site.pagesAt(batch.map((page) => page.canonical as string));
       for (const page of batch) {
         const canonical = page.canonical as string;
-        const target = targets.get(canonical);
-        if (!target || target.excluded !== null || (target.statusCode === null && target.error === null))
-          continue;
-        const problem = problemOf(target);
+        const target = judgedTarget(targets, canonical);
+        if (!target) continue;
+        const problem = unfitTarget(target, { noindex: true });
         if (problem !== null) findings.push({ url: page.url, canonical, problem });
       }
     }

@@ -4,9 +4,9 @@
  * alternates are read a batch at a time, each batch with the pages its alternates name.
  */
 
+import { judgedTarget, unfitTarget } from "./named-targets.js";
 import type { SiteCheckDefinition } from "./site-check.js";
 import { issueOf, plural } from "./site-issue.js";
-import { isBroken } from "./site-source.js";
 
 export const hreflangReciprocity: SiteCheckDefinition = {
   id: "hreflang-reciprocity",
@@ -26,16 +26,10 @@ export const hreflangReciprocity: SiteCheckDefinition = {
       for (const page of batch) {
         for (const { lang, url } of page.hreflang) {
           if (url === page.url) continue;
-          const target = targets.get(url);
-          if (!target || target.excluded !== null || (target.statusCode === null && target.error === null))
-            continue;
-          let problem: string | null = null;
-          if (target.redirectTo !== null) problem = `redirects to ${target.redirectTo}`;
-          else if (isBroken(target))
-            problem = target.statusCode === null ? "cannot be fetched" : `answers ${target.statusCode}`;
-          else if (target.canonical !== null && target.canonical !== target.url)
-            problem = `names ${target.canonical} as canonical`;
-          else if (!target.hreflang.some((alternate) => alternate.url === page.url))
+          const target = judgedTarget(targets, url);
+          if (!target) continue;
+          let problem = unfitTarget(target, { noindex: false });
+          if (problem === null && !target.hreflang.some((alternate) => alternate.url === page.url))
             problem = "does not link back";
           if (problem !== null) findings.push({ url: page.url, hreflang: lang, alternate: url, problem });
         }

@@ -1,7 +1,8 @@
 /** insecure-links: on an https site, internal links to http:// URLs (a downgrade, or a redirect per click). */
 
+import { linkTargetIssue } from "./link-target-issue.js";
 import type { SiteCheckDefinition } from "./site-check.js";
-import { byUrl, issueOf, listedSources, plural } from "./site-issue.js";
+import { plural } from "./site-issue.js";
 
 export const insecureLinks: SiteCheckDefinition = {
   id: "insecure-links",
@@ -14,15 +15,11 @@ export const insecureLinks: SiteCheckDefinition = {
   needs: ["links"],
   async run(site) {
     if (!site.startUrl.startsWith("https:")) return null;
-    const findings = (await site.linkTargets("insecure", listedSources)).map((target) => ({
-      url: target.url,
-      sources: target.sources,
-    }));
-    return issueOf(
+    return linkTargetIssue(
       insecureLinks,
-      findings,
+      site,
+      "insecure",
       (count) => `Internal links point to ${plural(count, "http:// URL")} on an https site.`,
-      byUrl,
     );
   },
 };
