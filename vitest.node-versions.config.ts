@@ -50,7 +50,7 @@ export const versionDependentFiles: Record<string, string> = {
   "test/analysis/fetch/body-buffer.test.ts": "stream back-pressure and buffers",
   "test/analysis/render/guard-proxy.test.ts": "node:http CONNECT and upgrade handling",
   "test/analysis/checks/text-compression.test.ts": "zlib's gzip, deflate and brotli",
-  "test/webhooks/secret-box.test.ts": "AES-GCM of this major's OpenSSL",
+  "test/store/secret-box.test.ts": "AES-GCM of this major's OpenSSL",
   // V8 and ICU: regular expressions' run time, text decoders, word segmentation, locale tags.
   "test/analysis/regex-audit.test.ts": "V8's regular expression engine on hostile input",
   "test/analysis/charset-decoding.test.ts": "TextDecoder's encodings, from this major's ICU",

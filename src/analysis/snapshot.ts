@@ -3,7 +3,7 @@
  * only this; they never fetch, parse or look at the clock. URLs are absolute (resolved against the page's base
  * URL) unless a field says "raw". `html` fields hold a short rendering of the element's start tag, for evidence.
  */
-import type { AccessibilityOutcome } from "./render/axe-audit.js";
+import type { AccessibilityOutcome } from "./checks/accessibility/axe-audit.js";
 import type { ConsoleProblem, FailedRequest, RenderedMetrics } from "./render/rendered-page.js";
 import type { RobotsTxt } from "./robots/robots-txt.js";
 import type { StructuredData } from "./structured-data/structured-items.js";
@@ -35,7 +35,7 @@ export interface RenderedFactsSnapshot {
   consoleProblemCount: number;
   /** The document as served, before any script ran: what a crawler that does not run scripts reads. */
   rawDocument: DocumentFacts;
-  /** What axe-core said of the rendered page, or why it could not run (render/axe-audit.ts). */
+  /** What axe-core said of the rendered page, or why it could not run (checks/accessibility/axe-audit.ts). */
   accessibility: AccessibilityOutcome;
 }
 

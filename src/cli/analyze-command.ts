@@ -8,11 +8,11 @@
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type AnalysisReport, Analyzer } from "../analysis/analyse.js";
+import { diffAnalyses, isRegression } from "../analysis/analysis-diff.js";
 import { analysisFailureOf } from "../analysis/analysis-failure.js";
 import { ChromiumUnavailable } from "../analysis/render/render-errors.js";
 import { InvalidUrl } from "../analysis/submitted-url.js";
 import { ConfigError, loadAnalysisConfig } from "../config.js";
-import { diffAnalyses, isRegression } from "../reports/analysis-diff.js";
 import type { AnalysisMode } from "../vocabulary.js";
 import { paletteFor } from "./colour.js";
 import { type Baseline, loadBaseline } from "./gate/baseline.js";

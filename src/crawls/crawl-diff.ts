@@ -8,9 +8,10 @@
  * a finding's group of pages or redirect chain as the issues list cuts it (finding-url-lists.ts, linking to its
  * own crawl's whole list); the counts are complete.
  */
+
+import { verdictChange } from "../analysis/analysis-diff.js";
 import { catalogue } from "../analysis/catalogue.js";
 import { ValidationFailed } from "../errors.js";
-import { verdictChange } from "../reports/analysis-diff.js";
 import type { CrawlDiffStore } from "./crawl-diff-store.js";
 import type { CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type Coverage, decidingUrls, isChange, noCoverage } from "./finding-coverage.js";

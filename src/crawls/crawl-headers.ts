@@ -6,7 +6,7 @@
  * the clear), and opened again only by the crawler. Only their names are ever shown.
  */
 import { ValidationFailed } from "../errors.js";
-import type { SecretBox } from "../webhooks/secret-box.js";
+import type { SecretBox } from "../store/secret-box.js";
 
 export const maxCrawlHeaders = 5;
 export const maxHeaderValueLength = 4_096;

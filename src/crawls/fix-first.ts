@@ -7,7 +7,7 @@
  * Pure functions; the reading is CrawlFindings.fixFirst's.
  */
 import { catalogue } from "../analysis/catalogue.js";
-import { siteCheckFixes } from "../analysis/site-checks/how-to-fix.js";
+import { siteChecks } from "../analysis/site-checks/index.js";
 import { importanceWeights } from "./check-rollup.js";
 import { urlTemplate } from "./page-checks.js";
 
@@ -26,6 +26,8 @@ export interface Fix {
 const listedTemplates = 10;
 const importanceRank: Record<string, number> = { high: 0, medium: 1, low: 2 };
 const described = new Map(catalogue.map((entry) => [entry.id, entry]));
+/** How to fix what each site check finds, by its id. */
+const siteCheckFixes = new Map(siteChecks.map((check) => [check.id, check.howToFix]));
 
 export function fixPriority(importance: string, pages: number): number {
   return (importanceWeights[importance] ?? 0) * pages;
@@ -87,7 +89,7 @@ export function siteIssueFix(
     importance: issue.importance,
     pages: pages.size,
     priority: fixPriority(issue.importance, pages.size),
-    how_to_fix: siteCheckFixes[issue.check] ?? "",
+    how_to_fix: siteCheckFixes.get(issue.check) ?? "",
     templates,
   };
 }

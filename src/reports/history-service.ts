@@ -4,6 +4,7 @@
  * the API and the web pages (which pass the owner of a report the visitor may see).
  */
 
+import { type AnalysisDiff, diffAnalyses } from "../analysis/analysis-diff.js";
 import { ValidationFailed } from "../errors.js";
 import type {
   AnalysisListQuery,
@@ -14,7 +15,6 @@ import type {
   StoredScreenshot,
 } from "../store/analysis-store.js";
 import type { ReportStore } from "../store/report-store.js";
-import { type AnalysisDiff, diffAnalyses } from "./analysis-diff.js";
 
 /** The two ends of a diff, as ids of the report's analyses; absent ones take the contract's defaults. */
 export interface DiffRequest {

@@ -15,8 +15,8 @@ import type { ConnectionGuard } from "../analysis/fetch/connection-guard.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { GuardedAgent } from "../analysis/fetch/guarded-agent.js";
 import type { JobContext, JobQueue } from "../jobs/job-queue.js";
+import type { SecretBox } from "../store/secret-box.js";
 import { timestamp } from "../timestamps.js";
-import type { SecretBox } from "./secret-box.js";
 import { signatureOf } from "./signature.js";
 import type { PendingDelivery, WebhookStore } from "./webhook-store.js";
 

@@ -9,9 +9,10 @@
  * that announces the same analysis again (after a crash) makes no second delivery; a pending one is enqueued
  * again (the queue's key makes that a no-op while its job waits).
  */
+
+import { isRegression } from "../analysis/analysis-diff.js";
 import type { AnalysisRecorded, CrawlFinished, EventSink } from "../events/event-sink.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { isRegression } from "../reports/analysis-diff.js";
 import type { HistoryService } from "../reports/history-service.js";
 import { timestamp } from "../timestamps.js";
 import { enqueueDelivery } from "./delivery-job.js";

@@ -9,9 +9,10 @@ import type { ConnectionGuard } from "../analysis/fetch/connection-guard.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { ValidationFailed } from "../errors.js";
 import type { JobQueue } from "../jobs/job-queue.js";
+import type { SecretBox } from "../store/secret-box.js";
 import { timestamp } from "../timestamps.js";
 import { enqueueDelivery } from "./delivery-job.js";
-import { newWebhookSecret, type SecretBox, secretHint } from "./secret-box.js";
+import { newWebhookSecret, secretHint } from "./webhook-secret.js";
 import type { DeliveryRow, WebhookRow, WebhookStore } from "./webhook-store.js";
 
 export const webhookEvents = [

@@ -2,8 +2,8 @@
  * The layer rule of docs/ARCHITECTURE.md ("Layers"), checked over every import of src/: static imports,
  * `export … from`, side-effect imports and dynamic `import()` (type-only ones too: a type couples as much as a
  * value). It fails on an import from a lower layer to a higher one, on an import between two faces, on an import
- * between services against their order, on a module no layer claims, and on any import circle (naming its
- * modules). Edges that still break the rule are listed in `allowed` below, one per edge with its reason; an
+ * between services against their order, on a module no layer claims, on any import circle (naming its
+ * modules) and on any circle of folders, even one no module circle makes (naming the imports that close it). Edges that still break the rule are listed in `allowed` below, one per edge with its reason; an
  * entry whose edge no longer exists fails too, so the list can only shrink.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -175,6 +175,40 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** A module's folder, src-relative ("" for src/ itself). */
+const folderOf = (module: string) => {
+  const folder = dirname(module);
+  return folder === "." ? "" : folder;
+};
+
+/** Whether one folder holds the other (or is it): a folder and its sub-folders may import each other. */
+const nested = (a: string, b: string) =>
+  a === "" || b === "" || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
+/**
+ * Circles of folders: folders neither of which holds the other, each reaching the other through imports (as
+ * `analysis/render/` and `analysis/checks/accessibility/` did when each had a module the other imported), each
+ * named with the imports that close it.
+ */
+function folderCircles(edges: ReadonlyArray<{ from: string; to: string }>): string[] {
+  const graph = new Map<string, string[]>();
+  const crossing = edges.filter((edge) => !nested(folderOf(edge.from), folderOf(edge.to)));
+  for (const edge of crossing) {
+    const [from, to] = [folderOf(edge.from), folderOf(edge.to)];
+    graph.set(to, graph.get(to) ?? []);
+    const targets = graph.get(from) ?? [];
+    if (!targets.includes(to)) targets.push(to);
+    graph.set(from, targets);
+  }
+  return circles(graph).map((folders) => {
+    const closing = crossing
+      .filter((edge) => folders.includes(folderOf(edge.from)) && folders.includes(folderOf(edge.to)))
+      .map((edge) => `${edge.from} -> ${edge.to}`)
+      .sort();
+    return `${folders.join(" ↔ ")} (${closing.join(", ")})`;
+  });
+}
+
 describe("the import layers of src/", () => {
   const all = modules();
   const edges = all.flatMap((from) => importsOf(from).map((to) => ({ from, to, key: `${from} -> ${to}` })));
@@ -206,6 +240,23 @@ describe("the import layers of src/", () => {
     const graph = new Map<string, string[]>(all.map((module) => [module, []]));
     for (const edge of edges) if (!(edge.key in allowed)) graph.get(edge.from)?.push(edge.to);
     expect(circles(graph).map((circle) => circle.join(" ↔ "))).toEqual([]);
+  });
+
+  it("has no circle of folders", () => {
+    const kept = edges.filter((edge) => !(edge.key in allowed));
+    expect(folderCircles(kept)).toEqual([]);
+  });
+
+  it("finds a circle of folders where no two modules import each other", () => {
+    const edges = [
+      { from: "analysis/render/render-page.ts", to: "analysis/checks/accessibility/axe-audit.ts" },
+      { from: "analysis/checks/accessibility/axe-checks.ts", to: "analysis/render/rendered-page.ts" },
+      { from: "analysis/render/render-page.ts", to: "analysis/media-type.ts" },
+      { from: "analysis/checks/check.ts", to: "analysis/checks/accessibility/axe-checks.ts" },
+    ];
+    expect(folderCircles(edges)).toEqual([
+      "analysis/checks/accessibility ↔ analysis/render (analysis/checks/accessibility/axe-checks.ts -> analysis/render/rendered-page.ts, analysis/render/render-page.ts -> analysis/checks/accessibility/axe-audit.ts)",
+    ]);
   });
 
   it("allows only edges that still exist and still need it (the list only shrinks)", () => {

@@ -12,6 +12,7 @@ import { CrawlFindings } from "../../src/crawls/crawl-findings.js";
 import { type CrawlStores, openCrawlStores } from "../../src/crawls/crawl-stores.js";
 import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
 import { crawlOwner, runningCrawl } from "../helpers/crawl-rows.js";
+import { sitePage } from "../helpers/site-page.js";
 
 const url = (path: string) => `https://site.example${path}`;
 const missing = 230;
@@ -19,24 +20,7 @@ const missing = 230;
 const linkingPages = 8;
 
 function page(path: string, statusCode: number): SitePage {
-  return {
-    url: url(path),
-    depth: 1,
-    statusCode,
-    error: null,
-    redirectTo: null,
-    contentType: "text/html",
-    inSitemap: false,
-    disallowed: false,
-    excluded: null,
-    indexable: statusCode === 200,
-    noindex: false,
-    canonical: null,
-    title: null,
-    metaDescription: null,
-    text: null,
-    hreflang: [],
-  };
+  return sitePage(url(path), { statusCode, indexable: statusCode === 200 });
 }
 
 /** A home page and 8 articles; the home page links to 230 missing pages, every article to the first of them. */
@@ -82,7 +66,7 @@ describe.each(databaseKinds)("the site issues export on %s", (kind) => {
         })),
       )
       .execute();
-    const issue = await brokenLinks(factsSource(facts));
+    const issue = await brokenLinks.run(factsSource(facts));
     if (!issue) throw new Error("the broken-links check found nothing");
     await stores.site.saveIssues(crawlId, [issue]);
   });

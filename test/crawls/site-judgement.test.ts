@@ -16,6 +16,7 @@ import { judgeCrawl } from "../../src/crawls/site-judgement.js";
 import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
 import { crawlOwner, runningCrawl } from "../helpers/crawl-rows.js";
 import { referenceJudgement } from "../helpers/reference-site-checks/index.js";
+import { sitePage } from "../helpers/site-page.js";
 import {
   type SyntheticLink,
   syntheticOrigin,
@@ -28,25 +29,7 @@ const generated = 3000;
 const at = (path: string) => `${syntheticOrigin}${path}`;
 
 function handMade(path: string, facts: Partial<SitePage>): SitePage {
-  return {
-    url: at(path),
-    depth: 1,
-    statusCode: 200,
-    error: null,
-    redirectTo: null,
-    contentType: "text/html",
-    inSitemap: false,
-    disallowed: false,
-    excluded: null,
-    indexable: true,
-    noindex: false,
-    canonical: at(path),
-    title: `Hand-made ${path}`,
-    metaDescription: null,
-    text: null,
-    hreflang: [],
-    ...facts,
-  };
+  return sitePage(at(path), { canonical: at(path), title: `Hand-made ${path}`, ...facts });
 }
 
 const unfetched = { statusCode: null, contentType: null, indexable: false, canonical: null, title: null };

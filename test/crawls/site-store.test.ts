@@ -12,6 +12,7 @@ import type { PageFacts } from "../../src/crawls/frontier-store.js";
 import { packFingerprint } from "../../src/store/stored-fingerprint.js";
 import { databaseKinds, type TestDatabase } from "../helpers/api.js";
 import { crawlStoresOn, runningCrawl, siteUrl } from "../helpers/crawl-rows.js";
+import { sitePage } from "../helpers/site-page.js";
 
 const url = (path: string) => new URL(path, siteUrl).href;
 
@@ -108,24 +109,13 @@ describe.each(databaseKinds)("SiteStore on %s", (kind) => {
     expect(source.linksLeftOut).toBe(0);
     const pages = await source.pagesAt([siteUrl, url("/listed"), url("/a"), url("/unknown")]);
     expect([...pages.keys()].sort()).toEqual([siteUrl, url("/a"), url("/listed")].sort());
-    const home = {
-      url: siteUrl,
+    const home = sitePage(siteUrl, {
       depth: 0,
-      statusCode: 200,
-      error: null,
-      redirectTo: null,
-      contentType: "text/html",
-      inSitemap: false,
-      disallowed: false,
-      excluded: null,
-      indexable: true,
-      noindex: false,
       canonical: siteUrl,
       title: "Home",
       metaDescription: "The home page",
-      text: null,
       hreflang: [{ lang: "de", url: url("/de") }],
-    };
+    });
     expect(pages.get(siteUrl)).toEqual(home);
     // Only the pages read with their text carry it.
     const texts = [];

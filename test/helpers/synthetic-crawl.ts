@@ -12,6 +12,7 @@ import type { SitePage } from "../../src/analysis/site-checks/site-facts.js";
 import type { Database } from "../../src/store/schema.js";
 import type { Store } from "../../src/store/store.js";
 import { packFingerprint } from "../../src/store/stored-fingerprint.js";
+import { sitePage } from "./site-page.js";
 
 export const syntheticOrigin = "https://bench.example";
 export const syntheticStart = `${syntheticOrigin}/`;
@@ -115,24 +116,14 @@ export function syntheticPage(index: number, pages: number): { page: SitePage; l
 }
 
 function plainPage(url: string, index: number): SitePage {
-  return {
-    url,
+  return sitePage(url, {
     depth: null,
-    statusCode: 200,
-    error: null,
-    redirectTo: null,
-    contentType: "text/html",
     inSitemap: index % 3 !== 2,
-    disallowed: false,
-    excluded: null,
-    indexable: true,
-    noindex: false,
     canonical: url,
     title: `Page ${index}`,
     metaDescription: `What page ${index} is about`,
     text: textOf(index),
-    hreflang: [],
-  };
+  });
 }
 
 function failed(status: number | null): Partial<SitePage> {

@@ -6,7 +6,11 @@
  */
 import type { Browser, BrowserContext, CDPSession } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditAccessibility, maxAxeNodes, maxAxeText } from "../../src/analysis/render/axe-audit.js";
+import {
+  auditAccessibility,
+  maxAxeNodes,
+  maxAxeText,
+} from "../../src/analysis/checks/accessibility/axe-audit.js";
 import { launchBrowser } from "../helpers/browser.js";
 
 describe("axe-core in Chromium", () => {

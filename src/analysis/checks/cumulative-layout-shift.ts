@@ -1,6 +1,6 @@
 /** cumulative-layout-shift (rendered mode): the page does not jump about while it loads. */
 
-import { metricCheck } from "../rendered-metric.js";
+import { metricCheck } from "./kinds/rendered-metric.js";
 
 export const cumulativeLayoutShift = metricCheck({
   id: "cumulative-layout-shift",

@@ -1,6 +1,6 @@
 /** first-contentful-paint (rendered mode): something appears quickly. */
 
-import { metricCheck, seconds } from "../rendered-metric.js";
+import { metricCheck, seconds } from "./kinds/rendered-metric.js";
 
 export const firstContentfulPaint = metricCheck({
   id: "first-contentful-paint",

@@ -1,6 +1,6 @@
 /** largest-contentful-paint (rendered mode): the page's main content appears quickly. */
 
-import { metricCheck, seconds } from "../rendered-metric.js";
+import { metricCheck, seconds } from "./kinds/rendered-metric.js";
 
 export const largestContentfulPaint = metricCheck({
   id: "largest-contentful-paint",

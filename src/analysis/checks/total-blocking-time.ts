@@ -1,6 +1,6 @@
 /** total-blocking-time (rendered mode): scripts do not keep the main thread busy while the page loads. */
 
-import { metricCheck } from "../rendered-metric.js";
+import { metricCheck } from "./kinds/rendered-metric.js";
 
 export const totalBlockingTime = metricCheck({
   id: "total-blocking-time",

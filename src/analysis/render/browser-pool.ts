@@ -7,13 +7,9 @@
  * replaced too. Every failure stays the failure of that one page.
  */
 import type { Browser, BrowserContext } from "playwright-core";
+import { beforeDeadline } from "../../runtime/deadline.js";
 import { failures } from "../fetch/fetch-failure.js";
-import {
-  beforeDeadline,
-  closesInTime,
-  mobileContextOptions,
-  startRefusingProxy,
-} from "./chromium-helpers.js";
+import { closesInTime, mobileContextOptions, startRefusingProxy } from "./chromium-helpers.js";
 import { type ChromiumStatus, chromiumStatus } from "./chromium-status.js";
 import { GuardProxy, type Vetter } from "./guard-proxy.js";
 import { renderPage } from "./render-page.js";
@@ -42,7 +38,7 @@ export interface BrowserPoolOptions {
   userAgent?: string | null;
   /** A renderer's JavaScript heap limit. */
   jsHeapMiB?: number;
-  /** Whether axe-core audits each page's accessibility (render/axe-audit.ts); off only to measure its cost. */
+  /** Whether axe-core audits each page's accessibility (checks/accessibility/axe-audit.ts); off only to measure its cost. */
   accessibility?: boolean;
 }
 

@@ -7,7 +7,7 @@
  * stops at the caller's bound, which keeps a page that never goes quiet within its deadline.
  */
 import type { CDPSession, Page } from "playwright-core";
-import { beforeDeadline } from "./chromium-helpers.js";
+import { beforeDeadline } from "../../runtime/deadline.js";
 
 /** Lighthouse's defaults (its config/constants.js). */
 export const pauseAfterLoadMs = 1_000;

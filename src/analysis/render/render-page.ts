@@ -5,9 +5,9 @@
  * time; the deadline around this (browser-pool.ts) ends it.
  */
 import type { BrowserContext, CDPSession, Page, Request, Response } from "playwright-core";
+import { auditAccessibility } from "../checks/accessibility/axe-audit.js";
 import { type FetchFailure, failures, retryAfterSeconds } from "../fetch/fetch-failure.js";
 import { mediaTypeOf } from "../media-type.js";
-import { auditAccessibility } from "./axe-audit.js";
 import { viewport } from "./chromium-helpers.js";
 import { NetworkQuiet, waitForFullyLoaded } from "./fully-loaded.js";
 import type { GuardProxy, ProxyRefusal } from "./guard-proxy.js";

@@ -4,7 +4,7 @@
  * facts only a browser knows: failed subresources, console errors and uncaught exceptions, request and byte
  * counts, a viewport screenshot and navigation timings.
  */
-import type { AccessibilityOutcome } from "./axe-audit.js";
+import type { AccessibilityOutcome } from "../checks/accessibility/axe-audit.js";
 import type { ProxyRefusal } from "./guard-proxy.js";
 import type { LongTask } from "./trace-metrics.js";
 

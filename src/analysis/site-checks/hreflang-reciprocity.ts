@@ -4,45 +4,43 @@
  * alternates are read a batch at a time, each batch with the pages its alternates name.
  */
 
+import { judgedTarget, unfitTarget } from "./named-targets.js";
+import type { SiteCheckDefinition } from "./site-check.js";
 import { issueOf, plural } from "./site-issue.js";
-import type { SiteCheck } from "./site-source.js";
-import { isBroken } from "./site-source.js";
-import { siteCheckTitles } from "./titles.js";
 
-export const hreflangReciprocity: SiteCheck = async (site) => {
-  const findings: Array<{ url: string; hreflang: string; alternate: string; problem: string }> = [];
-  for await (const batch of site.pages("hreflang")) {
-    const targets = await site.pagesAt([
-      ...new Set(batch.flatMap((page) => page.hreflang.map(({ url }) => url))),
-    ]);
-    for (const page of batch) {
-      for (const { lang, url } of page.hreflang) {
-        if (url === page.url) continue;
-        const target = targets.get(url);
-        if (!target || target.excluded !== null || (target.statusCode === null && target.error === null))
-          continue;
-        let problem: string | null = null;
-        if (target.redirectTo !== null) problem = `redirects to ${target.redirectTo}`;
-        else if (isBroken(target))
-          problem = target.statusCode === null ? "cannot be fetched" : `answers ${target.statusCode}`;
-        else if (target.canonical !== null && target.canonical !== target.url)
-          problem = `names ${target.canonical} as canonical`;
-        else if (!target.hreflang.some((alternate) => alternate.url === page.url))
-          problem = "does not link back";
-        if (problem !== null) findings.push({ url: page.url, hreflang: lang, alternate: url, problem });
+export const hreflangReciprocity: SiteCheckDefinition = {
+  id: "hreflang-reciprocity",
+  category: "seo",
+  importance: "low",
+  title: "hreflang alternates",
+  description:
+    "Every hreflang alternate links back to the page and is a valid page: not an error, a redirect or a page whose canonical is another URL.",
+  howToFix:
+    "Make each alternate a valid page that links back with its own hreflang, and names itself as canonical.",
+  async run(site) {
+    const findings: Array<{ url: string; hreflang: string; alternate: string; problem: string }> = [];
+    for await (const batch of site.pages("hreflang")) {
+      const targets = await site.pagesAt([
+        ...new Set(batch.flatMap((page) => page.hreflang.map(({ url }) => url))),
+      ]);
+      for (const page of batch) {
+        for (const { lang, url } of page.hreflang) {
+          if (url === page.url) continue;
+          const target = judgedTarget(targets, url);
+          if (!target) continue;
+          let problem = unfitTarget(target, { noindex: false });
+          if (problem === null && !target.hreflang.some((alternate) => alternate.url === page.url))
+            problem = "does not link back";
+          if (problem !== null) findings.push({ url: page.url, hreflang: lang, alternate: url, problem });
+        }
       }
     }
-  }
-  return issueOf(
-    {
-      check: "hreflang-reciprocity",
-      category: "seo",
-      importance: "low",
-      title: siteCheckTitles["hreflang-reciprocity"],
-    },
-    findings,
-    (count) =>
-      `${plural(count, "hreflang alternate")} ${count === 1 ? "is" : "are"} not reciprocal or not a valid page.`,
-    (item) => [item.url, item.hreflang, item.alternate],
-  );
+    return issueOf(
+      hreflangReciprocity,
+      findings,
+      (count) =>
+        `${plural(count, "hreflang alternate")} ${count === 1 ? "is" : "are"} not reciprocal or not a valid page.`,
+      (item) => [item.url, item.hreflang, item.alternate],
+    );
+  },
 };

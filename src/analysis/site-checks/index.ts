@@ -1,8 +1,8 @@
 /**
- * The ordered registry of site checks and `judgeSite`: every check runs in turn over the crawl's source (the
- * database's, or facts in memory: site-source.ts); one that throws is reported as an error for that check only,
- * the others still run. A check that reads the links says in its
- * message when the crawl did not record all of them.
+ * The ordered registry of site checks (each defined as site-check.ts says, listed once here) and `judgeSite`:
+ * every check runs in turn over the crawl's source (the database's, or facts in memory: site-source.ts); one that
+ * throws is reported as an error for that check only, the others still run. A check that needs the links says
+ * in its message when the crawl did not record all of them.
  */
 import { brokenLinks } from "./broken-links.js";
 import { canonicalTargets } from "./canonical-targets.js";
@@ -16,35 +16,28 @@ import { nofollowInternalLinks } from "./nofollow-internal-links.js";
 import { orphanPages } from "./orphan-pages.js";
 import { redirectChains } from "./redirect-chains.js";
 import { redirectedLinks } from "./redirected-links.js";
+import type { SiteCheckDefinition } from "./site-check.js";
 import type { SiteIssue } from "./site-facts.js";
 import type { FindingSink } from "./site-issue.js";
-import type { SiteCheck, SiteSource } from "./site-source.js";
+import type { SiteSource } from "./site-source.js";
 import { sitemapErrors } from "./sitemap-errors.js";
 
-export const siteChecks: ReadonlyArray<[id: string, check: SiteCheck]> = [
-  ["broken-links", brokenLinks],
-  ["canonical-targets", canonicalTargets],
-  ["duplicate-title", duplicateTitle],
-  ["duplicate-content", duplicateContent],
-  ["redirect-chains", redirectChains],
-  ["orphan-pages", orphanPages],
-  ["sitemap-errors", sitemapErrors],
-  ["insecure-links", insecureLinks],
-  ["duplicate-meta-description", duplicateMetaDescription],
-  ["redirected-links", redirectedLinks],
-  ["hreflang-reciprocity", hreflangReciprocity],
-  ["click-depth", clickDepth],
-  ["nofollow-internal-links", nofollowInternalLinks],
+/** Every site check, in the order a judgement runs them and lists their issues. */
+export const siteChecks: readonly SiteCheckDefinition[] = [
+  brokenLinks,
+  canonicalTargets,
+  duplicateTitle,
+  duplicateContent,
+  redirectChains,
+  orphanPages,
+  sitemapErrors,
+  insecureLinks,
+  duplicateMetaDescription,
+  redirectedLinks,
+  hreflangReciprocity,
+  clickDepth,
+  nofollowInternalLinks,
 ];
-
-/** The checks that judge from the links the crawl recorded. */
-const linkChecks = new Set([
-  "broken-links",
-  "insecure-links",
-  "nofollow-internal-links",
-  "orphan-pages",
-  "redirected-links",
-]);
 
 /**
  * Runs every check over the source, in order; `timed` hears how long each took (for the benchmark). Given a sink,
@@ -61,16 +54,18 @@ export async function judgeSite(
 }> {
   const issues: SiteIssue[] = [];
   const errors: Array<{ check: string; error: unknown }> = [];
-  for (const [id, check] of siteChecks) {
+  for (const check of siteChecks) {
+    const { id } = check;
     const started = performance.now();
     try {
-      let issue = await check(site, sink);
+      let issue = await check.run(site, sink);
       if (issue && sink) {
         if (issue.findings.length > 0)
           await sink.write(issue.check, issue.count - issue.findings.length, issue.findings);
         issue = { ...issue, findings: [] };
       }
-      if (issue) issues.push(linkChecks.has(id) ? fromCappedLinks(issue, site.linksLeftOut) : issue);
+      if (issue)
+        issues.push(check.needs?.includes("links") ? fromCappedLinks(issue, site.linksLeftOut) : issue);
     } catch (error) {
       errors.push({ check: id, error });
       await sink?.discard(id);

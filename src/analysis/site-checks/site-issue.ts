@@ -10,11 +10,17 @@ import type { SiteIssue, SiteIssueItem } from "./site-facts.js";
 export const listedItems = 100;
 export const listedSources = 5;
 
+/** What an issue says of its check: the part of a check's definition (site-check.ts) every issue carries. */
 export interface SiteCheckInfo {
-  check: string;
+  id: string;
   category: SiteIssue["category"];
   importance: SiteIssue["importance"];
   title: string;
+}
+
+/** The check's part of its issue, in the issue's order. */
+function described(info: SiteCheckInfo): Pick<SiteIssue, "check" | "category" | "importance" | "title"> {
+  return { check: info.id, category: info.category, importance: info.importance, title: info.title };
 }
 
 /**
@@ -34,9 +40,9 @@ export function issueOf<Item extends SiteIssueItem>(
   identity: FindingIdentity<Item>,
 ): SiteIssue | null {
   if (found.length === 0) return null;
-  const findings = found.map((item) => ({ ...item, fingerprint: fingerprintOf(info.check, identity(item)) }));
+  const findings = found.map((item) => ({ ...item, fingerprint: fingerprintOf(info.id, identity(item)) }));
   return {
-    ...info,
+    ...described(info),
     message: message(findings.length),
     count: findings.length,
     items: findings.slice(0, listedItems),
@@ -78,7 +84,7 @@ export class FindingList<Item extends SiteIssueItem> {
   ) {}
 
   async add(item: Item): Promise<void> {
-    const finding = { ...item, fingerprint: fingerprintOf(this.info.check, this.identity(item)) };
+    const finding = { ...item, fingerprint: fingerprintOf(this.info.id, this.identity(item)) };
     this.count++;
     if (this.listed.length < listedItems) this.listed.push(finding);
     this.pending.push(finding);
@@ -90,7 +96,7 @@ export class FindingList<Item extends SiteIssueItem> {
     if (this.count === 0) return null;
     if (this.sink) await this.flush(this.sink);
     return {
-      ...this.info,
+      ...described(this.info),
       message: message(this.count),
       count: this.count,
       items: this.listed,
@@ -103,7 +109,7 @@ export class FindingList<Item extends SiteIssueItem> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    await sink.write(this.info.check, this.written, batch);
+    await sink.write(this.info.id, this.written, batch);
     this.written += batch.length;
   }
 }

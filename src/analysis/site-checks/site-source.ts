@@ -9,8 +9,7 @@
  * source page in the crawl, then of their target URL. So a target's sources are listed in crawl order, and link
  * targets come in the order of their first source, then of their URL.
  */
-import type { SiteFacts, SiteIssue, SitePage } from "./site-facts.js";
-import type { FindingSink } from "./site-issue.js";
+import type { SiteFacts, SitePage } from "./site-facts.js";
 
 /**
  * Which pages a check reads: `indexable` (indexable pages that answered 200), `texts` (those with a text
@@ -54,13 +53,6 @@ export interface SiteSource {
   /** Pages listed in a sitemap that no other crawled page links to, the start page aside, in crawl order. */
   unlinkedSitemapPages(): Promise<SitePage[]>;
 }
-
-/**
- * A site check: reads the crawl from its source, never all of it at once, and writes nothing but to the sink it
- * may be given (where a check with many findings may put them as it finds them: site-issue.ts); null when it
- * found nothing.
- */
-export type SiteCheck = (site: SiteSource, sink?: FindingSink) => Promise<SiteIssue | null>;
 
 /** A page that answers 404, 410, 5xx or could not be fetched, and was not left out by the crawl. */
 export function isBroken(page: SitePage): boolean {

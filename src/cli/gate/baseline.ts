@@ -4,8 +4,8 @@
  * than a silently empty comparison.
  */
 import { readFileSync } from "node:fs";
+import type { DiffSide } from "../../analysis/analysis-diff.js";
 import type { CheckResult } from "../../analysis/judge.js";
-import type { DiffSide } from "../../reports/analysis-diff.js";
 import { UsageError } from "../usage.js";
 
 const statuses = new Set(["pass", "warn", "fail", "na", "info", "error"]);

@@ -3,7 +3,7 @@
  * check (regressions first, in the diff's order) with the evidence that appeared (+) and disappeared (−).
  * Page text goes through the report renderer's sanitiser, so a page cannot drive the terminal.
  */
-import type { AnalysisDiff, CheckChange } from "../../reports/analysis-diff.js";
+import type { AnalysisDiff, CheckChange } from "../../analysis/analysis-diff.js";
 import type { Palette } from "../colour.js";
 import { categoryNames, evidenceLine, evidenceShown, safe } from "../render-report.js";
 

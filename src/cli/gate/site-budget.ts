@@ -17,7 +17,7 @@ export interface SiteBudget {
   importance: Record<string, number>;
 }
 
-const checkIds = new Set([...catalogue.map((entry) => entry.id), ...siteChecks.map(([id]) => id)]);
+const checkIds = new Set([...catalogue.map((entry) => entry.id), ...siteChecks.map((check) => check.id)]);
 const categories = [...new Set([...catalogue.map((entry) => entry.category), "miscellaneous"])];
 const importanceNames = ["high", "medium", "low"];
 

@@ -7,8 +7,9 @@
  * - a budget caps findings: a site check's findings are its items, a page check's the pages where it fails or
  *   warns, a category or an importance adds up its checks'; and sets the lowest site score.
  */
+
+import { verdictChange } from "../../analysis/analysis-diff.js";
 import { isChange, type OtherCrawl, subjectUrls } from "../../crawls/finding-coverage.js";
-import { verdictChange } from "../../reports/analysis-diff.js";
 import type { SiteBudget } from "./site-budget.js";
 import { pageCheckInfo, type SiteSnapshot } from "./site-snapshot.js";
 

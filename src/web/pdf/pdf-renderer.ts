@@ -10,9 +10,10 @@
  * queue, a deadline per PDF.
  */
 import type { Browser, BrowserContext } from "playwright-core";
-import { beforeDeadline, closesInTime, startRefusingProxy } from "../../analysis/render/chromium-helpers.js";
+import { closesInTime, startRefusingProxy } from "../../analysis/render/chromium-helpers.js";
 import { type ChromiumStatus, chromiumStatus } from "../../analysis/render/chromium-status.js";
 import type { GuardProxy } from "../../analysis/render/guard-proxy.js";
+import { beforeDeadline } from "../../runtime/deadline.js";
 import { PdfCache } from "./pdf-cache.js";
 
 export interface PdfRendererOptions {

@@ -9,31 +9,51 @@ export interface FormState {
 }
 
 export function registerBody(csrf: string, state: FormState = {}): SafeHtml {
-  return html`<section class="card">
-  <h1>Create an account</h1>
-  ${state.message ? alert(state.message) : ""}
-  <form method="post" action="/register" novalidate>
-    ${csrfField(csrf)}
-    ${field({ name: "email", label: "E-mail", type: "email", value: state.values?.email ?? "", error: state.errors?.email, autocomplete: "email", required: true })}
-    ${field({ name: "password", label: "Password (at least 8 characters)", type: "password", error: state.errors?.password, autocomplete: "new-password", required: true })}
-    <p><button type="submit">Create account</button></p>
-  </form>
-  <p>Already have an account? <a href="/login">Log in</a>.</p>
-</section>`;
+  return credentialsForm(csrf, state, {
+    heading: "Create an account",
+    action: "/register",
+    passwordLabel: "Password (at least 8 characters)",
+    passwordAutocomplete: "new-password",
+    button: "Create account",
+    after: html`<p>Already have an account? <a href="/login">Log in</a>.</p>`,
+  });
 }
 
 export function loginBody(csrf: string, state: FormState = {}): SafeHtml {
+  return credentialsForm(csrf, state, {
+    heading: "Log in",
+    action: "/login",
+    passwordLabel: "Password",
+    passwordAutocomplete: "current-password",
+    button: "Log in",
+    after: html`<p><a href="/forgot-password">Forgot your password?</a></p>
+  <p>No account yet? <a href="/register">Sign up</a>.</p>`,
+  });
+}
+
+/** The e-mail and password form that signing up and logging in share, and what follows it. */
+function credentialsForm(
+  csrf: string,
+  state: FormState,
+  form: {
+    heading: string;
+    action: string;
+    passwordLabel: string;
+    passwordAutocomplete: string;
+    button: string;
+    after: SafeHtml;
+  },
+): SafeHtml {
   return html`<section class="card">
-  <h1>Log in</h1>
+  <h1>${form.heading}</h1>
   ${state.message ? alert(state.message) : ""}
-  <form method="post" action="/login" novalidate>
+  <form method="post" action="${form.action}" novalidate>
     ${csrfField(csrf)}
     ${field({ name: "email", label: "E-mail", type: "email", value: state.values?.email ?? "", error: state.errors?.email, autocomplete: "email", required: true })}
-    ${field({ name: "password", label: "Password", type: "password", error: state.errors?.password, autocomplete: "current-password", required: true })}
-    <p><button type="submit">Log in</button></p>
+    ${field({ name: "password", label: form.passwordLabel, type: "password", error: state.errors?.password, autocomplete: form.passwordAutocomplete, required: true })}
+    <p><button type="submit">${form.button}</button></p>
   </form>
-  <p><a href="/forgot-password">Forgot your password?</a></p>
-  <p>No account yet? <a href="/register">Sign up</a>.</p>
+  ${form.after}
 </section>`;
 }
 

@@ -9,6 +9,7 @@ import type { CrawlDiff, SiteIssueChange } from "../../crawls/crawl-diff.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import { wholeListLinkKeys } from "../../crawls/finding-url-lists.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
+import { findingParts } from "./finding-parts.js";
 import { alert } from "./forms.js";
 
 export interface CrawlDiffView {
@@ -133,18 +134,7 @@ function findingList(
 
 /** One finding: its page or group of pages (linking to their reports), its other facts, its linking pages. */
 function findingMarkup(item: Record<string, unknown>, page: (url: string) => SafeHtml): HtmlValue {
-  const urls =
-    typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
-  const facts = Object.entries(item)
-    .filter(
-      ([key, value]) =>
-        !["url", "pages", "sources", "fingerprint", ...wholeListLinkKeys].includes(key) && value !== null,
-    )
-    .map(
-      ([key, value]) =>
-        `${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
-    );
-  const sources = Array.isArray(item.sources) ? (item.sources as string[]) : [];
+  const { urls, facts, sources } = findingParts(item, wholeListLinkKeys);
   return html`${urls.map((url, index) => html`${index > 0 ? ", " : ""}${page(url)}`)}${facts.length > 0 ? html` <span class="muted">${facts.join(" · ")}</span>` : ""}${sources.length > 0 ? html`<br><span class="muted">linked from </span>${sources.map((url, index) => html`${index > 0 ? ", " : ""}${page(url)}`)}` : ""}`;
 }
 

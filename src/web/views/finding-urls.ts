@@ -3,7 +3,7 @@
  * duplicate group's pages or a redirect chain's URLs, which the crawl page's issue table shows only the first of
  * (finding-url-lists.ts).
  */
-import { siteCheckTitles } from "../../analysis/site-checks/titles.js";
+import { checkTitle } from "../../analysis/check-titles.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import { findingPath, findingUrlsPerPage } from "../../crawls/finding-url-lists.js";
 import { html, type SafeHtml } from "../html.js";
@@ -20,7 +20,7 @@ export interface FindingUrlsView {
 }
 
 export function findingUrlsBody({ crawl, check, fingerprint, urls, page }: FindingUrlsView): SafeHtml {
-  const title = siteCheckTitles[check as keyof typeof siteCheckTitles] ?? check;
+  const title = checkTitle(check);
   const first = (page - 1) * findingUrlsPerPage;
   const shown = urls.slice(first, first + findingUrlsPerPage);
   const noun = check === "redirect-chains" ? "URLs" : "pages";

@@ -8,6 +8,7 @@ import type { CrawlIssueRow } from "../../crawls/crawl-store.js";
 import { findingPath, wholeListLinkKeys } from "../../crawls/finding-url-lists.js";
 import { listedSiteIssueObject } from "../../crawls/present.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
+import { findingParts } from "./finding-parts.js";
 import { stacked } from "./stacked-table.js";
 
 /** Items per page of an issue's table, and sources listed per item before "and N more". */
@@ -65,18 +66,7 @@ export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state:
 
 /** One finding: its page or group of pages, its other facts, and the pages linking to it. */
 function itemRow(item: Record<string, unknown>): SafeHtml {
-  const urls =
-    typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
-  const facts = Object.entries(item)
-    .filter(
-      ([key, value]) =>
-        !["url", "pages", "sources", "fingerprint", ...wholeListKeys].includes(key) && value !== null,
-    )
-    .map(
-      ([key, value]) =>
-        `${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
-    );
-  const sources = Array.isArray(item.sources) ? (item.sources as string[]) : [];
+  const { urls, facts, sources } = findingParts(item, wholeListKeys);
   const list = (values: string[]): HtmlValue =>
     values.map((url, index) => html`${index > 0 ? html`<br>` : ""}<span class="key">${url}</span>`);
   return html`<tr>

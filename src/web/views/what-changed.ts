@@ -1,9 +1,9 @@
 /**
- * "What changed" since the previous analysis, from the diff (src/reports/analysis-diff.ts): the score's and
+ * "What changed" since the previous analysis, from the diff (src/analysis/analysis-diff.ts): the score's and
  * each category's change, then the checks that changed in the diff's order (regressions first), each with
  * the evidence that appeared and disappeared.
  */
-import type { AnalysisDiff, CheckDiff } from "../../reports/analysis-diff.js";
+import type { AnalysisDiff, CheckDiff } from "../../analysis/analysis-diff.js";
 import { html, type SafeHtml } from "../html.js";
 import { scoreChange } from "./history.js";
 import { categoryNames, evidenceFields } from "./report-findings.js";

@@ -8,13 +8,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { AccessibilityOutcome } from "../../../src/analysis/checks/accessibility/axe-audit.js";
 import {
   accessibilityChecks,
   importanceOfWeight,
 } from "../../../src/analysis/checks/accessibility/axe-checks.js";
 import { lighthouseAxeRules } from "../../../src/analysis/checks/accessibility/lighthouse-rules.js";
 import { judge } from "../../../src/analysis/judge.js";
-import type { AccessibilityOutcome } from "../../../src/analysis/render/axe-audit.js";
 import { score } from "../../../src/analysis/score.js";
 import { defaultScoring } from "../../../src/analysis/scoring-config.js";
 import type { PageSnapshot } from "../../../src/analysis/snapshot.js";

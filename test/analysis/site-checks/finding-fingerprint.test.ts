@@ -9,30 +9,18 @@ import { fingerprintOf } from "../../../src/analysis/site-checks/finding-fingerp
 import { judgeSite, siteChecks } from "../../../src/analysis/site-checks/index.js";
 import type { SiteFacts, SiteLink, SitePage } from "../../../src/analysis/site-checks/site-facts.js";
 import { factsSource } from "../../../src/analysis/site-checks/site-source.js";
+import { sitePage } from "../../helpers/site-page.js";
 
 const origin = "https://shop.example";
 const at = (path: string) => `${origin}${path}`;
 
-function sitePage(path: string, facts: Partial<SitePage> = {}): SitePage {
-  return {
-    url: at(path),
-    depth: 1,
-    statusCode: 200,
-    error: null,
-    redirectTo: null,
-    contentType: "text/html",
-    inSitemap: false,
-    disallowed: false,
-    excluded: null,
-    indexable: true,
-    noindex: false,
-    canonical: null,
+function pageAt(path: string, facts: Partial<SitePage> = {}): SitePage {
+  return sitePage(at(path), {
     title: `Page ${path}`,
     metaDescription: `About ${path}`,
     text: { hash: `hash ${path}`, minhash: Array.from({ length: 64 }, (_, i) => i + path.length * 1000) },
-    hreflang: [],
     ...facts,
-  };
+  });
 }
 
 const link = (from: string, to: string, nofollow = false): SiteLink => ({ from: at(from), to, nofollow });
@@ -50,10 +38,10 @@ function site(): SiteFacts {
   return {
     startUrl: at("/"),
     pages: [
-      sitePage("/", { depth: 0 }),
-      sitePage("/gone", { statusCode: 404, indexable: false, inSitemap: true, text: null }),
-      sitePage("/missing", { statusCode: 410, indexable: false, text: null }),
-      sitePage("/a", {
+      pageAt("/", { depth: 0 }),
+      pageAt("/gone", { statusCode: 404, indexable: false, inSitemap: true, text: null }),
+      pageAt("/missing", { statusCode: 410, indexable: false, text: null }),
+      pageAt("/a", {
         title: "Same  Title",
         metaDescription: "Shared",
         text: sameText,
@@ -62,15 +50,15 @@ function site(): SiteFacts {
           { lang: "fr", url: at("/c") },
         ],
       }),
-      sitePage("/b", { title: "same title", metaDescription: "shared", text: sameText }),
-      sitePage("/c", { canonical: at("/gone") }),
-      sitePage("/r1", redirecting("/r2")),
-      sitePage("/r2", redirecting("/r3")),
-      sitePage("/r3"),
-      sitePage("/l1", redirecting("/l2")),
-      sitePage("/l2", redirecting("/l1")),
-      sitePage("/orphan", { inSitemap: true, depth: null }),
-      sitePage("/deep", { depth: 6 }),
+      pageAt("/b", { title: "same title", metaDescription: "shared", text: sameText }),
+      pageAt("/c", { canonical: at("/gone") }),
+      pageAt("/r1", redirecting("/r2")),
+      pageAt("/r2", redirecting("/r3")),
+      pageAt("/r3"),
+      pageAt("/l1", redirecting("/l2")),
+      pageAt("/l2", redirecting("/l1")),
+      pageAt("/orphan", { inSitemap: true, depth: null }),
+      pageAt("/deep", { depth: 6 }),
     ],
     links: [
       link("/", at("/gone")),
@@ -129,7 +117,7 @@ const expected: Record<string, string[][]> = {
 const found = await fingerprints(site());
 
 describe("finding fingerprints", () => {
-  it.each(siteChecks.map(([id]) => id))(
+  it.each(siteChecks.map((check) => check.id))(
     "%s: the fingerprint is its check and what the finding is about",
     (id) => {
       const parts = expected[id] ?? [];

@@ -11,6 +11,7 @@ import { insecureLinks } from "../../../src/analysis/site-checks/insecure-links.
 import type { SiteFacts, SitePage } from "../../../src/analysis/site-checks/site-facts.js";
 import { factsSource } from "../../../src/analysis/site-checks/site-source.js";
 import { crawlSite } from "../../helpers/crawl-site.js";
+import { sitePage } from "../../helpers/site-page.js";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -276,38 +277,21 @@ describe("site checks on crawled sites", () => {
 });
 
 describe("insecure-links (facts of an https site)", () => {
-  const sitePage = (url: string): SitePage => ({
-    url,
-    depth: 0,
-    statusCode: 200,
-    error: null,
-    redirectTo: null,
-    contentType: "text/html",
-    inSitemap: false,
-    disallowed: false,
-    excluded: null,
-    indexable: true,
-    noindex: false,
-    canonical: null,
-    title: url,
-    metaDescription: null,
-    text: null,
-    hreflang: [],
-  });
+  const pageAt = (url: string): SitePage => sitePage(url, { depth: 0, title: url });
 
   it("finds http:// links on an https site, and judges nothing on an http one", async () => {
     const facts: SiteFacts = {
       startUrl: "https://shop.example/",
-      pages: [sitePage("https://shop.example/"), sitePage("https://shop.example/a")],
+      pages: [pageAt("https://shop.example/"), pageAt("https://shop.example/a")],
       links: [
         { from: "https://shop.example/", to: "http://shop.example/a", nofollow: false },
         { from: "https://shop.example/", to: "https://shop.example/a", nofollow: false },
       ],
     };
-    expect((await insecureLinks(factsSource(facts)))?.items).toEqual([
+    expect((await insecureLinks.run(factsSource(facts)))?.items).toEqual([
       { url: "http://shop.example/a", sources: ["https://shop.example/"], fingerprint: expect.any(String) },
     ]);
-    expect(await insecureLinks(factsSource({ ...facts, startUrl: "http://shop.example/" }))).toBeNull();
+    expect(await insecureLinks.run(factsSource({ ...facts, startUrl: "http://shop.example/" }))).toBeNull();
     expect((await judgeSite(factsSource(facts))).issues.map((issue) => issue.check)).toContain(
       "insecure-links",
     );

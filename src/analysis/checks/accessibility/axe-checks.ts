@@ -1,14 +1,14 @@
 /**
  * The accessibility checks (rendered mode): one per rule of Lighthouse's accessibility category (`a11y-<rule>`),
- * judged from axe-core's run on the rendered page (render/axe-audit.ts) as Lighthouse judges it: the rule's
+ * judged from axe-core's run on the rendered page (axe-audit.ts beside it) as Lighthouse judges it: the rule's
  * violations → fail, with every failing node (selector, snippet, axe's failure summary) as evidence; a rule
  * with nothing to judge → na; an axe error on the rule → error; otherwise pass (axe's "incomplete" is not a
  * failure). The audits Lighthouse reports as informative are `info` with the flagged elements, or `na`. In raw mode they are `na` (they need the rendered page).
  */
 
-import type { AxeFailingNode } from "../../render/axe-audit.js";
 import type { RenderedFactsSnapshot } from "../../snapshot.js";
 import { type CheckDefinition, type CheckImportance, type EvidenceItem, outcome, plural } from "../check.js";
+import type { AxeFailingNode } from "./axe-audit.js";
 import { type LighthouseAxeRule, lighthouseAxeRules } from "./lighthouse-rules.js";
 
 /** Lighthouse's weight → pagegrade's importance. */

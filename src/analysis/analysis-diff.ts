@@ -10,10 +10,10 @@
  * change hidden beyond the listed items is not reported and a different `truncated` count alone is no change.
  */
 
-import { catalogue } from "../analysis/catalogue.js";
-import type { CheckImportance, CheckStatus, EvidenceItem } from "../analysis/checks/check.js";
-import type { CheckResult } from "../analysis/judge.js";
-import type { Result } from "../analysis/score.js";
+import { catalogue } from "./catalogue.js";
+import type { CheckImportance, CheckStatus, EvidenceItem } from "./checks/check.js";
+import type { CheckResult } from "./judge.js";
+import type { Result } from "./score.js";
 
 /** One side of a diff: the parts of a complete analysis the rules look at. */
 export interface DiffSide {

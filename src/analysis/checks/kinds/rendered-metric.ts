@@ -5,11 +5,12 @@
  * and Core Web Vitals use).
  */
 
-import type { CheckDefinition, CheckImportance, CheckOutcome, EvidenceItem } from "./checks/check.js";
-import { outcome } from "./checks/check.js";
-import type { RenderedMetrics } from "./render/rendered-page.js";
-import type { Thresholds } from "./scoring-config.js";
-import type { PageSnapshot } from "./snapshot.js";
+import type { Thresholds } from "../../scoring-config.js";
+import type { PageSnapshot, RenderedFactsSnapshot } from "../../snapshot.js";
+import type { CheckDefinition, CheckImportance, CheckOutcome, EvidenceItem } from "../check.js";
+import { outcome } from "../check.js";
+
+type RenderedMetrics = NonNullable<RenderedFactsSnapshot["metrics"]>;
 
 export interface MetricBands {
   pass: number;

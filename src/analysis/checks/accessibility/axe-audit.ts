@@ -10,8 +10,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { CDPSession } from "playwright-core";
-import { lighthouseAxeRules } from "../checks/accessibility/lighthouse-rules.js";
-import { beforeDeadline } from "./chromium-helpers.js";
+import { beforeDeadline } from "../../../runtime/deadline.js";
+import { lighthouseAxeRules } from "./lighthouse-rules.js";
 
 /** Longest time axe may take on one page (a large DOM takes seconds; an ordinary page a few hundred ms). */
 export const axeTimeLimitMs = 10_000;

@@ -4,7 +4,8 @@
  * turned into a wrong secret.
  */
 import { describe, expect, it } from "vitest";
-import { newWebhookSecret, SecretBox } from "../../src/webhooks/secret-box.js";
+import { SecretBox } from "../../src/store/secret-box.js";
+import { newWebhookSecret } from "../../src/webhooks/webhook-secret.js";
 
 describe("webhook secrets at rest", () => {
   const secret = newWebhookSecret();

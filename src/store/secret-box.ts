@@ -1,20 +1,10 @@
 /**
- * Webhook signing secrets: made here (`whsec_` and 32 random bytes in base64, the Standard Webhooks form), shown
- * once, and stored sealed with AES-256-GCM under PAGEGRADE_ENCRYPTION_KEY ("v1:" + base64 of nonce, tag and
+ * Secrets at rest: sealed with AES-256-GCM under PAGEGRADE_ENCRYPTION_KEY ("v1:" + base64 of nonce, tag and
  * ciphertext). Without a key they are stored as they are ("plain:"), which the README warns about; a secret
- * stored before a key was set still opens. A crawl's request headers are sealed the same way (crawl-headers.ts),
- * but only ever with a key.
+ * stored before a key was set still opens. Webhook signing secrets (webhooks/webhook-secret.ts) are sealed here,
+ * and a crawl's request headers too (crawls/crawl-headers.ts), but those only ever with a key.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
-}
-
-/** "whsec_…abcd": enough to tell secrets apart, nothing to sign with. */
-export function secretHint(secret: string): string {
-  return `whsec_…${secret.slice(-4)}`;
-}
 
 export class SecretBox {
   constructor(private readonly key: Buffer | null) {}

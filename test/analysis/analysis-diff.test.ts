@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
+import {
+  canonicalJson,
+  type DiffSide,
+  diffAnalyses,
+  isRegression,
+} from "../../src/analysis/analysis-diff.js";
 import { catalogue } from "../../src/analysis/catalogue.js";
 import type { CheckImportance, CheckStatus, EvidenceItem } from "../../src/analysis/checks/check.js";
 import type { CheckResult } from "../../src/analysis/judge.js";
-import { canonicalJson, type DiffSide, diffAnalyses, isRegression } from "../../src/reports/analysis-diff.js";
 
 function result(
   status: CheckStatus,
