@@ -6,33 +6,14 @@
  * whole by the report's budget (report-budget.ts): at most 512 KiB of JSON, cutting evidence, never a verdict.
  */
 import { unmetNeed } from "./check-needs.js";
-import type {
-  Category,
-  CheckDefinition,
-  CheckImportance,
-  CheckOutcome,
-  CheckStatus,
-  EvidenceItem,
-} from "./checks/check.js";
-import { type ResultCut, withinReportBudget } from "./report-budget.js";
+import type { CheckResult, CheckResults } from "./check-result.js";
+import type { CheckDefinition, CheckOutcome, CheckStatus, EvidenceItem } from "./checks/check.js";
+import { withinReportBudget } from "./report-budget.js";
 import { boundEvidence, boundText, boundValue } from "./result-bounds.js";
 import type { Thresholds } from "./scoring-config.js";
 import type { PageSnapshot } from "./snapshot.js";
 
-export interface CheckResult {
-  category: Category;
-  importance: CheckImportance;
-  status: CheckStatus;
-  /** true for pass, false for warn and fail, null otherwise. */
-  passed: boolean | null;
-  value: unknown;
-  message: string;
-  details?: { items: EvidenceItem[]; truncated: number };
-  /** What the report's size budget cut from this result (report-budget.ts); absent when nothing. */
-  cut?: ResultCut;
-}
-
-export type CheckResults = Record<string, CheckResult>;
+export type { CheckResult, CheckResults } from "./check-result.js";
 
 export function judge(
   page: PageSnapshot,

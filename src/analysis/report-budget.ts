@@ -15,19 +15,11 @@
  * left out, also counted in `details.truncated`; whether the message or value was shortened). A results document
  * within the budget is left exactly as it is.
  */
-import type { CheckResult, CheckResults } from "./judge.js";
+import type { CheckResult, CheckResults, ResultCut } from "./check-result.js";
 import { boundText } from "./result-bounds.js";
 
 /** The most bytes (UTF-8, as JSON) a report's results document holds. */
 export const maxResultsBytes = 524_288;
-
-/** What the report's budget cut from one check result. */
-export interface ResultCut {
-  reason: "report-size";
-  evidence_items: number;
-  message: boolean;
-  value: boolean;
-}
 
 /** Room kept for each check's `cut` marker, so that adding it never takes the document over the budget. */
 const markerBytes = 96;
