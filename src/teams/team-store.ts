@@ -186,6 +186,18 @@ export class TeamStore {
       .executeTakeFirst();
   }
 
+  /** Whether the user with this (lower-cased) address is a member of the team. */
+  async hasMember(teamId: number, email: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("team_members")
+      .innerJoin("users", "users.id", "team_members.user_id")
+      .select("team_members.user_id")
+      .where("team_members.team_id", "=", teamId)
+      .where("users.email", "=", email)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /**
    * Changes a member's role; false when they are not a member. Demoting the last owner throws LastOwner.
    * `actorId` is who did it, for the activity.
