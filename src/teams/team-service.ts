@@ -160,7 +160,8 @@ export class TeamService {
   }
 }
 
-function teamName(name: string): string {
+/** The name trimmed, or ValidationFailed on `name` (required, at most 100 characters). */
+export function teamName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === "") throw ValidationFailed.of("name", "The name field is required.");
   if ([...trimmed].length > teamNameMaxLength) {

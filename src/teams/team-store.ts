@@ -142,6 +142,36 @@ export class TeamStore {
     return rows.map((row) => ({ ...row, members: Number(row.members) }));
   }
 
+  /** Every team, oldest first, with its member count and owners' addresses (for operators). */
+  async all(
+    page: Page,
+  ): Promise<Array<{ id: number; name: string; members: number; owners: string[]; created_at: string }>> {
+    const teams = await this.db
+      .selectFrom("teams")
+      .select(["id", "name", "created_at"])
+      .orderBy("id")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    if (teams.length === 0) return [];
+    const members = await this.db
+      .selectFrom("team_members")
+      .innerJoin("users", "users.id", "team_members.user_id")
+      .select(["team_members.team_id", "team_members.role", "users.email"])
+      .where(
+        "team_members.team_id",
+        "in",
+        teams.map((team) => team.id),
+      )
+      .orderBy("users.email")
+      .execute();
+    return teams.map((team) => {
+      const mine = members.filter((member) => member.team_id === team.id);
+      const owners = mine.filter((member) => member.role === "owner").map((member) => member.email);
+      return { ...team, members: mine.length, owners };
+    });
+  }
+
   async rename(teamId: number, name: string, userId: number, now: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable("teams").set({ name, updated_at: now }).where("id", "=", teamId).execute();
