@@ -33,24 +33,16 @@ export async function runTeam(args: string[]): Promise<number> {
       if (typeof values.email === "string") {
         const user = await new AccountService(store).findByEmail(values.email);
         if (!user) throw new AccountError(`no user has the e-mail ${values.email.trim().toLowerCase()}`);
-        for (let offset = 0; ; offset += pageSize) {
-          const { rows } = await teams.list(user.id, { limit: pageSize, offset });
-          for (const team of rows) {
-            process.stdout.write(`${team.id}\t${team.name}\t${team.role}\t${team.members} members\n`);
-          }
-          if (rows.length < pageSize) return;
-        }
+        return printPages(
+          async (page) => (await teams.list(user.id, page)).rows,
+          (team) => `${team.id}\t${team.name}\t${team.role}\t${team.members} members`,
+        );
       }
-      for (let offset = 0; ; offset += pageSize) {
-        const rows = await teams.all({ limit: pageSize, offset });
-        for (const team of rows) {
-          const owners = team.owners.join(",");
-          process.stdout.write(
-            `${team.id}\t${team.name}\t${team.members} members\towners ${owners}\t${team.created_at}\n`,
-          );
-        }
-        if (rows.length < pageSize) return;
-      }
+      await printPages(
+        (page) => teams.all(page),
+        (team) =>
+          `${team.id}\t${team.name}\t${team.members} members\towners ${team.owners.join(",")}\t${team.created_at}`,
+      );
     });
   }
   throw new UsageError('team takes the action "create" or "list"');
@@ -62,14 +54,11 @@ export async function runUserAdmin(action: "list" | "disable" | "enable", rest: 
     parse(rest, {});
     return withStore(async (store) => {
       const accounts = new AccountService(store);
-      for (let offset = 0; ; offset += pageSize) {
-        const rows = await accounts.listUsers({ limit: pageSize, offset });
-        for (const user of rows) {
-          const state = user.disabled_at ? `disabled since ${user.disabled_at}` : "enabled";
-          process.stdout.write(`${user.id}\t${user.email}\t${state}\tcreated ${user.created_at}\n`);
-        }
-        if (rows.length < pageSize) return;
-      }
+      await printPages(
+        (page) => accounts.listUsers(page),
+        (user) =>
+          `${user.id}\t${user.email}\t${user.disabled_at ? `disabled since ${user.disabled_at}` : "enabled"}\tcreated ${user.created_at}`,
+      );
     });
   }
   const { values } = parse(rest, { email: { type: "string" } });
@@ -82,4 +71,16 @@ export async function runUserAdmin(action: "list" | "disable" | "enable", rest: 
         : `Enabled ${account.email}.\n`,
     );
   });
+}
+
+/** Prints every row, a page at a time, one line each. */
+async function printPages<Row>(
+  read: (page: { limit: number; offset: number }) => Promise<Row[]>,
+  line: (row: Row) => string,
+): Promise<void> {
+  for (let offset = 0; ; offset += pageSize) {
+    const rows = await read({ limit: pageSize, offset });
+    for (const row of rows) process.stdout.write(`${line(row)}\n`);
+    if (rows.length < pageSize) return;
+  }
 }

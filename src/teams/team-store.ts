@@ -186,34 +186,20 @@ export class TeamStore {
   }
 
   async members(teamId: number, page: Page): Promise<{ rows: MemberRow[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.db
-        .selectFrom("team_members")
-        .innerJoin("users", "users.id", "team_members.user_id")
-        .select(["team_members.user_id", "users.email", "team_members.role", "team_members.joined_at"])
-        .where("team_members.team_id", "=", teamId)
+    const [rows, total] = await Promise.all([
+      membersOf(this.db, teamId)
         .orderBy("team_members.joined_at")
         .orderBy("team_members.user_id")
         .limit(page.limit)
         .offset(page.offset)
         .execute(),
-      this.db
-        .selectFrom("team_members")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("team_id", "=", teamId)
-        .executeTakeFirstOrThrow(),
+      countInTeam(this.db, "team_members", teamId),
     ]);
-    return { rows, total: Number(count.n) };
+    return { rows, total };
   }
 
   async member(teamId: number, userId: number): Promise<MemberRow | undefined> {
-    return this.db
-      .selectFrom("team_members")
-      .innerJoin("users", "users.id", "team_members.user_id")
-      .select(["team_members.user_id", "users.email", "team_members.role", "team_members.joined_at"])
-      .where("team_members.team_id", "=", teamId)
-      .where("team_members.user_id", "=", userId)
-      .executeTakeFirst();
+    return membersOf(this.db, teamId).where("team_members.user_id", "=", userId).executeTakeFirst();
   }
 
   /** Whether the user with this (lower-cased) address is a member of the team. */
@@ -412,7 +398,7 @@ export class TeamStore {
 
   /** The team's activity, newest first, with each actor's address (null once they are deleted). */
   async activity(teamId: number, page: Page): Promise<{ rows: ActivityRow[]; total: number }> {
-    const [rows, count] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.db
         .selectFrom("team_activity")
         .leftJoin("users", "users.id", "team_activity.user_id")
@@ -429,13 +415,9 @@ export class TeamStore {
         .limit(page.limit)
         .offset(page.offset)
         .execute(),
-      this.db
-        .selectFrom("team_activity")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("team_id", "=", teamId)
-        .executeTakeFirstOrThrow(),
+      countInTeam(this.db, "team_activity", teamId),
     ]);
-    return { rows, total: Number(count.n) };
+    return { rows, total };
   }
 
   /** Deletes activity older than `before` (the 90-day retention); how many rows went. */
@@ -467,15 +449,32 @@ async function lockedMember(
   teamId: number,
   userId: number,
   now: string,
-): Promise<{ role: TeamRole; email: string } | undefined> {
+): Promise<MemberRow | undefined> {
   await trx.updateTable("teams").set({ updated_at: now }).where("id", "=", teamId).execute();
-  return trx
+  return membersOf(trx, teamId).where("team_members.user_id", "=", userId).executeTakeFirst();
+}
+
+/** The team's members with their addresses, as MemberRow. */
+function membersOf(db: Kysely<Database>, teamId: number) {
+  return db
     .selectFrom("team_members")
     .innerJoin("users", "users.id", "team_members.user_id")
-    .select(["team_members.role", "users.email"])
-    .where("team_members.team_id", "=", teamId)
-    .where("team_members.user_id", "=", userId)
-    .executeTakeFirst();
+    .select(["team_members.user_id", "users.email", "team_members.role", "team_members.joined_at"])
+    .where("team_members.team_id", "=", teamId);
+}
+
+/** How many rows of the table belong to the team. */
+async function countInTeam(
+  db: Kysely<Database>,
+  table: "team_members" | "team_activity",
+  teamId: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("team_id", "=", teamId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 async function owners(trx: Transaction<Database>, teamId: number): Promise<number> {
