@@ -244,6 +244,7 @@ export async function buildApp({
     webhooks,
     crawls,
     crawlFindings,
+    teams: services.teams,
     analyzer,
     closing: closing.signal,
   });
