@@ -36,7 +36,7 @@ import { reportVisitRoutes } from "./report-visit-routes.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { requireSignIn } from "./signed-in.js";
 import { siteRoutes } from "./site-routes.js";
-import { teamRoutes } from "./team-routes.js";
+import { invitationLinkRoute, teamRoutes } from "./team-routes.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
 
@@ -80,6 +80,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await reportVisitRoutes(app, options);
   await historyRoutes(app, options);
   await pdfRoutes(app, options);
+  await invitationLinkRoute(app);
 
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSignIn);

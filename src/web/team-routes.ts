@@ -3,7 +3,7 @@
  * invitations with the new link shown once in the answer to the POST that made it, activity), and accepting an
  * invitation's link. The rules are the TeamService's, as in the API: a team the user is not in is the 404 page,
  * a role too low a 403 page naming the role, a rule broken (the last owner, a bad address) the page again with
- * its message and 422.
+ * its message and 422. The invitation link's own page is for anyone (`invitationLinkRoute`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
@@ -189,24 +189,25 @@ export async function teamRoutes(
       },
     );
 
-    scope.get<{ Querystring: { token?: string } }>("/invitations/accept", async (request, reply) => {
-      const token = typeof request.query.token === "string" ? request.query.token : "";
-      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return notFoundPage(request, reply);
-      const { account } = signedInSession(request);
-      return sendHtml(
-        request,
-        reply,
-        "Join a team",
-        acceptInvitationBody(request.csrfToken, token, account.email),
-      );
-    });
-
     scope.post<{ Body: Form }>("/invitations/accept", async (request, reply) => {
       const session = signedInSession(request);
       const team = await teams.accept(session.account, text(request.body, "token").slice(0, 200));
       await sessions.setFlash(session.token, `You joined ${team.name} as ${team.role}.`);
       return seeOther(reply, `/teams/${team.id}`);
     });
+  });
+}
+
+/**
+ * The invitation link's page, for anyone: a signed-in user is asked to join (a GET never joins anyone); a visitor
+ * is told to log in or sign up with the invited address and open the link again.
+ */
+export async function invitationLinkRoute(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: { token?: string } }>("/invitations/accept", async (request, reply) => {
+    const token = typeof request.query.token === "string" ? request.query.token : "";
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return notFoundPage(request, reply);
+    const email = request.session?.account.email ?? null;
+    return sendHtml(request, reply, "Join a team", acceptInvitationBody(request.csrfToken, token, email));
   });
 }
 

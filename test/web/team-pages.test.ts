@@ -50,6 +50,11 @@ describe.each(databaseKinds)("team pages on %s", (kind) => {
 
     const acceptPath = new URL(link).pathname + new URL(link).search;
     expect((await member.get(acceptPath)).body).toContain("Join the team");
+    const visitor = await new WebClient(api.app).get(acceptPath);
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.body).toContain(
+      "with the e-mail address the invitation was sent to, then open this link again",
+    );
     const token = new URL(link).searchParams.get("token") as string;
     // The wrong user: the 404 page, nobody joins.
     expect((await stranger.post("/invitations/accept", { token })).statusCode).toBe(404);

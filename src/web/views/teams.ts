@@ -137,8 +137,17 @@ ${
 }`;
 }
 
-/** Asks the signed-in user to join with the link's token (a GET never joins anyone). */
-export function acceptInvitationBody(csrf: string, token: string, email: string): SafeHtml {
+/**
+ * Asks the signed-in user to join with the link's token (a GET never joins anyone); a visitor (no `email`) is
+ * told to log in or sign up with the invited address and open the link again.
+ */
+export function acceptInvitationBody(csrf: string, token: string, email: string | null): SafeHtml {
+  if (email === null) {
+    return html`<h1>Join a team</h1>
+<section class="card">
+  <p>You were invited to a team on pagegrade. <a href="/login">Log in</a> or <a href="/register">sign up</a> with the e-mail address the invitation was sent to, then open this link again.</p>
+</section>`;
+  }
   return html`<h1>Join a team</h1>
 <section class="card">
   <p>You are signed in as ${email}. If the invitation was sent to this address, you join its team.</p>
