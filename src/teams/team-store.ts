@@ -218,10 +218,20 @@ export class TeamStore {
    * Changes a member's role; false when they are not a member. Demoting the last owner throws LastOwner.
    * `actorId` is who did it, for the activity.
    */
-  async changeRole(
+  changeRole(teamId: number, userId: number, role: TeamRole, actorId: number, now: string): Promise<boolean> {
+    return this.changeMember(teamId, userId, role, actorId, now);
+  }
+
+  /** Removes a member; false when they are not one. Removing the last owner throws LastOwner. */
+  removeMember(teamId: number, userId: number, actorId: number, now: string): Promise<boolean> {
+    return this.changeMember(teamId, userId, null, actorId, now);
+  }
+
+  /** Gives the member a new role, or removes them (null), keeping an owner, with its activity. */
+  private changeMember(
     teamId: number,
     userId: number,
-    role: TeamRole,
+    role: TeamRole | null,
     actorId: number,
     now: string,
   ): Promise<boolean> {
@@ -229,40 +239,28 @@ export class TeamStore {
       const current = await lockedMember(trx, teamId, userId, now);
       if (!current) return false;
       if (current.role === role) return true;
-      if (current.role === "owner" && (await owners(trx, teamId)) <= 1) throw new LastOwner("role");
-      await trx
-        .updateTable("team_members")
-        .set({ role })
-        .where("team_id", "=", teamId)
-        .where("user_id", "=", userId)
-        .execute();
+      if (current.role === "owner" && (await owners(trx, teamId)) <= 1) {
+        throw new LastOwner(role === null ? "user_id" : "role");
+      }
+      if (role === null) {
+        await trx
+          .deleteFrom("team_members")
+          .where("team_id", "=", teamId)
+          .where("user_id", "=", userId)
+          .execute();
+      } else {
+        await trx
+          .updateTable("team_members")
+          .set({ role })
+          .where("team_id", "=", teamId)
+          .where("user_id", "=", userId)
+          .execute();
+      }
       await appendActivity(trx, {
         teamId,
         userId: actorId,
-        action: "member.role_changed",
-        target: `${current.email}: ${role}`,
-        at: now,
-      });
-      return true;
-    });
-  }
-
-  /** Removes a member; false when they are not one. Removing the last owner throws LastOwner. */
-  async removeMember(teamId: number, userId: number, actorId: number, now: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const current = await lockedMember(trx, teamId, userId, now);
-      if (!current) return false;
-      if (current.role === "owner" && (await owners(trx, teamId)) <= 1) throw new LastOwner("user_id");
-      await trx
-        .deleteFrom("team_members")
-        .where("team_id", "=", teamId)
-        .where("user_id", "=", userId)
-        .execute();
-      await appendActivity(trx, {
-        teamId,
-        userId: actorId,
-        action: "member.removed",
-        target: current.email,
+        action: role === null ? "member.removed" : "member.role_changed",
+        target: role === null ? current.email : `${current.email}: ${role}`,
         at: now,
       });
       return true;

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { TeamRole } from "../../../../store/schema.js";
 import { RoleRequired, TeamNotFound } from "../../../../teams/team-access.js";
-import type { TeamService } from "../../../../teams/team-service.js";
+import type { TeamService, TeamUser } from "../../../../teams/team-service.js";
 import { sendPage } from "../../../pagination.js";
 import { problems, sendProblem } from "../../../problem.js";
 import { activityObject, invitationObject, memberObject, teamObject } from "./present.js";
@@ -39,6 +39,11 @@ interface PageQuery {
   page?: number;
 }
 type TeamParams = { id: number };
+type TeamList<Row> = (
+  user: TeamUser,
+  teamId: number,
+  page: { limit: number; offset: number },
+) => Promise<{ rows: Row[]; total: number }>;
 
 export async function teamRoutes(app: FastifyInstance, options: TeamRouteOptions): Promise<void> {
   const { teams } = options;
@@ -97,13 +102,6 @@ export async function teamRoutes(app: FastifyInstance, options: TeamRouteOptions
     return reply.send({ id: request.params.id, object: "team", deleted: true, status: 200 });
   });
 
-  app.get<{ Params: TeamParams; Querystring: PageQuery }>(
-    "/teams/:id/members",
-    { schema: listMembers },
-    async (request, reply) =>
-      listed(request, reply, (page) => teams.members(request.account, request.params.id, page), memberObject),
-  );
-
   app.patch<{ Params: TeamParams & { user_id: number }; Body: { role: TeamRole } }>(
     "/teams/:id/members/:user_id",
     { schema: changeMemberRole },
@@ -142,18 +140,6 @@ export async function teamRoutes(app: FastifyInstance, options: TeamRouteOptions
     },
   );
 
-  app.get<{ Params: TeamParams; Querystring: PageQuery }>(
-    "/teams/:id/invitations",
-    { schema: listInvitations },
-    async (request, reply) =>
-      listed(
-        request,
-        reply,
-        (page) => teams.invitations(request.account, request.params.id, page),
-        invitationObject,
-      ),
-  );
-
   app.delete<{ Params: TeamParams & { invitation_id: number } }>(
     "/teams/:id/invitations/:invitation_id",
     { schema: revokeInvitation },
@@ -173,15 +159,20 @@ export async function teamRoutes(app: FastifyInstance, options: TeamRouteOptions
     },
   );
 
-  app.get<{ Params: TeamParams; Querystring: PageQuery }>(
-    "/teams/:id/activity",
-    { schema: listActivity },
-    async (request, reply) =>
-      listed(
-        request,
-        reply,
-        (page) => teams.activity(request.account, request.params.id, page),
-        activityObject,
-      ),
+  /** A list of the team's (members, invitations, activity), each call checking the caller's role afresh. */
+  const teamList = <Row>(path: string, schema: object, list: TeamList<Row>, present: (row: Row) => unknown) =>
+    app.get<{ Params: TeamParams; Querystring: PageQuery }>(
+      `/teams/:id/${path}`,
+      { schema },
+      async (request, reply) =>
+        listed(request, reply, (page) => list(request.account, request.params.id, page), present),
+    );
+  teamList("members", listMembers, (user, id, page) => teams.members(user, id, page), memberObject);
+  teamList(
+    "invitations",
+    listInvitations,
+    (user, id, page) => teams.invitations(user, id, page),
+    invitationObject,
   );
+  teamList("activity", listActivity, (user, id, page) => teams.activity(user, id, page), activityObject);
 }
