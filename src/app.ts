@@ -175,6 +175,8 @@ export async function buildApp({
     pingsPerMinute: config.pingRateLimit,
     pdfsPerMinute: config.pdfRateLimit,
     signUpsPerHour: config.signUpRateLimit,
+    teamCreationsPerHour: config.teamRateLimit,
+    invitationsPerHour: config.invitationRateLimit,
     eventStreamsPerUser: config.eventStreamsPerUser,
   });
   const authFailureLimiter = limiter("auth-failures", config.authFailureLimit);
@@ -218,6 +220,7 @@ export async function buildApp({
     webhooks,
     crawls,
     crawlFindings,
+    teams: services.teams,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -241,6 +244,7 @@ export async function buildApp({
     webhooks,
     crawls,
     crawlFindings,
+    teams: services.teams,
     analyzer,
     closing: closing.signal,
   });

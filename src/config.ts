@@ -23,6 +23,10 @@ export interface ServiceConfig {
   pdfRateLimit: number;
   /** Sign-ups per hour per client address (PAGEGRADE_SIGNUP_RATE_LIMIT); 0 turns the limit off. */
   signUpRateLimit: number;
+  /** Teams created per hour per user (PAGEGRADE_TEAM_RATE_LIMIT); 0 turns the limit off. */
+  teamRateLimit: number;
+  /** Team invitations per hour per user (PAGEGRADE_INVITATION_RATE_LIMIT); 0 turns the limit off. */
+  invitationRateLimit: number;
   /** Crawl event streams open at once per user (PAGEGRADE_EVENT_STREAMS_PER_USER). */
   eventStreamsPerUser: number;
   /** Failed authentications per minute per client address before 429. */
@@ -170,6 +174,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     pingRateLimit: integer(env, "PAGEGRADE_PING_RATE_LIMIT", 5, 0),
     pdfRateLimit: integer(env, "PAGEGRADE_PDF_RATE_LIMIT", 5, 0),
     signUpRateLimit: integer(env, "PAGEGRADE_SIGNUP_RATE_LIMIT", 5, 0),
+    teamRateLimit: integer(env, "PAGEGRADE_TEAM_RATE_LIMIT", 10, 0),
+    invitationRateLimit: integer(env, "PAGEGRADE_INVITATION_RATE_LIMIT", 30, 0),
     eventStreamsPerUser: integer(env, "PAGEGRADE_EVENT_STREAMS_PER_USER", 4, 1),
     authFailureLimit: integer(env, "PAGEGRADE_AUTH_FAILURE_LIMIT", 20, 0),
     maxConcurrentAnalyses: integer(env, "PAGEGRADE_MAX_CONCURRENT_ANALYSES", 8, 1),

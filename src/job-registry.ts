@@ -27,17 +27,19 @@ import type { Store } from "./store/store.js";
 import { deliverWebhookHandler, deliverWebhookJob } from "./webhooks/delivery-job.js";
 
 /**
- * The maintenance job's housekeeping: expired web sessions, used or expired password-reset links, then the
- * queue's finished rows past retention.
+ * The maintenance job's housekeeping: expired web sessions, used or expired password-reset links, team activity
+ * past its 90 days, then the queue's finished rows past retention.
  */
 export function maintenanceTasks(
   store: Store,
   sessions: SessionService,
   resetLinks?: { sweep(): Promise<void> },
+  teamActivity?: { purgeActivity(now: number): Promise<void> },
 ): MaintenanceTask[] {
   return [
     () => sessions.sweep(),
     ...(resetLinks ? [() => resetLinks.sweep()] : []),
+    ...(teamActivity ? [(now: number) => teamActivity.purgeActivity(now)] : []),
     (now: number) => pruneFinishedJobs(store, new Date(now - finishedJobRetentionMs)),
   ];
 }
@@ -47,7 +49,7 @@ export function registerJobs(services: Services): void {
   const { jobs, store, config } = services;
   jobs.register(
     maintenanceJob,
-    maintenanceHandler(maintenanceTasks(store, services.sessions, services.passwordResets)),
+    maintenanceHandler(maintenanceTasks(store, services.sessions, services.passwordResets, services.teams)),
     {
       concurrency: 1,
     },

@@ -29,6 +29,8 @@ import { AnalysisStore } from "./store/analysis-store.js";
 import { ReportStore } from "./store/report-store.js";
 import { SecretBox } from "./store/secret-box.js";
 import type { Store } from "./store/store.js";
+import { TeamService } from "./teams/team-service.js";
+import { TeamStore } from "./teams/team-store.js";
 import { WebhookEvents } from "./webhooks/webhook-events.js";
 import { WebhookService } from "./webhooks/webhook-service.js";
 import { WebhookStore } from "./webhooks/webhook-store.js";
@@ -59,6 +61,8 @@ export interface Services extends ServiceDependencies {
   mailStore: MailStore;
   mail: MailOutbox;
   passwordResets: PasswordResets;
+  /** Teams, their members, invitations and activity (src/teams/). */
+  teams: TeamService;
 }
 
 export function createServices(dependencies: ServiceDependencies): Services {
@@ -97,6 +101,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
     mailStore,
     mail,
     passwordResets: new PasswordResets(store, accounts, sessions, mail, jobs),
+    teams: new TeamService(new TeamStore(store), mail),
     reportStore,
     events,
     webhookStore,

@@ -74,6 +74,23 @@ export class AccountService {
     return { account, key: issued.key };
   }
 
+  /** Every user, oldest first, with when they were disabled (null: enabled). */
+  listUsers(page: { limit: number; offset: number }) {
+    return this.accounts.listUsers(page);
+  }
+
+  /**
+   * Disables or enables the user with this e-mail (an operator's `pagegrade user disable|enable`): a disabled
+   * user's keys and sessions stop working at once, and they cannot sign in. Their data is kept.
+   */
+  async setDisabled(email: string, disabled: boolean) {
+    const normalised = normaliseEmail(email);
+    const now = timestamp();
+    const account = await this.accounts.setDisabled(normalised, disabled ? now : null, now);
+    if (!account) throw new AccountError(`no user has the e-mail ${normalised}`);
+    return account;
+  }
+
   /**
    * The account a live API key belongs to (and the key's id), or null for a malformed, unknown or revoked key.
    * `reportsVersion` changes whenever any of the account's reports does (migrations 010 and 017), which is what

@@ -47,6 +47,7 @@ export class AccountStore {
       ])
       .where("api_keys.digest", "=", "")
       .where("api_keys.revoked_at", "is", null)
+      .where("users.disabled_at", "is", null)
       .compile().sql;
   }
 
@@ -113,13 +114,44 @@ export class AccountStore {
     return this.db.selectFrom("users").select(accountColumns).where("id", "=", userId).executeTakeFirst();
   }
 
-  /** The account with this (normalised) e-mail and its password hash. */
+  /** The account with this (normalised) e-mail and its password hash; none for a disabled account. */
   withPassword(email: string) {
     return this.db
       .selectFrom("users")
       .select([...accountColumns, "password_hash"])
       .where("email", "=", email)
+      .where("disabled_at", "is", null)
       .executeTakeFirst();
+  }
+
+  /** Every user, oldest first, with when an operator disabled them (null: enabled). */
+  listUsers(page: { limit: number; offset: number }) {
+    return this.db
+      .selectFrom("users")
+      .select([...accountColumns, "disabled_at"])
+      .orderBy("id")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
+
+  /**
+   * Disables (a time) or enables (null) the user with this e-mail; undefined when there is none. Disabling ends
+   * the user's sessions in the same transaction; their keys stop matching (the key lookup skips disabled users,
+   * and `updated_at` changing makes every process forget a remembered owner).
+   */
+  setDisabled(email: string, disabledAt: string | null, now: string) {
+    return this.db.transaction().execute(async (trx) => {
+      const user = await trx
+        .updateTable("users")
+        .set({ disabled_at: disabledAt, updated_at: now })
+        .where("email", "=", email)
+        .returning([...accountColumns, "disabled_at"])
+        .executeTakeFirst();
+      if (user && disabledAt !== null)
+        await trx.deleteFrom("sessions").where("user_id", "=", user.id).execute();
+      return user;
+    });
   }
 
   /** The user's password hash (null: none set); throws when there is no such user. */

@@ -26,6 +26,7 @@ export class SessionStore {
       .select(["users.id", "users.email", "users.created_at", "users.updated_at"])
       .where("sessions.digest", "=", digest)
       .where("sessions.expires_at", ">", now)
+      .where("users.disabled_at", "is", null)
       .executeTakeFirst();
   }
 

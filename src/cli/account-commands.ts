@@ -6,12 +6,15 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { AccountError, AccountService } from "../accounts/account-service.js";
 import { loadServiceConfig } from "../config.js";
+import { ValidationFailed } from "../errors.js";
 import { openStore } from "../store/database.js";
+import type { Store } from "../store/store.js";
 import { UsageError } from "./usage.js";
 
 export async function runUser(args: string[]): Promise<number> {
   const [action, ...rest] = args;
-  if (action !== "create") throw new UsageError('user takes the action "create" or "reset-password"');
+  if (action !== "create")
+    throw new UsageError('user takes the action "create", "reset-password", "list", "disable" or "enable"');
   const { values } = parse(rest, { email: { type: "string" }, password: { type: "string" } });
   const email = required(values.email, "--email");
   return withAccounts(async (accounts) => {
@@ -38,7 +41,7 @@ export async function runKey(args: string[]): Promise<number> {
   });
 }
 
-function parse(args: string[], options: NonNullable<ParseArgsConfig["options"]>) {
+export function parse(args: string[], options: NonNullable<ParseArgsConfig["options"]>) {
   try {
     return parseArgs({ args, options, allowPositionals: false });
   } catch (error) {
@@ -46,18 +49,19 @@ function parse(args: string[], options: NonNullable<ParseArgsConfig["options"]>)
   }
 }
 
-function required(value: unknown, flag: string): string {
+export function required(value: unknown, flag: string): string {
   if (typeof value !== "string" || value.trim() === "") throw new UsageError(`${flag} is required`);
   return value;
 }
 
-async function withAccounts(work: (accounts: AccountService) => Promise<void>): Promise<number> {
+/** Runs `work` over the database of DATABASE_URL; an AccountError is a one-line message and exit code 1. */
+export async function withStore(work: (store: Store) => Promise<void>): Promise<number> {
   const store = await openStore(loadServiceConfig().databaseUrl);
   try {
-    await work(new AccountService(store));
+    await work(store);
     return 0;
   } catch (error) {
-    if (error instanceof AccountError) {
+    if (error instanceof AccountError || error instanceof ValidationFailed) {
       process.stderr.write(`pagegrade: ${error.message}\n`);
       return 1;
     }
@@ -65,4 +69,8 @@ async function withAccounts(work: (accounts: AccountService) => Promise<void>): 
   } finally {
     await store.close();
   }
+}
+
+function withAccounts(work: (accounts: AccountService) => Promise<void>): Promise<number> {
+  return withStore((store) => work(new AccountService(store)));
 }

@@ -21,7 +21,11 @@ async function dispatch(argv: string[]): Promise<number> {
     case "user":
       if (rest[0] === "reset-password")
         return (await import("./reset-password-command.js")).runResetPassword(rest.slice(1));
+      if (rest[0] === "list" || rest[0] === "disable" || rest[0] === "enable")
+        return (await import("./team-commands.js")).runUserAdmin(rest[0], rest.slice(1));
       return (await import("./account-commands.js")).runUser(rest);
+    case "team":
+      return (await import("./team-commands.js")).runTeam(rest);
     case "key":
       return (await import("./account-commands.js")).runKey(rest);
     case "backup":

@@ -13,7 +13,11 @@ export const usage = `Usage:
   pagegrade crawl --file <urls.txt> [--extract <rules.json text>] [options of crawl <url>]
   pagegrade user create --email <e> [--password <p>]
   pagegrade user reset-password --email <e> [--password-stdin]   (prints a new random password unless read from stdin)
+  pagegrade user list
+  pagegrade user disable|enable --email <e>   (a disabled user's keys and sessions stop working at once)
   pagegrade key create --email <e> [--keep-old]
+  pagegrade team create --name <n> --owner <e>
+  pagegrade team list [--email <e>]           (every team, or one user's teams with their role)
   pagegrade backup <file> [--force]      (a consistent copy of the SQLite database, while the service runs)
   pagegrade migrate --to <postgres://…> [--from <sqlite file>]   (copies it into an empty PostgreSQL database)
   pagegrade worker          (runs jobs only; needs PAGEGRADE_QUEUE_URL and a PostgreSQL DATABASE_URL)

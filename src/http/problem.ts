@@ -28,6 +28,14 @@ export const problems = {
     title: "Not found",
     detail: "Resource not found.",
   }),
+  /** A team member whose role is too low (contract part 4): names the role needed. */
+  forbidden: (roleNeeded: string): Problem => ({
+    status: 403,
+    type: "/problems/forbidden",
+    title: "Forbidden",
+    detail: `This needs the ${roleNeeded} role in the team.`,
+    extra: { role_needed: roleNeeded },
+  }),
   methodNotAllowed: (): Problem => ({
     status: 405,
     type: "/problems/method-not-allowed",

@@ -1,7 +1,7 @@
 /**
  * Before validation: strings are trimmed and an empty string counts as absent; integer parameters sent as
  * decimal strings (forms, query strings) become numbers, but only in their plain form ("1", never "01",
- * "1.0" or "+1"), so the schema refuses the rest; the same goes for the {id} and {analysis} path parameters. A missing body on
+ * "1.0" or "+1"), so the schema refuses the rest; the same goes for the {id}, {analysis}, {user_id} and {invitation_id} path parameters. A missing body on
  * POST/PUT/PATCH is an empty set of fields.
  */
 import type { FastifyRequest } from "fastify";
@@ -20,6 +20,8 @@ const integerFields = new Set([
   "max_depth",
   "sitemaps",
   "status",
+  "user_id",
+  "invitation_id",
 ]);
 const plainInteger = /^(0|[1-9][0-9]{0,14})$/;
 

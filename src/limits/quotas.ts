@@ -10,7 +10,14 @@
 import type { RateCounters } from "./rate-counters.js";
 import { RateLimiter, type RateVerdict } from "./rate-limiter.js";
 
-export type QuotaKind = "analyses" | "crawl-starts" | "pings" | "pdfs" | "sign-ups";
+export type QuotaKind =
+  | "analyses"
+  | "crawl-starts"
+  | "pings"
+  | "pdfs"
+  | "sign-ups"
+  | "team-creations"
+  | "invitations";
 
 /** Who is counted: a signed-in user (by API key or session), or a client address. */
 export type QuotaSubject = { userId: number } | { address: string };
@@ -23,6 +30,10 @@ export interface QuotaSettings {
   /** PDFs per minute per user, or per client address for visitors who are not signed in. */
   pdfsPerMinute: number;
   signUpsPerHour: number;
+  /** Teams created per hour per user. */
+  teamCreationsPerHour: number;
+  /** Team invitations sent per hour per user. */
+  invitationsPerHour: number;
   /** Event streams open at once per user (in this process). */
   eventStreamsPerUser: number;
 }
@@ -44,6 +55,8 @@ const nouns: Record<QuotaRefusal["name"], string> = {
   pings: "webhook pings",
   pdfs: "PDFs",
   "sign-ups": "sign-ups",
+  "team-creations": "teams created",
+  invitations: "invitations",
   "event-streams": "open event streams",
   crawls: "crawls queued or running",
   requests: "requests",
@@ -100,6 +113,8 @@ export class Quotas {
       ["pings", settings.pingsPerMinute, 60],
       ["pdfs", settings.pdfsPerMinute, 60],
       ["sign-ups", settings.signUpsPerHour, 3600],
+      ["team-creations", settings.teamCreationsPerHour, 3600],
+      ["invitations", settings.invitationsPerHour, 3600],
     ];
     for (const [kind, limit, windowSeconds] of windows) {
       if (limit > 0) this.limiters.set(kind, new RateLimiter(counters, kind, limit, windowSeconds));

@@ -16,6 +16,8 @@ export interface UsersTable {
   updated_at: string;
   /** Changes with every insert, update or delete of the user's reports (database triggers, migration 010). */
   reports_version: Generated<number>;
+  /** When an operator disabled the account (`pagegrade user disable`): its keys and sessions stop working. */
+  disabled_at: string | null;
 }
 
 export interface ApiKeysTable {
@@ -421,7 +423,67 @@ export interface CrawlFindingsTable {
   item: string;
 }
 
+export const teamRoles = ["owner", "editor", "viewer"] as const;
+export type TeamRole = (typeof teamRoles)[number];
+
+export interface TeamsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: number;
+  user_id: number;
+  role: TeamRole;
+  joined_at: string;
+}
+
+export interface TeamInvitationsTable {
+  id: Generated<number>;
+  team_id: number;
+  /** Lower-cased. */
+  email: string;
+  role: TeamRole;
+  /** SHA-256 of the one-time token, hex. The token itself is never stored. */
+  digest: string;
+  invited_by: number | null;
+  created_at: string;
+  /** Seven days after created_at. */
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: number | null;
+  revoked_at: string | null;
+}
+
+export interface TeamActivityTable {
+  id: Generated<number>;
+  team_id: number;
+  /** Who did it; null once that user is deleted. */
+  user_id: number | null;
+  at: string;
+  action: string;
+  target: string;
+}
+
+/**
+ * `team_id` of the tables a workspace owns (migration 031): the team whose workspace holds the row, null for the
+ * user's own. Not yet in those tables' interfaces, whose row types many queries build from chosen columns; code
+ * that reads or writes it widens its handle with `db.withTables<WorkspaceColumns>()` until the workspace seam
+ * moves it into them.
+ */
+export type WorkspaceColumns = {
+  [table in "reports" | "analyses" | "crawls" | "webhooks" | "webhook_deliveries"]: {
+    team_id: number | null;
+  };
+};
+
 export interface Database {
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invitations: TeamInvitationsTable;
+  team_activity: TeamActivityTable;
   crawls: CrawlsTable;
   crawl_findings: CrawlFindingsTable;
   /** A judgement's findings before they replace the crawl's (migration 025). */

@@ -18,6 +18,7 @@ import type { ProjectService } from "../projects/project-service.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
+import type { TeamService } from "../teams/team-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { apiDocs } from "./api-docs.js";
@@ -35,6 +36,7 @@ import { reportVisitRoutes } from "./report-visit-routes.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { requireSignIn } from "./signed-in.js";
 import { siteRoutes } from "./site-routes.js";
+import { invitationLinkRoute, teamRoutes } from "./team-routes.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
 
@@ -55,6 +57,7 @@ export interface WebOptions {
   webhooks: WebhookService;
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
+  teams: TeamService;
   analyzer: Analyzer;
   /** Aborted when the service closes (ends the crawl pages' event streams). */
   closing: AbortSignal;
@@ -77,6 +80,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await reportVisitRoutes(app, options);
   await historyRoutes(app, options);
   await pdfRoutes(app, options);
+  await invitationLinkRoute(app);
 
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSignIn);
@@ -87,5 +91,6 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
     await webhookRoutes(signedIn, options);
     await crawlRoutes(signedIn, options);
     await crawlFindingsRoutes(signedIn, options);
+    await teamRoutes(signedIn, options);
   });
 }

@@ -167,6 +167,24 @@ describe("moving a SQLite service to PostgreSQL", () => {
       30_000,
     );
 
+    // A team of Alice's with Bob as its editor and an invitation still open.
+    const team = (await ok(sqliteService, aliceKey, "POST", "/api/v1/teams", { name: "Agency" })).data;
+    const invitation = (
+      await ok(sqliteService, aliceKey, "POST", `/api/v1/teams/${team.id}/invitations`, {
+        email: "bob@example.com",
+        role: "editor",
+      })
+    ).data;
+    const token = new URL(invitation.accept_url).searchParams.get("token");
+    await ok(sqliteService, bobKey, "POST", "/api/v1/invitations/accept", { token });
+    await ok(sqliteService, aliceKey, "POST", `/api/v1/teams/${team.id}/invitations`, {
+      email: "later@example.com",
+      role: "viewer",
+    });
+    const teamPaths = ["", "/members", "/invitations", "/activity"].map(
+      (tail) => `/api/v1/teams/${team.id}${tail}`,
+    );
+
     const analyses = (await ok(sqliteService, aliceKey, "GET", `/api/v1/reports/${home.id}/analyses`))
       .data as { id: number }[];
     expect(analyses.length).toBeGreaterThanOrEqual(2);
@@ -186,8 +204,10 @@ describe("moving a SQLite service to PostgreSQL", () => {
       "/api/v1/webhooks",
       `/api/v1/webhooks/${webhook.id}`,
       `/api/v1/webhooks/${webhook.id}/deliveries`,
+      "/api/v1/teams",
+      ...teamPaths,
     ];
-    const bobPaths = ["/api/v1/account", "/api/v1/reports", `/api/v1/reports/${bobs.id}`];
+    const bobPaths = ["/api/v1/account", "/api/v1/reports", `/api/v1/reports/${bobs.id}`, "/api/v1/teams"];
     const aliceBefore = await snapshot(sqliteService, aliceKey, alicePaths);
     const bobBefore = await snapshot(sqliteService, bobKey, bobPaths);
     expect((aliceBefore[crawlPaths[1] as string] as { data: unknown[] }).data.length).toBeGreaterThanOrEqual(
@@ -305,6 +325,8 @@ describe("moving a SQLite service to PostgreSQL", () => {
       .data;
     expect(fresh.id).toBeGreaterThan(largest);
     expect((await ok(postgresService, bobKey, "GET", "/api/v1/reports")).meta.total).toBe(2);
+    const newTeam = (await ok(postgresService, bobKey, "POST", "/api/v1/teams", { name: "Bob's" })).data;
+    expect(newTeam.id).toBeGreaterThan(team.id);
     const carol = await pagegrade(["user", "create", "--email", "carol@example.com"], {
       DATABASE_URL: targetUrl,
     });

@@ -70,6 +70,8 @@ export const testServiceSettings: Record<string, string> = {
   PAGEGRADE_PING_RATE_LIMIT: "0",
   PAGEGRADE_PDF_RATE_LIMIT: "0",
   PAGEGRADE_SIGNUP_RATE_LIMIT: "0",
+  PAGEGRADE_TEAM_RATE_LIMIT: "0",
+  PAGEGRADE_INVITATION_RATE_LIMIT: "0",
   // Tests run as root, where Chromium (report PDFs) cannot have its sandbox.
   PAGEGRADE_CHROMIUM_SANDBOX: "0",
 };

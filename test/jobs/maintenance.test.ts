@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionService } from "../../src/accounts/session-service.js";
 import { maintenanceTasks } from "../../src/job-registry.js";
+import type { JobQueue } from "../../src/jobs/job-queue.js";
 import { finishedJobRetentionMs, maintenanceHandler } from "../../src/jobs/maintenance.js";
+import { MailOutbox } from "../../src/mail/mail-outbox.js";
+import { MailStore } from "../../src/mail/mail-store.js";
+import { TeamService } from "../../src/teams/team-service.js";
+import { TeamStore } from "../../src/teams/team-store.js";
 import { timestamp } from "../../src/timestamps.js";
 import { freshDatabase, type TestDatabase } from "../helpers/api.js";
 
@@ -125,5 +130,38 @@ describe("the maintenance job", () => {
       { digest: "with-message", flash: "Your password was changed; other sessions were logged out." },
       { digest: "with-secret", flash: null },
     ]);
+  });
+
+  it("purges team activity older than 90 days", async () => {
+    const { db } = database.store;
+    const user = await db
+      .insertInto("users")
+      .values({ email: "activity@example.com", password_hash: null, created_at: "x", updated_at: "x" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const teams = new TeamStore(database.store);
+    const team = await teams.create("Busy", user.id, timestamp());
+    const daysAgo = (days: number) => timestamp(new Date(Date.now() - days * 86_400_000));
+    for (const [action, at] of [
+      ["report.created", daysAgo(91)],
+      ["report.deleted", daysAgo(89)],
+    ] as const) {
+      await teams.appendActivity({ teamId: team.id, userId: user.id, action, target: "report 1", at });
+    }
+    const tasks = maintenanceTasks(
+      database.store,
+      new SessionService(database.store),
+      undefined,
+      new TeamService(teams, new MailOutbox(null, new MailStore(database.store), {} as JobQueue)),
+    );
+    await maintenanceHandler(tasks)({
+      id: "3",
+      name: "maintenance",
+      payload: null,
+      attempt: 1,
+      signal: new AbortController().signal,
+    });
+    const { rows } = await teams.activity(team.id, { limit: 10, offset: 0 });
+    expect(rows.map((row) => row.action)).toEqual(["report.deleted", "team.created"]);
   });
 });

@@ -28,6 +28,8 @@ const publicPages = [
   // Password reset by e-mail (the link is the credential).
   "GET /forgot-password",
   "GET /reset-password",
+  // A team invitation's link: tells a visitor to sign in with the invited address (joining is a signed-in POST).
+  "GET /invitations/accept",
   "GET /reports/:id",
   "GET /reports/:id.pdf",
   "GET /reports/:id/screenshot",

@@ -38,7 +38,8 @@ export const Problem = Type.Object(
       Type.Object(
         {
           name: Type.String({
-            description: "analyses, crawl-starts, pings, pdfs, event-streams, crawls or requests",
+            description:
+              "analyses, crawl-starts, pings, pdfs, team-creations, invitations, event-streams, crawls or requests",
           }),
           max: Type.Integer(),
           window_seconds: Type.Union([Type.Integer(), Type.Null()], {
@@ -49,6 +50,7 @@ export const Problem = Type.Object(
       ),
     ),
     retry_after: Type.Optional(Type.Integer({ description: "On 429: seconds to wait, as in Retry-After" })),
+    role_needed: Type.Optional(Type.String({ description: "On 403: the team role the call needs" })),
     instance: Type.String(),
     request_id: Type.String(),
   },

@@ -11,6 +11,7 @@ import type { RateLimiter } from "../../../limits/rate-limiter.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
+import type { TeamService } from "../../../teams/team-service.js";
 import type { WebhookService } from "../../../webhooks/webhook-service.js";
 import { authenticate } from "../../authentication.js";
 import { problems, sendProblem } from "../../problem.js";
@@ -27,6 +28,7 @@ import { projectRoutes } from "./projects/routes.js";
 import { type ReportPdfs, reportPdfRoutes } from "./reports/pdf-routes.js";
 import { reportRoutes } from "./reports/routes.js";
 import { reportScreenshotRoutes } from "./reports/screenshot-routes.js";
+import { teamRoutes } from "./teams/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 export interface ApiOptions {
@@ -37,6 +39,7 @@ export interface ApiOptions {
   webhooks: WebhookService;
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
+  teams: TeamService;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
@@ -97,4 +100,9 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   await webhookRoutes(app, context);
   await crawlRoutes(app, context);
   await crawlFindingsRoutes(app, context);
+  await app.register(teamRoutes, {
+    teams: options.teams,
+    chargeTeamCreation: charge("team-creations"),
+    chargeInvitation: charge("invitations"),
+  });
 }

@@ -1,0 +1,89 @@
+/**
+ * The team pages over the real app on SQLite and PostgreSQL: an owner makes a team and invites (the link shown
+ * once), the invited user joins through the link's page, sees the team without owner controls, the owner sees
+ * the activity and removes them, after which the team is the 404 page for them; a stranger gets the 404 page,
+ * a bad address and the last owner's demotion the page again with their message.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
+import { WebClient } from "../helpers/web-client.js";
+
+describe.each(databaseKinds)("team pages on %s", (kind) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi(kind);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it("walks owner → invite → member joins → owner removes them", async () => {
+    const owner = new WebClient(api.app);
+    await owner.signUp("boss@example.com");
+    const member = new WebClient(api.app);
+    await member.signUp("helper@example.com");
+    const stranger = new WebClient(api.app);
+    await stranger.signUp("stranger@example.com");
+
+    const tooLong = await owner.post("/teams", { name: "x".repeat(101) });
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.body).toContain("The name may not be longer than 100 characters.");
+    const made = await owner.post("/teams", { name: "Agency <b>" });
+    expect(made.statusCode).toBe(303);
+    const teamPath = made.headers.location as string;
+    expect(teamPath).toMatch(/^\/teams\/\d+$/);
+    const page = await owner.get(teamPath);
+    expect(page.body).toContain("<h1>Agency &#60;b&#62;</h1>");
+    expect(page.body).toContain("Invitations");
+
+    const badAddress = await owner.post(`${teamPath}/invitations`, { email: "nope", role: "editor" });
+    expect(badAddress.statusCode).toBe(422);
+    expect(badAddress.body).toContain("The email must be a valid e-mail address.");
+    const invited = await owner.post(`${teamPath}/invitations`, {
+      email: "helper@example.com",
+      role: "viewer",
+    });
+    expect(invited.statusCode).toBe(200);
+    const link = /id="invitation-link">([^<]+)</.exec(invited.body)?.[1] as string;
+    expect(link).toMatch(/\/invitations\/accept\?token=[A-Za-z0-9_-]{43}$/);
+    expect((await owner.get(teamPath)).body).not.toContain(link); // shown once
+
+    const acceptPath = new URL(link).pathname + new URL(link).search;
+    expect((await member.get(acceptPath)).body).toContain("Join the team");
+    const visitor = await new WebClient(api.app).get(acceptPath);
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.body).toContain(
+      "with the e-mail address the invitation was sent to, then open this link again",
+    );
+    const token = new URL(link).searchParams.get("token") as string;
+    // The wrong user: the 404 page, nobody joins.
+    expect((await stranger.post("/invitations/accept", { token })).statusCode).toBe(404);
+    const joined = await member.post("/invitations/accept", { token });
+    expect([joined.statusCode, joined.headers.location]).toEqual([303, teamPath]);
+    const asViewer = await member.get(teamPath);
+    expect(asViewer.body).toContain("You joined Agency &#60;b&#62; as viewer.");
+    expect(asViewer.body).not.toContain("Invitations");
+    expect(asViewer.body).not.toContain("Change role");
+    expect(asViewer.body).toContain("Leave the team");
+    expect((await member.post("/invitations/accept", { token })).statusCode).toBe(404); // used
+    expect(
+      (await member.post(`${teamPath}/invitations`, { email: "x@example.com", role: "viewer" })).statusCode,
+    ).toBe(403);
+    expect((await stranger.get(teamPath)).statusCode).toBe(404);
+    expect((await owner.get("/teams")).body).toContain(`<a href="${teamPath}">Agency &#60;b&#62;</a>`);
+
+    const ownerId = /\/teams\/\d+\/members\/(\d+)\/role/.exec((await owner.get(teamPath)).body)?.[1];
+    const lastOwner = await owner.post(`${teamPath}/members/${ownerId}/role`, { role: "viewer" });
+    expect(lastOwner.statusCode).toBe(422);
+    expect(lastOwner.body).toContain("A team always has an owner");
+
+    const withMember = (await owner.get(teamPath)).body;
+    expect(withMember).toContain("invitation.accepted");
+    const memberId = [...withMember.matchAll(/\/members\/(\d+)\/remove/g)]
+      .map((match) => match[1])
+      .find((id) => id !== ownerId);
+    const removed = await owner.post(`${teamPath}/members/${memberId}/remove`);
+    expect(removed.statusCode).toBe(303);
+    expect((await member.get(teamPath)).statusCode).toBe(404);
+  });
+});
