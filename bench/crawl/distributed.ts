@@ -24,7 +24,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { openStore } from "../../src/store/database.js";
 import { bytesPerTable } from "../storage/database-bytes.js";
-import { cpuSecondsOf, ProcessSampler, type SampledProcess } from "./process-sampler.js";
+import { cpuSecondsOf, PostgresBackground, ProcessSampler, type SampledProcess } from "./process-sampler.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 const postgresBase = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -54,6 +54,8 @@ export interface DistributedCrawlResult {
   processes: SampledProcess[];
   /** CPU seconds of this crawl's PostgreSQL connections (the backends' own time, from /proc). */
   postgresCpuSeconds: number;
+  /** CPU seconds of the server's own processes meanwhile (WAL writer, checkpointer…: process-sampler.ts). */
+  postgresBackgroundCpuSeconds: number;
   databaseBytes: Record<string, number>;
   databaseBytesPerPage: number;
   /** Bytes per page as the crawl left them, before the VACUUM that autovacuum would run (see database-bytes.ts). */
@@ -286,9 +288,12 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
       }
     })();
     const postgresCpu = new Map<number, number>();
+    const postgresBackground = new PostgresBackground();
     const samplePostgresCpu = () => {
       for (const pid of backendPids) postgresCpu.set(pid, cpuSecondsOf(pid) ?? postgresCpu.get(pid) ?? 0);
+      postgresBackground.sample();
     };
+    samplePostgresCpu();
 
     let crawl: { status: string; pages: { analysed: number; failed: number } } = {
       status: "queued",
@@ -347,6 +352,7 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
       failed: crawl.pages.failed,
       processes,
       postgresCpuSeconds: [...postgresCpu.values()].reduce((sum, cpu) => sum + cpu, 0),
+      postgresBackgroundCpuSeconds: postgresBackground.cpuSeconds(),
       databaseBytes,
       databaseBytesPerPage:
         Object.values(databaseBytes).reduce((sum, bytes) => sum + bytes, 0) /
