@@ -18,8 +18,10 @@
  *     workers and `pagegrade worker` processes (bench/crawl/distributed.ts), once per worker count of
  *     BENCH_CRAWL_WORKERS (default 2; "1,2,4" draws the curve), the crawl's parts (BENCH_CRAWL_CONCURRENCY)
  *     shared among the workers: pages per second against the baseline (target ≥ 0.8×), wall time, peak RSS per
- *     process before and after half the pages (target flat, under 300 MB), CPU per page of the workers and of
- *     the crawl's PostgreSQL connections, database bytes per page (after the VACUUM autovacuum would run, and
+ *     process before and after half the pages (target flat, under 300 MB), each worker's peak with its analysis
+ *     processes summed (target ≤ 350 MB), CPU per page by part (the workers, their analysis processes, the crawl's
+ *     PostgreSQL connections and the server's own processes, the API, the site) against the engine's with the
+ *     site's CPU while it served the engine (like for like), database bytes per page (after the VACUUM autovacuum would run, and
  *     before it: bench/storage/database-bytes.ts), Redis's memory, pages the site answered more
  *     than once and pages analysed more than once (target none), and where PostgreSQL's busy connections were
  *     (a sampling of pg_stat_activity: wait events and statements).

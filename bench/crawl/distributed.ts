@@ -7,8 +7,8 @@
  * the crawl runs `parts` parts (PAGEGRADE_CRAWL_HOST_CONCURRENCY, with no delay between requests), and each
  * worker runs its share of them at once (PAGEGRADE_WORKERS and PAGEGRADE_CRAWL_WORKERS, ⌈parts / N⌉).
  *
- * While it runs it samples every process from /proc (peak RSS before and after the crawl's half-way point, CPU
- * time), Redis's `INFO memory`, and PostgreSQL's `pg_stat_activity` for this crawl's connections (their
+ * While it runs it samples every process from /proc (peak RSS before and after the crawl's half-way point, the
+ * peak of each process with its descendants summed, CPU time; PostgreSQL's own processes' CPU), Redis's `INFO memory`, and PostgreSQL's `pg_stat_activity` for this crawl's connections (their
  * `application_name` is the schema's name): what the busy connections wait on (a `Lock` wait is a hot spot),
  * which statements they run, a sampling profile of the database's work, and which statements the lock waits are
  * in (those writing the crawl's row, `update "crawls"` or a claim, against the rest). Afterwards it reads the database's
