@@ -329,7 +329,9 @@ function printDistributed(results: MeasuredDistributedCrawl[], baseline: number)
  * itself, under npm's launcher) and of that process with its descendants (its analysis processes), summed in
  * one sample.
  */
-function workerPeaks(workers: MeasuredDistributedCrawl["processes"]): Map<string, { own: number; tree: number }> {
+function workerPeaks(
+  workers: MeasuredDistributedCrawl["processes"],
+): Map<string, { own: number; tree: number }> {
   const peaks = new Map<string, { own: number; tree: number }>();
   for (const process of workers) {
     const name = process.role.replace(" › child", "");

@@ -133,7 +133,8 @@ export class ProcessSampler {
 }
 
 /** The PostgreSQL server's own processes (no client backend), by the titles it gives them. */
-const backgroundTitle = /^postgres: (?:[^:]+: )?(checkpointer|background writer|walwriter|autovacuum (?:launcher|worker)|logical replication launcher|archiver|stats collector)/;
+const backgroundTitle =
+  /^postgres: (?:[^:]+: )?(checkpointer|background writer|walwriter|autovacuum (?:launcher|worker)|logical replication launcher|archiver|stats collector)/;
 
 /**
  * CPU of a local PostgreSQL server's own processes (its postmaster, checkpointer, background writer, WAL writer,

@@ -11,45 +11,16 @@
  * set it, so a savepoint rolled back takes its bump and the memory of it together, and a later change bumps
  * again. SQLite keeps its row triggers (one writer, no notices): nothing changes there.
  */
-import { type Kysely, type Migration, sql } from "kysely";
-import { changeChannel } from "../change-channel.js";
+import type { Kysely, Migration } from "kysely";
 import type { Dialect } from "../store.js";
+import { bumpReportsVersionFunction } from "./017_report_changes.js";
 
 export function oneVersionBump(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
       if (dialect !== "postgres") return;
       // Migration 017's function, the owners already bumped in this transaction skipped.
-      await sql`
-        create or replace function bump_reports_version() returns trigger language plpgsql as $$
-        declare
-          owner integer;
-          owners integer[];
-          bumped text := coalesce(current_setting('pagegrade.versioned_owners', true), '');
-          mark text;
-        begin
-          if tg_op = 'DELETE' then
-            select array_agg(distinct user_id order by user_id) into owners from changed_before;
-          else
-            select array_agg(distinct user_id order by user_id) into owners from changed_after;
-          end if;
-          foreach owner in array coalesce(owners, '{}') loop
-            mark := ' ' || tg_table_schema || '.' || owner || ' ';
-            continue when position(mark in bumped) > 0;
-            perform 1 from users where id = owner for no key update skip locked;
-            if found then
-              with folded as (delete from report_changes where user_id = owner returning 1)
-              update users set reports_version = reports_version + 1 + (select count(*) from folded)
-                where id = owner;
-            else
-              insert into report_changes (user_id) values (owner);
-            end if;
-            perform pg_notify(${sql.lit(changeChannel)}, tg_table_schema || ' ' || owner);
-            bumped := bumped || mark;
-          end loop;
-          perform set_config('pagegrade.versioned_owners', bumped, true);
-          return null;
-        end $$`.execute(db);
+      await bumpReportsVersionFunction({ oncePerTransaction: true }).execute(db);
     },
   };
 }
