@@ -18,8 +18,10 @@
  *     workers and `pagegrade worker` processes (bench/crawl/distributed.ts), once per worker count of
  *     BENCH_CRAWL_WORKERS (default 2; "1,2,4" draws the curve), the crawl's parts (BENCH_CRAWL_CONCURRENCY)
  *     shared among the workers: pages per second against the baseline (target ≥ 0.8×), wall time, peak RSS per
- *     process before and after half the pages (target flat, under 300 MB), CPU per page of the workers and of
- *     the crawl's PostgreSQL connections, database bytes per page (after the VACUUM autovacuum would run, and
+ *     process before and after half the pages (target flat, under 300 MB), each worker's peak with its analysis
+ *     processes summed (target ≤ 350 MB), CPU per page by part (the workers, their analysis processes, the crawl's
+ *     PostgreSQL connections and the server's own processes, the API, the site) against the engine's with the
+ *     site's CPU while it served the engine (like for like), database bytes per page (after the VACUUM autovacuum would run, and
  *     before it: bench/storage/database-bytes.ts), Redis's memory, pages the site answered more
  *     than once and pages analysed more than once (target none), and where PostgreSQL's busy connections were
  *     (a sampling of pg_stat_activity: wait events and statements).
@@ -72,6 +74,8 @@ const here = new URL(".", import.meta.url).pathname;
 let engineCpuMsPerPage = 0;
 /** Of that, the analysis processes' share. */
 let enginePoolCpuMsPerPage = 0;
+/** The generated site's CPU per page while it served the engine (counted beside the engine's, like for like). */
+let engineSiteCpuMsPerPage = 0;
 const site = spawn(process.execPath, ["--import", "tsx", `${here}crawl/generated-site.ts`], {
   stdio: ["pipe", "pipe", "inherit"],
   env: { ...process.env, BENCH_SITE_PAGES: String(largeCrawl) },
@@ -99,7 +103,10 @@ try {
     new Map((analyzer.analysisPool?.processIds ?? []).map((pid) => [pid, cpuSecondsOf(pid) ?? 0] as const));
   const cpuBefore = process.cpuUsage();
   const poolBefore = poolCpuSeconds();
+  const siteBefore = cpuSecondsOf(site.pid as number) ?? 0;
   const baselineBefore = await analyse(baselinePages);
+  // The site serves the engine's pages as it serves the crawls': its CPU is counted on both sides.
+  engineSiteCpuMsPerPage = (((cpuSecondsOf(site.pid as number) ?? 0) - siteBefore) * 1000) / baselinePages;
   // CPU time per page of the engine alone (its threads and its analysis processes included), to hold a worker's
   // against.
   const cpuUsed = process.cpuUsage(cpuBefore);
@@ -123,7 +130,7 @@ try {
   applyHeapGrowth();
   console.log(`site ${base}, ${largeCrawl} pages; ${concurrency} requests at once`);
   console.log(
-    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, ${engineCpuMsPerPage.toFixed(1)} ms CPU per page (${enginePoolCpuMsPerPage.toFixed(1)} of it in the analysis processes), peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
+    `baseline: the analysis engine alone, ${baselinePages} pages: ${baselineBefore.toFixed(1)} pages/s, ${engineCpuMsPerPage.toFixed(1)} ms CPU per page (${enginePoolCpuMsPerPage.toFixed(1)} of it in the analysis processes) + the site ${engineSiteCpuMsPerPage.toFixed(1)}, peak RSS ${Math.round(enginePeakRssMb)} MB; ` +
       (rates.node > 0
         ? `its speed with the service's heap growth against Node's own, in turns: ${(rates.service / rates.node).toFixed(2)}×`
         : ""),
@@ -223,12 +230,7 @@ function printDistributed(results: MeasuredDistributedCrawl[], baseline: number)
   const rows = results.map((result) => {
     const rate = result.analysed / result.seconds;
     const workers = result.processes.filter((process) => process.role.startsWith("worker"));
-    // The process doing a worker's work is the largest of its tree (`pagegrade worker` relaunches itself).
-    const byWorker = new Map<string, number>();
-    for (const process of workers) {
-      const name = process.role.replace(" › child", "");
-      byWorker.set(name, Math.max(byWorker.get(name) ?? 0, process.peakRssMb));
-    }
+    const byWorker = workerPeaks(workers);
     const api = Math.max(
       ...result.processes.filter((process) => process.role.startsWith("api")).map((p) => p.peakRssMb),
     );
@@ -241,10 +243,14 @@ function printDistributed(results: MeasuredDistributedCrawl[], baseline: number)
       seconds: result.seconds.toFixed(1),
       "pages/s": rate.toFixed(1),
       "vs engine": `${(rate / baseline).toFixed(2)}×`,
-      "worker RSS MB": [...byWorker.values()].map(Math.round).join(" "),
+      "worker RSS MB": [...byWorker.values()].map((peak) => Math.round(peak.own)).join(" "),
+      "with analysis MB": [...byWorker.values()].map((peak) => Math.round(peak.tree)).join(" "),
       "API RSS MB": Math.round(api),
       "worker CPU ms/page": `${((workerCpu * 1000) / Math.max(1, result.analysed)).toFixed(1)} (engine ${engineCpuMsPerPage.toFixed(1)})`,
-      "PG CPU ms/page": ((result.postgresCpuSeconds * 1000) / Math.max(1, result.analysed)).toFixed(1),
+      "PG CPU ms/page": (
+        ((result.postgresCpuSeconds + result.postgresBackgroundCpuSeconds) * 1000) /
+        Math.max(1, result.analysed)
+      ).toFixed(1),
       "DB bytes/page": Math.round(result.databaseBytesPerPage),
       "Redis MB": `${(result.redisPeakUsedMb - result.redisBaseUsedMb).toFixed(1)} (keys ${(result.redisKeysBytes / 1024 / 1024).toFixed(2)})`,
       "fetched >1": result.fetches.repeated,
@@ -271,14 +277,22 @@ function printDistributed(results: MeasuredDistributedCrawl[], baseline: number)
     const workerCpu = cpuOf((process) => process.role.startsWith("worker")) - analysisCpu;
     const apiCpu = cpuOf((process) => process.role.startsWith("api"));
     const postgresCpu = perPage(result.postgresCpuSeconds);
+    const postgresBackgroundCpu = perPage(result.postgresBackgroundCpuSeconds);
     const siteCpu = perPage(result.siteCpuSeconds);
-    const crawlCpu = workerCpu + analysisCpu + apiCpu + postgresCpu + siteCpu;
+    const crawlCpu = workerCpu + analysisCpu + apiCpu + postgresCpu + postgresBackgroundCpu + siteCpu;
+    // Like for like: the site's CPU on both sides (it served the engine's pages too).
+    const engineCpu = engineCpuMsPerPage + engineSiteCpuMsPerPage;
     const cpuBound = (availableParallelism() * 1000) / crawlCpu;
     console.log(
-      `  CPU per page: workers ${workerCpu.toFixed(1)} ms + their analysis processes ${analysisCpu.toFixed(1)} + PostgreSQL ${postgresCpu.toFixed(1)} + API ${apiCpu.toFixed(1)} + the site ${siteCpu.toFixed(1)} = ${crawlCpu.toFixed(1)} ms ` +
-        `(the engine alone: ${engineCpuMsPerPage.toFixed(1)}, ${enginePoolCpuMsPerPage.toFixed(1)} of it in its analysis processes); ` +
-        `${availableParallelism()} cores allow at most ${cpuBound.toFixed(1)} pages/s at that, ${(cpuBound / baseline).toFixed(2)}× the engine`,
+      `  CPU per page: workers ${workerCpu.toFixed(1)} ms + their analysis processes ${analysisCpu.toFixed(1)} + PostgreSQL ${postgresCpu.toFixed(1)} (connections) + ${postgresBackgroundCpu.toFixed(1)} (its own processes) + API ${apiCpu.toFixed(1)} + the site ${siteCpu.toFixed(1)} = ${crawlCpu.toFixed(1)} ms; ` +
+        `the engine alone: ${engineCpuMsPerPage.toFixed(1)} (${enginePoolCpuMsPerPage.toFixed(1)} of it in its analysis processes) + the site ${engineSiteCpuMsPerPage.toFixed(1)} = ${engineCpu.toFixed(1)} ms; ` +
+        `the crawl's ÷ the engine's: ${(crawlCpu / engineCpu).toFixed(2)}; ${availableParallelism()} cores allow at most ${cpuBound.toFixed(1)} pages/s at that, ${(cpuBound / baseline).toFixed(2)}× the engine`,
     );
+    for (const [worker, peak] of workerPeaks(result.processes.filter((p) => p.role.startsWith("worker")))) {
+      console.log(
+        `  ${worker}: peak RSS ${Math.round(peak.own)} MB, ${Math.round(peak.tree)} MB with its analysis processes (summed in one sample)`,
+      );
+    }
     console.log(
       `  site: ${result.fetches.requests} page requests for ${result.fetches.pages} pages, ${result.fetches.repeated} pages requested more than once; ` +
         `${result.analysedTwice.reports} reports with more than one analysis (${result.analysedTwice.extraAnalyses} extra analyses)`,
@@ -308,4 +322,22 @@ function printDistributed(results: MeasuredDistributedCrawl[], baseline: number)
       console.log(`    ${share(count).padStart(4)}  ${statement}`);
     }
   }
+}
+
+/**
+ * Per worker, the peak RSS of the process doing its work (the largest of its tree: `pagegrade worker` relaunches
+ * itself, under npm's launcher) and of that process with its descendants (its analysis processes), summed in
+ * one sample.
+ */
+function workerPeaks(
+  workers: MeasuredDistributedCrawl["processes"],
+): Map<string, { own: number; tree: number }> {
+  const peaks = new Map<string, { own: number; tree: number }>();
+  for (const process of workers) {
+    const name = process.role.replace(" › child", "");
+    const peak = peaks.get(name);
+    if (!peak || process.peakRssMb > peak.own)
+      peaks.set(name, { own: process.peakRssMb, tree: process.peakTreeRssMb });
+  }
+  return peaks;
 }

@@ -41,11 +41,14 @@ export async function runWorker(args: string[]): Promise<number> {
     process.once("SIGINT", () => resolve("SIGINT"));
   });
   try {
+    // The start-up check of Chromium (a process of its own and a browser, about 130–230 MB for a second or
+    // two) ends before the worker takes jobs, so its memory never adds to that of the first pages' analysis
+    // processes: the peak of a worker with its processes (bench:crawl) is the crawl's, not the start-up's.
+    const chromium = await analyzer.chromium.probe();
+    if (chromium.problem) log(`rendered analyses are unavailable: ${chromium.problem}`);
     await scheduleJobs(services);
     await jobs.start();
     log(`running up to ${config.workers} jobs at once`);
-    const chromium = await analyzer.chromium.probe();
-    if (chromium.problem) log(`rendered analyses are unavailable: ${chromium.problem}`);
     const signal = await stopped;
     log(`${signal}: finishing running jobs (at most ${config.jobGraceSeconds} s)`);
   } finally {

@@ -92,6 +92,8 @@ describe("pagegrade worker", () => {
           PAGEGRADE_REDIS_KEY_PREFIX: keyPrefix,
           DATABASE_URL: `${postgresUrl}?options=-c%20search_path%3D${database.schema}`,
           PAGEGRADE_JOB_GRACE_SECONDS: "1",
+          // A Chromium that is not there: the start-up check says so at once.
+          PAGEGRADE_CHROMIUM_PATH: "/nonexistent/chromium",
         },
         stdio: ["ignore", "ignore", "pipe"],
       });
@@ -114,6 +116,10 @@ describe("pagegrade worker", () => {
         "the start-up line",
         10_000,
       );
+      // The check of Chromium ends before the worker takes jobs (its process never beside the first pages').
+      const checked = stderr.indexOf("rendered analyses are unavailable");
+      expect(checked).toBeGreaterThanOrEqual(0);
+      expect(checked).toBeLessThan(stderr.indexOf("running up to 4 jobs at once"));
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
       expect(stderr).toContain("SIGTERM: finishing running jobs (at most 1 s)");

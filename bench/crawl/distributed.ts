@@ -7,8 +7,8 @@
  * the crawl runs `parts` parts (PAGEGRADE_CRAWL_HOST_CONCURRENCY, with no delay between requests), and each
  * worker runs its share of them at once (PAGEGRADE_WORKERS and PAGEGRADE_CRAWL_WORKERS, ⌈parts / N⌉).
  *
- * While it runs it samples every process from /proc (peak RSS before and after the crawl's half-way point, CPU
- * time), Redis's `INFO memory`, and PostgreSQL's `pg_stat_activity` for this crawl's connections (their
+ * While it runs it samples every process from /proc (peak RSS before and after the crawl's half-way point, the
+ * peak of each process with its descendants summed, CPU time; PostgreSQL's own processes' CPU), Redis's `INFO memory`, and PostgreSQL's `pg_stat_activity` for this crawl's connections (their
  * `application_name` is the schema's name): what the busy connections wait on (a `Lock` wait is a hot spot),
  * which statements they run, a sampling profile of the database's work, and which statements the lock waits are
  * in (those writing the crawl's row, `update "crawls"` or a claim, against the rest). Afterwards it reads the database's
@@ -24,7 +24,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { openStore } from "../../src/store/database.js";
 import { bytesPerTable } from "../storage/database-bytes.js";
-import { cpuSecondsOf, ProcessSampler, type SampledProcess } from "./process-sampler.js";
+import { cpuSecondsOf, PostgresBackground, ProcessSampler, type SampledProcess } from "./process-sampler.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 const postgresBase = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -54,6 +54,8 @@ export interface DistributedCrawlResult {
   processes: SampledProcess[];
   /** CPU seconds of this crawl's PostgreSQL connections (the backends' own time, from /proc). */
   postgresCpuSeconds: number;
+  /** CPU seconds of the server's own processes meanwhile (WAL writer, checkpointer…: process-sampler.ts). */
+  postgresBackgroundCpuSeconds: number;
   databaseBytes: Record<string, number>;
   databaseBytesPerPage: number;
   /** Bytes per page as the crawl left them, before the VACUUM that autovacuum would run (see database-bytes.ts). */
@@ -286,9 +288,12 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
       }
     })();
     const postgresCpu = new Map<number, number>();
+    const postgresBackground = new PostgresBackground();
     const samplePostgresCpu = () => {
       for (const pid of backendPids) postgresCpu.set(pid, cpuSecondsOf(pid) ?? postgresCpu.get(pid) ?? 0);
+      postgresBackground.sample();
     };
+    samplePostgresCpu();
 
     let crawl: { status: string; pages: { analysed: number; failed: number } } = {
       status: "queued",
@@ -347,6 +352,7 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
       failed: crawl.pages.failed,
       processes,
       postgresCpuSeconds: [...postgresCpu.values()].reduce((sum, cpu) => sum + cpu, 0),
+      postgresBackgroundCpuSeconds: postgresBackground.cpuSeconds(),
       databaseBytes,
       databaseBytesPerPage:
         Object.values(databaseBytes).reduce((sum, bytes) => sum + bytes, 0) /

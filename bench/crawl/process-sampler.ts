@@ -2,7 +2,9 @@
  * Samples processes from /proc for the crawl benchmarks: each watched process and its descendants (a `npm start`
  * runs the service as npm's child; `pagegrade worker` relaunches itself as its own child), their resident memory
  * (VmRSS) and the CPU time they used (utime + stime). Keeps, per process, the peak RSS before and after a mark
- * (the crawl's half-way point, so a reader sees whether memory stays flat) and the last CPU time read.
+ * (the crawl's half-way point, so a reader sees whether memory stays flat), the peak of its subtree's summed RSS
+ * (itself and its descendants read in the same sample: a worker with its analysis processes) and the last CPU
+ * time read. `PostgresBackground` reads the database server's own processes the same way.
  * Linux only: it reads /proc.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -19,6 +21,8 @@ export interface SampledProcess {
   peakRssMb: number;
   /** The peak before `markHalfway` was called. */
   peakRssFirstHalfMb: number;
+  /** The peak of this process's RSS plus its descendants', summed within one sample. */
+  peakTreeRssMb: number;
   cpuSeconds: number;
 }
 
@@ -94,9 +98,10 @@ export class ProcessSampler {
     for (const { pid, role } of this.watched) this.sampleTree(pid, role, 0);
   }
 
-  private sampleTree(pid: number, role: string, depth: number): void {
+  /** Samples `pid` and its descendants; the RSS of them all, summed. */
+  private sampleTree(pid: number, role: string, depth: number): number {
     const rss = rssMb(pid);
-    if (rss === null) return;
+    if (rss === null) return 0;
     const cpu = cpuSecondsOf(pid) ?? 0;
     let entry = this.seen.get(pid);
     if (!entry) {
@@ -106,6 +111,7 @@ export class ProcessSampler {
         command: commandOf(pid),
         peakRssMb: 0,
         peakRssFirstHalfMb: 0,
+        peakTreeRssMb: 0,
         cpuSeconds: 0,
       };
       this.seen.set(pid, entry);
@@ -113,12 +119,59 @@ export class ProcessSampler {
     entry.peakRssMb = Math.max(entry.peakRssMb, rss);
     if (!this.halfway) entry.peakRssFirstHalfMb = entry.peakRssMb;
     entry.cpuSeconds = Math.max(entry.cpuSeconds, cpu);
-    for (const child of childrenOf(pid)) this.sampleTree(child, role, depth + 1);
+    let treeRss = rss;
+    for (const child of childrenOf(pid)) treeRss += this.sampleTree(child, role, depth + 1);
+    entry.peakTreeRssMb = Math.max(entry.peakTreeRssMb, treeRss);
+    return treeRss;
   }
 
   stop(): SampledProcess[] {
     clearInterval(this.timer);
     this.sample();
     return [...this.seen.values()];
+  }
+}
+
+/** The PostgreSQL server's own processes (no client backend), by the titles it gives them. */
+const backgroundTitle =
+  /^postgres: (?:[^:]+: )?(checkpointer|background writer|walwriter|autovacuum (?:launcher|worker)|logical replication launcher|archiver|stats collector)/;
+
+/**
+ * CPU of a local PostgreSQL server's own processes (its postmaster, checkpointer, background writer, WAL writer,
+ * autovacuum…), which write what every connection commits: sampled while a crawl runs (an autovacuum worker
+ * lives for one table's work), counted from the first sample. A server shared with other work counts that
+ * work's share too. None when the server is not on this machine.
+ */
+export class PostgresBackground {
+  private readonly first = new Map<number, number>();
+  private readonly last = new Map<number, number>();
+  private sampled = false;
+
+  sample(): void {
+    let pids: string[];
+    try {
+      pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+    } catch {
+      return;
+    }
+    for (const name of pids) {
+      const pid = Number(name);
+      const command = (read(`/proc/${pid}/cmdline`) ?? "").replaceAll("\0", " ").trim();
+      const postmaster = /\/postgres -D /.test(command);
+      if (!postmaster && !backgroundTitle.test(command)) continue;
+      const cpu = cpuSecondsOf(pid);
+      if (cpu === null) continue;
+      // A process first seen after the first sample (an autovacuum worker) counts from zero.
+      if (!this.first.has(pid)) this.first.set(pid, this.sampled ? 0 : cpu);
+      this.last.set(pid, cpu);
+    }
+    this.sampled = true;
+  }
+
+  /** CPU seconds used since the first sample. */
+  cpuSeconds(): number {
+    let seconds = 0;
+    for (const [pid, cpu] of this.last) seconds += cpu - (this.first.get(pid) ?? cpu);
+    return seconds;
   }
 }

@@ -2,7 +2,8 @@
  * The reports version on PostgreSQL without a per-user hot spot (migration 017): transactions changing one
  * user's reports no longer wait on each other (each is a raw connection of its own, left open while the others
  * work, with a lock timeout that turns any wait into a failure), and the version an API request reads still
- * rises with every committed change.
+ * rises with every committed change, once per transaction and owner (migration 033: a crawled page's one statement
+ * inserts a report and its analysis, which bumped twice before).
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,6 +119,34 @@ describe("the reports version on PostgreSQL", () => {
 
     expect(await versionOf(one.key)).toBe((before[0] as number) + 2);
     expect(await versionOf(two.key)).toBe((before[1] as number) + 2);
+  });
+
+  it("raises the version once for a transaction whatever number of statements change the owner's reports", async () => {
+    const user = await newUser("once@example.com");
+    const client = await connection();
+    const before = await versionOf(user.key);
+    await client.query("begin");
+    await insertReport(client, user.id, "https://e.example/1");
+    await insertReport(client, user.id, "https://e.example/2");
+    await client.query("update reports set score = 20 where user_id = $1", [user.id]);
+    await client.query("commit");
+    expect(await versionOf(user.key)).toBe(before + 1);
+    // The next transaction bumps again: the memory of the bump ended with its transaction.
+    await insertReport(client, user.id, "https://e.example/3");
+    expect(await versionOf(user.key)).toBe(before + 2);
+  });
+
+  it("bumps again after a savepoint that had bumped is rolled back", async () => {
+    const user = await newUser("savepoint@example.com");
+    const client = await connection();
+    const before = await versionOf(user.key);
+    await client.query("begin");
+    await client.query("savepoint page");
+    await insertReport(client, user.id, "https://f.example/undone");
+    await client.query("rollback to savepoint page");
+    await insertReport(client, user.id, "https://f.example/kept");
+    await client.query("commit");
+    expect(await versionOf(user.key)).toBe(before + 1);
   });
 
   it("raises the version for updates and deletes too", async () => {

@@ -17,7 +17,7 @@
  * deleted, an account changed or deleted) sends `pg_notify('pagegrade_changes', '<schema> <user id>')`, delivered
  * at commit to the listening connection of each process (src/store/change-feed.ts).
  */
-import { type Kysely, type Migration, sql } from "kysely";
+import { type Kysely, type Migration, type RawBuilder, sql } from "kysely";
 import { changeChannel } from "../change-channel.js";
 import type { Dialect } from "../store.js";
 
@@ -35,30 +35,7 @@ export function reportChanges(dialect: Dialect): Migration {
       await db.schema.createIndex("report_changes_user").on("report_changes").column("user_id").execute();
 
       // Called by migration 010's statement triggers on reports and analyses, with the same name.
-      await sql`
-        create or replace function bump_reports_version() returns trigger language plpgsql as $$
-        declare
-          owner integer;
-          owners integer[];
-        begin
-          if tg_op = 'DELETE' then
-            select array_agg(distinct user_id order by user_id) into owners from changed_before;
-          else
-            select array_agg(distinct user_id order by user_id) into owners from changed_after;
-          end if;
-          foreach owner in array coalesce(owners, '{}') loop
-            perform 1 from users where id = owner for no key update skip locked;
-            if found then
-              with folded as (delete from report_changes where user_id = owner returning 1)
-              update users set reports_version = reports_version + 1 + (select count(*) from folded)
-                where id = owner;
-            else
-              insert into report_changes (user_id) values (owner);
-            end if;
-            perform pg_notify(${sql.lit(changeChannel)}, tg_table_schema || ' ' || owner);
-          end loop;
-          return null;
-        end $$`.execute(db);
+      await bumpReportsVersionFunction({ oncePerTransaction: false }).execute(db);
 
       await sql`
         create function notify_key_owner_change() returns trigger language plpgsql as $$
@@ -97,4 +74,40 @@ export function reportChanges(dialect: Dialect): Migration {
         for each row execute function notify_account_change()`.execute(db);
     },
   };
+}
+
+/**
+ * The trigger function that bumps the changed rows' owners (this migration's), and migration 033's, which bumps
+ * an owner once per transaction: the owners bumped are remembered in a transaction-local setting.
+ */
+export function bumpReportsVersionFunction(options: { oncePerTransaction: boolean }): RawBuilder<unknown> {
+  const once = options.oncePerTransaction;
+  return sql`
+    create or replace function bump_reports_version() returns trigger language plpgsql as $$
+    declare
+      owner integer;
+      owners integer[];
+      ${sql.raw(once ? "bumped text := coalesce(current_setting('pagegrade.versioned_owners', true), ''); mark text;" : "")}
+    begin
+      if tg_op = 'DELETE' then
+        select array_agg(distinct user_id order by user_id) into owners from changed_before;
+      else
+        select array_agg(distinct user_id order by user_id) into owners from changed_after;
+      end if;
+      foreach owner in array coalesce(owners, '{}') loop
+        ${sql.raw(once ? "mark := ' ' || tg_table_schema || '.' || owner || ' '; continue when position(mark in bumped) > 0;" : "")}
+        perform 1 from users where id = owner for no key update skip locked;
+        if found then
+          with folded as (delete from report_changes where user_id = owner returning 1)
+          update users set reports_version = reports_version + 1 + (select count(*) from folded)
+            where id = owner;
+        else
+          insert into report_changes (user_id) values (owner);
+        end if;
+        perform pg_notify(${sql.lit(changeChannel)}, tg_table_schema || ' ' || owner);
+        ${sql.raw(once ? "bumped := bumped || mark;" : "")}
+      end loop;
+      ${sql.raw(once ? "perform set_config('pagegrade.versioned_owners', bumped, true);" : "")}
+      return null;
+    end $$`;
 }
