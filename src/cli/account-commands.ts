@@ -6,8 +6,8 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { AccountError, AccountService } from "../accounts/account-service.js";
 import { loadServiceConfig } from "../config.js";
+import { UsageError } from "../errors.js";
 import { openStore } from "../store/database.js";
-import { UsageError } from "./usage.js";
 
 export async function runUser(args: string[]): Promise<number> {
   const [action, ...rest] = args;

@@ -8,7 +8,7 @@
  * the counts are complete.
  */
 import { catalogue } from "../analysis/catalogue.js";
-import { ValidationFailed } from "../errors.js";
+import { Conflict, ValidationFailed } from "../errors.js";
 import { verdictChange } from "../reports/analysis-diff.js";
 import type { CrawlDiffStore } from "./crawl-diff-store.js";
 import type { CrawlRow, CrawlStore } from "./crawl-store.js";
@@ -85,8 +85,9 @@ export interface CrawlDiff {
 }
 
 /** The crawl compared is not complete (yet): there is nothing to compare. */
-export class CrawlNotComplete extends Error {
+export class CrawlNotComplete extends Conflict {
   override readonly name = "CrawlNotComplete";
+  readonly code = "crawl_not_complete";
 
   constructor() {
     super("Only a complete crawl can be compared; this one is not complete.");

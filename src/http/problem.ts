@@ -28,6 +28,12 @@ export const problems = {
     title: "Not found",
     detail: "Resource not found.",
   }),
+  forbidden: (detail: string): Problem => ({
+    status: 403,
+    type: "/problems/forbidden",
+    title: "Forbidden",
+    detail,
+  }),
   methodNotAllowed: (): Problem => ({
     status: 405,
     type: "/problems/method-not-allowed",
@@ -80,6 +86,13 @@ export const problems = {
           },
         }
       : {}),
+  }),
+  /** Any other rule of the domain broken: its status, its stable code as the type, its message. */
+  domain: (status: number, code: string, detail: string): Problem => ({
+    status,
+    type: `/problems/${code.replaceAll("_", "-")}`,
+    title: detail,
+    detail,
   }),
   internal: (): Problem => ({
     status: 500,

@@ -35,6 +35,7 @@ import { reportVisitRoutes } from "./report-visit-routes.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { requireSignIn } from "./signed-in.js";
 import { siteRoutes } from "./site-routes.js";
+import { webAccess } from "./web-access.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
 
@@ -78,14 +79,16 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await historyRoutes(app, options);
   await pdfRoutes(app, options);
 
+  // The signed-in pages' resources, loaded within the user's workspace (web-access.ts).
+  const signedInOptions = { ...options, resources: webAccess(options) };
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSignIn);
     await dashboardRoutes(signedIn, options);
-    await reportManageRoutes(signedIn, options);
-    await projectRoutes(signedIn, options);
+    await reportManageRoutes(signedIn, signedInOptions);
+    await projectRoutes(signedIn, signedInOptions);
     await accountRoutes(signedIn, options);
-    await webhookRoutes(signedIn, options);
-    await crawlRoutes(signedIn, options);
-    await crawlFindingsRoutes(signedIn, options);
+    await webhookRoutes(signedIn, signedInOptions);
+    await crawlRoutes(signedIn, signedInOptions);
+    await crawlFindingsRoutes(signedIn, signedInOptions);
   });
 }

@@ -3,27 +3,29 @@
  * a webhook with its deliveries, ping, enable/disable, delete. The rules are the WebhookService's, as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Intent } from "../accounts/access.js";
 import type { SessionService } from "../accounts/session-service.js";
 import { ValidationFailed } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
-import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { confirmBody } from "./views/forms.js";
 import { webhookBody, webhooksBody } from "./views/webhooks.js";
+import type { WebAccess } from "./web-access.js";
 
 export interface WebhookRouteOptions {
   sessions: SessionService;
   webhooks: WebhookService;
   quotas: Quotas;
+  resources: WebAccess;
 }
 
 type Form = Record<string, string | string[] | undefined>;
 
 export async function webhookRoutes(
   app: FastifyInstance,
-  { sessions, webhooks, quotas }: WebhookRouteOptions,
+  { sessions, webhooks, quotas, resources }: WebhookRouteOptions,
 ): Promise<void> {
   const showList = async (
     request: FastifyRequest,
@@ -39,11 +41,11 @@ export async function webhookRoutes(
     return sendHtml(request, reply, "Webhooks", webhooksBody(request.csrfToken, view), status);
   };
 
-  /** The signed-in user's webhook named in the path (with the session), or null once the 404 page is sent. */
-  const owned = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const webhook = await findOwned(request, reply, (userId, id) => webhooks.show(userId, id));
-    return webhook ? { session: signedInSession(request), webhook } : null;
-  };
+  /** The signed-in user's webhook named in the path, with the session (the access seam's 404 otherwise). */
+  const owned = async (request: FastifyRequest, intent: Intent = "read") => ({
+    webhook: await resources.webhook(request, intent),
+    session: signedInSession(request),
+  });
 
   app.get("/account/webhooks", async (request, reply) => showList(request, reply));
 
@@ -66,8 +68,7 @@ export async function webhookRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/account/webhooks/:id", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request);
     const flash = await sessions.takeFlash(found.session.token);
     const { rows } = await webhooks.deliveries(found.session.account.id, found.webhook.id, {
       limit: 50,
@@ -77,8 +78,7 @@ export async function webhookRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/ping", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request, "write");
     await quotas.charge("pings", { userId: found.session.account.id });
     await webhooks.ping(found.session.account.id, found.webhook.id);
     await sessions.setFlash(found.session.token, "A ping is on its way; reload to see its delivery.");
@@ -86,8 +86,7 @@ export async function webhookRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/enabled", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request, "write");
     const enabled = found.webhook.enabled !== 1;
     await webhooks.update(found.session.account.id, found.webhook.id, { enabled });
     await sessions.setFlash(
@@ -98,8 +97,7 @@ export async function webhookRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request);
     const path = `/account/webhooks/${found.webhook.id}`;
     return sendHtml(
       request,
@@ -112,8 +110,7 @@ export async function webhookRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request, "write");
     await webhooks.delete(found.session.account.id, found.webhook.id);
     await sessions.setFlash(found.session.token, "The webhook was deleted.");
     return seeOther(reply, "/account/webhooks");

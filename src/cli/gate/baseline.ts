@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { CheckResult } from "../../analysis/judge.js";
+import { UsageError } from "../../errors.js";
 import type { DiffSide } from "../../reports/analysis-diff.js";
-import { UsageError } from "../usage.js";
 
 const statuses = new Set(["pass", "warn", "fail", "na", "info", "error"]);
 
