@@ -44,6 +44,7 @@ export async function webhookRoutes(
   /** The signed-in user's webhook named in the path, with the session (the access seam's 404 otherwise). */
   const owned = async (request: FastifyRequest, intent: Intent = "read") => ({
     webhook: await resources.webhook(request, intent),
+    ownerId: (await resources.workspace(request, intent)).ownerId,
     session: signedInSession(request),
   });
 
@@ -70,7 +71,7 @@ export async function webhookRoutes(
   app.get<{ Params: { id: string } }>("/account/webhooks/:id", async (request, reply) => {
     const found = await owned(request);
     const flash = await sessions.takeFlash(found.session.token);
-    const { rows } = await webhooks.deliveries(found.session.account.id, found.webhook.id, {
+    const { rows } = await webhooks.deliveries(found.ownerId, found.webhook.id, {
       limit: 50,
       offset: 0,
     });
@@ -80,7 +81,7 @@ export async function webhookRoutes(
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/ping", async (request, reply) => {
     const found = await owned(request, "write");
     await quotas.charge("pings", { userId: found.session.account.id });
-    await webhooks.ping(found.session.account.id, found.webhook.id);
+    await webhooks.ping(found.ownerId, found.webhook.id);
     await sessions.setFlash(found.session.token, "A ping is on its way; reload to see its delivery.");
     return seeOther(reply, `/account/webhooks/${found.webhook.id}`);
   });
@@ -88,7 +89,7 @@ export async function webhookRoutes(
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/enabled", async (request, reply) => {
     const found = await owned(request, "write");
     const enabled = found.webhook.enabled !== 1;
-    await webhooks.update(found.session.account.id, found.webhook.id, { enabled });
+    await webhooks.update(found.ownerId, found.webhook.id, { enabled });
     await sessions.setFlash(
       found.session.token,
       enabled ? "The webhook is enabled." : "The webhook is disabled.",
@@ -111,7 +112,7 @@ export async function webhookRoutes(
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
     const found = await owned(request, "write");
-    await webhooks.delete(found.session.account.id, found.webhook.id);
+    await webhooks.delete(found.ownerId, found.webhook.id);
     await sessions.setFlash(found.session.token, "The webhook was deleted.");
     return seeOther(reply, "/account/webhooks");
   });

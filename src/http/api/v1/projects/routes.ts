@@ -25,7 +25,8 @@ export async function projectRoutes(
     const perPage = query.per_page ?? 10;
     const sortBy = query.sort_by ?? "created_at";
     const direction = query.sort ?? "desc";
-    const { rows, total } = await projects.list(request.account.id, {
+    const { ownerId } = await access.workspace(request);
+    const { rows, total } = await projects.list(ownerId, {
       ...(query.search !== undefined ? { search: query.search } : {}),
       sortBy,
       direction,

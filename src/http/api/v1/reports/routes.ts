@@ -43,7 +43,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
       const perPage = query.per_page ?? 10;
       const sortBy = query.sort_by ?? "id";
       const direction = query.sort ?? "desc";
-      const { rows, total } = await reports.list(request.account.id, {
+      const { ownerId } = await access.workspace(request);
+      const { rows, total } = await reports.list(ownerId, {
         ...(query.search !== undefined ? { search: query.search } : {}),
         ...(query.project !== undefined ? { project: query.project } : {}),
         ...(query.result !== undefined ? { result: query.result } : {}),
@@ -79,7 +80,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
     { schema: storeReport, preHandler: limits.charge("analyses") },
     async (request, reply) => {
       const background = prefersRespondAsync(request.headers.prefer);
-      const row = await reports.create(request.account.id, request.body, { background });
+      const { ownerId } = await access.workspace(request, "write");
+      const row = await reports.create(ownerId, request.body, { background });
       return sendReport(reply.header("location", `/api/v1/reports/${row.id}`), row, background ? 202 : 201);
     },
   );

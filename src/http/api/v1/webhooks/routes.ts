@@ -32,7 +32,8 @@ export async function webhookRoutes(
 
   app.get<{ Querystring: PageQuery }>("/webhooks", { schema: listWebhooks }, async (request, reply) => {
     const page = pageOf(request.query);
-    const { rows, total } = await webhooks.list(request.account.id, {
+    const { ownerId } = await access.workspace(request);
+    const { rows, total } = await webhooks.list(ownerId, {
       limit: page.perPage,
       offset: (page.page - 1) * page.perPage,
     });
@@ -41,7 +42,8 @@ export async function webhookRoutes(
   });
 
   app.post<{ Body: WebhookInput }>("/webhooks", { schema: createWebhook }, async (request, reply) => {
-    const { webhook, secret } = await webhooks.create(request.account.id, request.body);
+    const { ownerId } = await access.workspace(request, "write");
+    const { webhook, secret } = await webhooks.create(ownerId, request.body);
     return reply
       .code(201)
       .header("location", `/api/v1/webhooks/${webhook.id}`)
