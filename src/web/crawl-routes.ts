@@ -60,7 +60,8 @@ export async function crawlRoutes(
     const session = signedInSession(request);
     const project = (request.query.project ?? "").trim().toLowerCase().slice(0, 255);
     const page = /^[1-9][0-9]{0,8}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
-    const { rows, total } = await crawls.list(session.account.id, {
+    const { ownerId } = await resources.workspace(request);
+    const { rows, total } = await crawls.list(ownerId, {
       ...(project ? { project } : {}),
       direction: "desc",
       limit: listPageSize,
@@ -138,8 +139,9 @@ export async function crawlRoutes(
           const list = [form.urls, form.urlsFile].filter(Boolean).join("\n");
           // The crawl-starts quota is charged once the crawl is valid (the service calls it): a refusal is free.
           const charge = () => quotas.charge("crawl-starts", { userId: session.account.id });
+          const { ownerId } = await resources.workspace(request, "write");
           const crawl = await crawls.create(
-            session.account.id,
+            ownerId,
             {
               ...(form.url || !list ? { url: form.url } : {}),
               ...(list ? { urls: list } : {}),

@@ -17,6 +17,7 @@ import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { typedUrl } from "./typed-url.js";
 import { dashboardBody, duplicateBody, type ListState } from "./views/reports.js";
+import type { WebAccess } from "./web-access.js";
 
 type Form = Record<string, string | undefined>;
 
@@ -30,11 +31,12 @@ const listChoices = {
 export interface DashboardRouteOptions {
   reports: ReportService;
   quotas: Quotas;
+  resources: WebAccess;
 }
 
 export async function dashboardRoutes(
   app: FastifyInstance,
-  { reports, quotas }: DashboardRouteOptions,
+  { reports, quotas, resources }: DashboardRouteOptions,
 ): Promise<void> {
   const showDashboard = async (
     request: FastifyRequest,
@@ -42,9 +44,9 @@ export async function dashboardRoutes(
     form: { values: Record<string, string>; error: string | null },
     status = 200,
   ) => {
-    const user = signedInSession(request).account;
+    const { ownerId } = await resources.workspace(request);
     const { state, ignored } = listState(request.query as Form);
-    const { rows, total } = await reports.list(user.id, {
+    const { rows, total } = await reports.list(ownerId, {
       ...(state.search ? { search: state.search } : {}),
       ...(state.project ? { project: state.project } : {}),
       ...(state.result ? { result: state.result } : {}),
@@ -79,15 +81,16 @@ export async function dashboardRoutes(
     if (!(reportSchedules as readonly string[]).includes(values.schedule))
       return refuse("Choose how often to analyse again.");
     // A URL that already has a report: offer to re-run it, unless a second one was asked for on purpose.
+    const { ownerId } = await resources.workspace(request, "write");
     const existing =
-      request.body.duplicate === "1" ? undefined : await reports.existingFor(user.id, values.url);
+      request.body.duplicate === "1" ? undefined : await reports.existingFor(ownerId, values.url);
     if (existing !== undefined) {
       return sendHtml(request, reply, "Already reported", duplicateBody(request.csrfToken, existing, values));
     }
     const password = request.body.password || undefined;
     await quotas.charge("analyses", { userId: user.id });
     try {
-      const row = await reports.create(user.id, {
+      const row = await reports.create(ownerId, {
         url: values.url,
         privacy: Number(values.privacy),
         mode: values.mode as AnalysisMode,

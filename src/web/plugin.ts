@@ -83,7 +83,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   const signedInOptions = { ...options, resources: webAccess(options) };
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSignIn);
-    await dashboardRoutes(signedIn, options);
+    await dashboardRoutes(signedIn, signedInOptions);
     await reportManageRoutes(signedIn, signedInOptions);
     await projectRoutes(signedIn, signedInOptions);
     await accountRoutes(signedIn, options);

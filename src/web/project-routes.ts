@@ -10,7 +10,6 @@ import type { CrawlService } from "../crawls/crawl-service.js";
 import type { ProjectService } from "../projects/project-service.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { seeOther, sendHtml } from "./render.js";
-import { signedInSession } from "./signed-in.js";
 import { fixFirstShown } from "./views/fix-first.js";
 import { confirmBody } from "./views/forms.js";
 import { projectDashboardBody } from "./views/project-dashboard.js";
@@ -33,14 +32,14 @@ export async function projectRoutes(
   }: { projects: ProjectService; crawls: CrawlService; crawlFindings: CrawlFindings; resources: WebAccess },
 ): Promise<void> {
   app.get("/projects", async (request, reply) => {
-    const user = signedInSession(request).account;
     const { values, page, ignored } = readListQuery(
       request.query as Record<string, string | undefined>,
       projectListChoices,
       ["search"],
     );
     const state = { ...values, per_page: Number(values.per_page), page };
-    const { rows, total } = await projects.list(user.id, {
+    const { ownerId } = await resources.workspace(request);
+    const { rows, total } = await projects.list(ownerId, {
       ...(state.search ? { search: state.search } : {}),
       sortBy: state.sort_by as "created_at" | "project",
       direction: state.sort as "asc" | "desc",

@@ -36,7 +36,8 @@ export async function webhookRoutes(
   ) => {
     const session = signedInSession(request);
     const flash = await sessions.takeFlash(session.token);
-    const { rows } = await webhooks.list(session.account.id, { limit: 100, offset: 0 });
+    const { ownerId } = await resources.workspace(request);
+    const { rows } = await webhooks.list(ownerId, { limit: 100, offset: 0 });
     const view = { webhooks: rows, newSecret, flash: newSecret ? null : flash, form };
     return sendHtml(request, reply, "Webhooks", webhooksBody(request.csrfToken, view), status);
   };
@@ -51,12 +52,12 @@ export async function webhookRoutes(
   app.get("/account/webhooks", async (request, reply) => showList(request, reply));
 
   app.post<{ Body: Form }>("/account/webhooks", async (request, reply) => {
-    const session = signedInSession(request);
     const url = typeof request.body.url === "string" ? request.body.url : "";
     const raw = request.body.events;
     const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
     try {
-      const { secret } = await webhooks.create(session.account.id, {
+      const { ownerId } = await resources.workspace(request, "write");
+      const { secret } = await webhooks.create(ownerId, {
         url,
         ...(events.length > 0 ? { events } : {}),
       });
