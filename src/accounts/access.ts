@@ -77,3 +77,33 @@ export function resourceAccess<Request extends object>(actorOf: (request: Reques
 
 /** One face's access: its workspace lookup and its resource accessors' factory. */
 export type ResourceAccess<Request extends object> = ReturnType<typeof resourceAccess<Request>>;
+
+/** The lookups of one resource each, by id (or a project by name) within an owner's resources. */
+interface Lookups<Crawl, Report, Webhook, Project> {
+  crawls: { show(ownerId: number, id: number): Promise<Crawl | undefined> };
+  reports: { show(ownerId: number, id: number): Promise<Report | undefined> };
+  webhooks: { show(ownerId: number, id: number): Promise<Webhook | undefined> };
+  projects: { show(ownerId: number, project: string): Promise<Project | undefined> };
+}
+
+/**
+ * The resources a face's paths name, one accessor each: `crawl`, `report`, `webhook` by the path's id, `project`
+ * by its name, and `workspace`. A new resource gets one line here and one lookup in `Lookups`.
+ */
+export function workspaceResources<Request extends object, Crawl, Report, Webhook, Project>(
+  path: {
+    actorOf: (request: Request) => Actor;
+    idOf: (request: Request) => number | null;
+    projectOf: (request: Request) => string;
+  },
+  services: Lookups<Crawl, Report, Webhook, Project>,
+) {
+  const { workspace, resource } = resourceAccess(path.actorOf);
+  return {
+    workspace,
+    crawl: resource(path.idOf, (scope, id) => services.crawls.show(scope.ownerId, id)),
+    report: resource(path.idOf, (scope, id) => services.reports.show(scope.ownerId, id)),
+    webhook: resource(path.idOf, (scope, id) => services.webhooks.show(scope.ownerId, id)),
+    project: resource(path.projectOf, (scope, name) => services.projects.show(scope.ownerId, name)),
+  };
+}

@@ -4,10 +4,11 @@
  * `/account/webhooks/{id}`, `/projects/{project}`). Each loads the resource within the workspace or throws the
  * 404 error-handling.ts answers with the not-found page (an id of the wrong shape, a missing resource and
  * another's resource alike), so a page reads `const crawl = await resources.crawl(request)` (or
- * `(request, "write")` before a change) and never checks ownership itself. A new resource gets one line here.
+ * `(request, "write")` before a change) and never checks ownership itself. A new resource gets one line in
+ * accounts/access.ts (`workspaceResources`).
  */
 import type { FastifyRequest } from "fastify";
-import { resourceAccess } from "../accounts/access.js";
+import { workspaceResources } from "../accounts/access.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
 import type { ProjectService } from "../projects/project-service.js";
 import type { ReportService } from "../reports/report-service.js";
@@ -15,27 +16,20 @@ import type { WebhookService } from "../webhooks/webhook-service.js";
 import { pathId } from "./path-id.js";
 import { signedInSession } from "./signed-in.js";
 
-const idOf = (request: FastifyRequest) => pathId((request.params as { id: string }).id);
-
 export function webAccess(services: {
   crawls: CrawlService;
   reports: ReportService;
   webhooks: WebhookService;
   projects: ProjectService;
 }) {
-  const { workspace, resource } = resourceAccess((request: FastifyRequest) => ({
-    userId: signedInSession(request).account.id,
-  }));
-  return {
-    workspace,
-    crawl: resource(idOf, (scope, id) => services.crawls.show(scope.ownerId, id)),
-    report: resource(idOf, (scope, id) => services.reports.show(scope.ownerId, id)),
-    webhook: resource(idOf, (scope, id) => services.webhooks.show(scope.ownerId, id)),
-    project: resource(
-      (request) => (request.params as { project: string }).project,
-      (scope, name) => services.projects.show(scope.ownerId, name),
-    ),
-  };
+  return workspaceResources(
+    {
+      actorOf: (request: FastifyRequest) => ({ userId: signedInSession(request).account.id }),
+      idOf: (request) => pathId((request.params as { id: string }).id),
+      projectOf: (request) => (request.params as { project: string }).project,
+    },
+    services,
+  );
 }
 
 export type WebAccess = ReturnType<typeof webAccess>;

@@ -3,10 +3,10 @@
  * accessor per resource a path names (`/crawls/{id}`, `/reports/{id}`, `/webhooks/{id}`, `/projects/{project}`).
  * Each loads the resource within the caller's workspace or throws the 404 error-handling.ts answers, so a
  * handler reads `const crawl = await access.crawl(request)` (or `(request, "write")` before a change) and never
- * checks ownership itself. A new resource gets one line here.
+ * checks ownership itself. A new resource gets one line in accounts/access.ts (`workspaceResources`).
  */
 import type { FastifyRequest } from "fastify";
-import { resourceAccess } from "../../../accounts/access.js";
+import { workspaceResources } from "../../../accounts/access.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
@@ -21,19 +21,14 @@ export function apiAccess(services: {
   webhooks: WebhookService;
   projects: ProjectService;
 }) {
-  const { workspace, resource } = resourceAccess((request: FastifyRequest) => ({
-    userId: request.account.id,
-  }));
-  return {
-    workspace,
-    crawl: resource(pathId, (scope, id) => services.crawls.show(scope.ownerId, id)),
-    report: resource(pathId, (scope, id) => services.reports.show(scope.ownerId, id)),
-    webhook: resource(pathId, (scope, id) => services.webhooks.show(scope.ownerId, id)),
-    project: resource(
-      (request) => (request.params as { project: string }).project,
-      (scope, name) => services.projects.show(scope.ownerId, name),
-    ),
-  };
+  return workspaceResources(
+    {
+      actorOf: (request: FastifyRequest) => ({ userId: request.account.id }),
+      idOf: pathId,
+      projectOf: (request) => (request.params as { project: string }).project,
+    },
+    services,
+  );
 }
 
 export type ApiAccess = ReturnType<typeof apiAccess>;
