@@ -251,8 +251,7 @@ export async function crawlRoutes(
         return sendHtml(request, reply, title, crawlDiffBody({ crawl, diff, reports }));
       } catch (error) {
         if (!(error instanceof ValidationFailed || error instanceof CrawlNotComplete)) throw error;
-        const status = error instanceof ValidationFailed ? 422 : 409;
-        return sendHtml(request, reply, title, crawlDiffRefusal(crawl, error.message), status);
+        return sendHtml(request, reply, title, crawlDiffRefusal(crawl, error.message), error.status);
       }
     },
   );

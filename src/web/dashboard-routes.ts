@@ -5,7 +5,7 @@
  * ReportService, as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { CapacityExceeded } from "../errors.js";
+import type { DomainError } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { ReportSortKey } from "../store/report-store.js";
@@ -101,12 +101,8 @@ export async function dashboardRoutes(
     } catch (error) {
       const message = analysisFailureMessage(error);
       if (message === null) throw error;
-      return showDashboard(
-        request,
-        reply,
-        { values, error: message },
-        error instanceof CapacityExceeded ? 503 : 422,
-      );
+      // The form again, with the error's own status (422 a refusal, 503 a full service): a message means a DomainError.
+      return showDashboard(request, reply, { values, error: message }, (error as DomainError).status);
     }
   });
 }
