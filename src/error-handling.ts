@@ -1,16 +1,28 @@
 /**
  * Maps every error to its answer, a problem object under /api and a page (the web's, handed in by app.ts)
- * everywhere else: schema findings and domain rule breaks to 422, a page that cannot be analysed to 422 on url
- * with its reason, a quota reached to 429 naming the limit, full analysis capacity to 503, body problems to
- * 400/413/415, and anything unexpected to a 500 whose detail goes to the log under the request id, never to the
+ * everywhere else: the one place domain errors (errors.ts `DomainError`: a stable code and an HTTP status) become
+ * responses, so no handler catches one to translate it. A resource missing or outside the caller's workspace is
+ * a 404 (the same as an unknown path), a viewer's write a 403, schema findings and domain rule breaks a 422, a
+ * page that cannot be analysed a 422 on url with its reason, a quota reached (a user's crawl limit too) a 429
+ * naming the limit, a conflict with a resource's state a 409, full analysis capacity a 503, body problems
+ * 400/413/415, and anything unexpected a 500 whose detail goes to the log under the request id, never to the
  * client. Composition: it picks between the two faces, so neither needs the other.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AnalysisFailed, CapacityExceeded, ValidationFailed } from "./errors.js";
+import { CrawlLimitReached } from "./crawls/crawl-service.js";
+import {
+  AccessDenied,
+  AnalysisFailed,
+  CapacityExceeded,
+  Conflict,
+  DomainError,
+  ResourceNotFound,
+  ValidationFailed,
+} from "./errors.js";
 import { problems, sendProblem } from "./http/problem.js";
 import { refusalHeaders } from "./http/rate-limit-headers.js";
 import { type SchemaError, validationMessages } from "./http/validation-messages.js";
-import { QuotaExceeded } from "./limits/quotas.js";
+import { crawlLimitRefusal, QuotaExceeded } from "./limits/quotas.js";
 
 /** The pages the web answers errors with (web/error-pages.ts). */
 export interface ErrorPages {
@@ -24,7 +36,17 @@ export interface ErrorPages {
 }
 
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number, pages: ErrorPages): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((raised: FastifyError, request, reply) => {
+    // A user's crawl limit is refused as every quota is: the limit, its number and when to retry.
+    const error =
+      raised instanceof CrawlLimitReached
+        ? new QuotaExceeded(crawlLimitRefusal(raised.limit), "user")
+        : (raised as FastifyError | DomainError);
+    if (error instanceof ResourceNotFound) {
+      return isApi(request)
+        ? sendProblem(request, reply, problems.notFound())
+        : pages.notFound(request, reply, 404);
+    }
     if (error instanceof QuotaExceeded) {
       reply.headers(refusalHeaders(error.refusal));
       if (!isApi(request)) {
@@ -38,6 +60,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number, pa
       return sendProblem(request, reply, problems.tooManyRequests(error.refusal, error.message));
     }
     if (!isApi(request)) return webError(request, reply, error, pages);
+    if (error instanceof DomainError) return sendProblem(request, reply, domainProblem(error, reply));
     if (error.validation) {
       // A path parameter of the wrong shape (/reports/abc) names no resource.
       if (error.validationContext === "params") return sendProblem(request, reply, problems.notFound());
@@ -46,19 +69,6 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number, pa
         reply,
         problems.validation(validationMessages(error.validation as SchemaError[])),
       );
-    }
-    if (error instanceof ValidationFailed)
-      return sendProblem(request, reply, problems.validation(error.errors));
-    if (error instanceof AnalysisFailed) {
-      return sendProblem(
-        request,
-        reply,
-        problems.validation({ url: [error.failure.message] }, { reason: error.failure.reason }),
-      );
-    }
-    if (error instanceof CapacityExceeded) {
-      reply.header("retry-after", String(error.retryAfterSeconds));
-      return sendProblem(request, reply, problems.unavailable());
     }
     switch (error.code) {
       case "FST_ERR_CTP_BODY_TOO_LARGE":
@@ -131,6 +141,21 @@ export function installNotFound(app: FastifyInstance, pages: ErrorPages): void {
   );
 }
 
+/** A domain error's problem object (headers it needs set on the reply). */
+function domainProblem(error: DomainError, reply: FastifyReply) {
+  if (error instanceof ValidationFailed) return problems.validation(error.errors);
+  if (error instanceof AnalysisFailed) {
+    return problems.validation({ url: [error.failure.message] }, { reason: error.failure.reason });
+  }
+  if (error instanceof CapacityExceeded) {
+    reply.header("retry-after", String(error.retryAfterSeconds));
+    return problems.unavailable();
+  }
+  if (error instanceof AccessDenied) return problems.forbidden("editor");
+  if (error instanceof Conflict) return problems.conflict(error.message);
+  return problems.domain(error.status, error.code, error.message);
+}
+
 function isApi(request: FastifyRequest): boolean {
   return request.url === "/api" || request.url.startsWith("/api/");
 }
@@ -139,9 +164,19 @@ function isApi(request: FastifyRequest): boolean {
 function webError(
   request: FastifyRequest,
   reply: FastifyReply,
-  error: FastifyError,
+  error: FastifyError | DomainError,
   pages: ErrorPages,
 ): FastifyReply {
+  if (error instanceof DomainError) {
+    // Our own message, written for people: a page with the error's status.
+    const heading = error instanceof AccessDenied ? "You may not change this" : "This cannot be done";
+    return pages.error(
+      request,
+      reply,
+      { title: "Not possible", heading, message: error.message },
+      error.status,
+    );
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const message = status === 413 ? "The form sent too much data." : "The request could not be understood.";

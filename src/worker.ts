@@ -5,8 +5,8 @@
  * PAGEGRADE_JOB_GRACE_SECONDS, hands back the rest, and exits 0.
  */
 import { Analyzer } from "./analysis/analyse.js";
-import { UsageError } from "./cli/usage.js";
 import { ConfigError, loadAnalysisConfig, loadServiceConfig } from "./config.js";
+import { UsageError } from "./errors.js";
 import { registerJobs, scheduleJobs } from "./job-registry.js";
 import { openJobQueue } from "./jobs/open-job-queue.js";
 import { createServices } from "./services.js";

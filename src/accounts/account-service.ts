@@ -3,6 +3,7 @@
  * Shared by the `pagegrade user|key` commands, the API's authentication and, later, the web pages.
  */
 import { randomBytes } from "node:crypto";
+import { DomainError } from "../errors.js";
 import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import type { Account, KeyOwner } from "./account.js";
@@ -14,8 +15,11 @@ export type { Account, KeyOwner };
 
 import { hashPassword, verifyPassword } from "./passwords.js";
 
-export class AccountError extends Error {
+/** A sign-up, sign-in or password change refused, with a message for the form that asked. */
+export class AccountError extends DomainError {
   override readonly name = "AccountError";
+  readonly code = "account_refused";
+  readonly status = 422;
 }
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -6,10 +6,9 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { AccountError, AccountService } from "../accounts/account-service.js";
 import { loadServiceConfig } from "../config.js";
-import { ValidationFailed } from "../errors.js";
+import { UsageError, ValidationFailed } from "../errors.js";
 import { openStore } from "../store/database.js";
 import type { Store } from "../store/store.js";
-import { UsageError } from "./usage.js";
 
 export async function runUser(args: string[]): Promise<number> {
   const [action, ...rest] = args;

@@ -13,6 +13,7 @@ import { analysisFailureOf } from "../analysis/analysis-failure.js";
 import { ChromiumUnavailable } from "../analysis/render/render-errors.js";
 import { InvalidUrl } from "../analysis/submitted-url.js";
 import { ConfigError, loadAnalysisConfig } from "../config.js";
+import { UsageError } from "../errors.js";
 import type { AnalysisMode } from "../vocabulary.js";
 import { paletteFor } from "./colour.js";
 import { type Baseline, loadBaseline } from "./gate/baseline.js";
@@ -21,7 +22,6 @@ import { type GateCase, junitXml } from "./gate/junit.js";
 import { renderDiff } from "./gate/render-diff.js";
 import { ProgressBar } from "./progress-bar.js";
 import { renderReport, safe } from "./render-report.js";
-import { UsageError } from "./usage.js";
 
 /** The report fields the command prints with --json (the API's report object, without storage fields). */
 export function reportJson(report: AnalysisReport) {

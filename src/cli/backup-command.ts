@@ -5,9 +5,9 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadServiceConfig } from "../config.js";
+import { UsageError } from "../errors.js";
 import { redactedUrl } from "../store/redacted-url.js";
 import { BackupRefused, backupSqlite } from "../store/sqlite-backup.js";
-import { UsageError } from "./usage.js";
 
 export async function runBackup(args: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseBackupArgs>;

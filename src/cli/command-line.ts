@@ -7,7 +7,7 @@
  * main.ts it sits with composition, above the commands; `pagegrade worker` is composition itself (src/worker.ts).
  */
 import { ConfigError } from "../config.js";
-import { UsageError } from "./usage.js";
+import { UsageError } from "../errors.js";
 import { usage } from "./usage-text.mjs";
 
 async function dispatch(argv: string[]): Promise<number> {

@@ -44,7 +44,7 @@ import {
   extractionNames,
   siteIssueObject,
 } from "../crawls/present.js";
-import { ValidationFailed } from "../errors.js";
+import { UsageError, ValidationFailed } from "../errors.js";
 import { silentEventSink } from "../events/event-sink.js";
 import { openStore } from "../store/database.js";
 import { ReportStore } from "../store/report-store.js";
@@ -54,7 +54,6 @@ import { timestamp } from "../timestamps.js";
 import { type Palette, paletteFor } from "./colour.js";
 import { judgeSiteGate, readSiteGate, siteSnapshot } from "./gate/site-gate-run.js";
 import { safe } from "./render-report.js";
-import { UsageError } from "./usage.js";
 
 /** The API's CSV columns without report ids: the temporary database's ids mean nothing afterwards. */
 const pageColumns = crawlPageColumns.filter((column) => column !== "report_id");

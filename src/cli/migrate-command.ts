@@ -6,9 +6,9 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadServiceConfig } from "../config.js";
+import { UsageError } from "../errors.js";
 import { redactedUrl } from "../store/redacted-url.js";
 import { copySqliteToPostgres, MigrationRefused } from "../store/sqlite-to-postgres.js";
-import { UsageError } from "./usage.js";
 
 export async function runMigrate(args: string[]): Promise<number> {
   let values: { to?: string; from?: string };

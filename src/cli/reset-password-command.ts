@@ -10,8 +10,8 @@ import { parseArgs } from "node:util";
 import { AccountError, AccountService } from "../accounts/account-service.js";
 import { SessionService } from "../accounts/session-service.js";
 import { loadServiceConfig } from "../config.js";
+import { UsageError } from "../errors.js";
 import { openStore } from "../store/database.js";
-import { UsageError } from "./usage.js";
 
 export async function runResetPassword(args: string[]): Promise<number> {
   let values: { email?: string; "password-stdin"?: boolean };

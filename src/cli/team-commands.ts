@@ -5,11 +5,11 @@
  * kept). Output is one line per row, tab-separated, for people and scripts alike.
  */
 import { AccountError, AccountService } from "../accounts/account-service.js";
+import { UsageError } from "../errors.js";
 import { teamName } from "../teams/team-service.js";
 import { TeamStore } from "../teams/team-store.js";
 import { timestamp } from "../timestamps.js";
 import { parse, required, withStore } from "./account-commands.js";
-import { UsageError } from "./usage.js";
 
 const pageSize = 500;
 

@@ -11,7 +11,7 @@
 
 import { verdictChange } from "../analysis/analysis-diff.js";
 import { catalogue } from "../analysis/catalogue.js";
-import { ValidationFailed } from "../errors.js";
+import { Conflict, ValidationFailed } from "../errors.js";
 import type { CrawlDiffStore } from "./crawl-diff-store.js";
 import type { CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type Coverage, decidingUrls, isChange, noCoverage } from "./finding-coverage.js";
@@ -88,8 +88,9 @@ export interface CrawlDiff {
 }
 
 /** The crawl compared is not complete (yet): there is nothing to compare. */
-export class CrawlNotComplete extends Error {
+export class CrawlNotComplete extends Conflict {
   override readonly name = "CrawlNotComplete";
+  readonly code = "crawl_not_complete";
 
   constructor() {
     super("Only a complete crawl can be compared; this one is not complete.");

@@ -8,7 +8,7 @@
 import type { Analyzer } from "../analysis/analyse.js";
 import { InvalidUrl, normaliseSubmittedUrl, projectOf } from "../analysis/submitted-url.js";
 import type { CrawlSettings } from "../config.js";
-import { ValidationFailed } from "../errors.js";
+import { Conflict, DomainError, ValidationFailed } from "../errors.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import type { SecretBox } from "../store/secret-box.js";
@@ -42,16 +42,20 @@ export interface CrawlInput {
 }
 
 /** The user has as many crawls queued or running as allowed (`limit`, PAGEGRADE_CRAWLS_PER_USER). */
-export class CrawlLimitReached extends Error {
+export class CrawlLimitReached extends DomainError {
   override readonly name = "CrawlLimitReached";
+  readonly code = "crawl_limit_reached";
+  readonly status = 429;
 
   constructor(readonly limit: number) {
     super(`You have ${limit} crawls queued or running; wait for one to finish or cancel it.`);
   }
 }
 
-export class CrawlFinished extends Error {
+/** The crawl has already finished (cancelling it is a 409). */
+export class CrawlFinished extends Conflict {
   override readonly name = "CrawlFinished";
+  readonly code = "crawl_finished";
 }
 
 const maxPatterns = 20;

@@ -89,6 +89,13 @@ export const problems = {
         }
       : {}),
   }),
+  /** Any other rule of the domain broken: its status, its stable code as the type, its message. */
+  domain: (status: number, code: string, detail: string): Problem => ({
+    status,
+    type: `/problems/${code.replaceAll("_", "-")}`,
+    title: detail,
+    detail,
+  }),
   internal: (): Problem => ({
     status: 500,
     type: "/problems/internal",

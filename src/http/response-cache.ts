@@ -9,7 +9,6 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { problems, sendProblem } from "./problem.js";
 
 const gzipAsync = promisify(gzip);
 
@@ -104,20 +103,19 @@ export const jsonHeaders = { "content-type": "application/json; charset=utf-8" }
 
 /**
  * Answers a GET of the caller's own reports data from the cache when it can, else makes the response, keeps it
- * and sends it. `make` resolving undefined means the resource does not exist (404, not kept). The response must
+ * and sends it. `make` throws (ResourceNotFound: a 404, nothing kept) when the resource is not the caller's. The response must
  * depend only on the caller's reports and their history (what the reports version covers) and on the request.
  */
 export async function respondCached(
   cache: ResponseCache,
   request: FastifyRequest,
   reply: FastifyReply,
-  make: () => Promise<CacheableResponse | undefined>,
+  make: () => Promise<CacheableResponse>,
 ): Promise<FastifyReply> {
   const key = `${request.account.id} ${request.protocol}://${request.host}${request.url}`;
   const cached = cache.get(key, request.reportsVersion);
   if (cached) return sendCached(request, reply, cached);
   const made = await make();
-  if (!made) return sendProblem(request, reply, problems.notFound());
   const entry = { version: request.reportsVersion, ...made };
   cache.set(key, entry);
   return sendCached(request, reply, entry);

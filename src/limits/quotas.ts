@@ -7,6 +7,7 @@
  * names the limit: a problem object on the API, a page on the web.
  */
 
+import { DomainError } from "../errors.js";
 import type { RateCounters } from "./rate-counters.js";
 import { RateLimiter, type RateVerdict } from "./rate-limiter.js";
 
@@ -62,7 +63,12 @@ const nouns: Record<QuotaRefusal["name"], string> = {
   requests: "requests",
 };
 
-export class QuotaExceeded extends Error {
+/** A quota reached: 429 with the refusal's headers (limit, window, when to retry). */
+export class QuotaExceeded extends DomainError {
+  override readonly name = "QuotaExceeded";
+  readonly code = "quota_exceeded";
+  readonly status = 429;
+
   constructor(
     readonly refusal: QuotaRefusal,
     per: string,

@@ -3,18 +3,16 @@
  * check: the same 404 page): a page check's affected pages (`/crawls/{id}/checks/{check}/pages`, paged, failures
  * before warnings) and the internal links (`/crawls/{id}/links`, filtered by `to`, `from` and `status` as in the
  * API, paged), and a site finding's whole URL list (`/crawls/{id}/issues/{check}/findings/{fingerprint}`, paged: a
- * duplicate group's pages, a redirect chain's URLs). A filter value that is not allowed is ignored and named, never refused. Their CSV downloads are
- * served with the crawl's other CSVs (crawl-routes.ts).
+ * duplicate group's pages, a redirect chain's URLs). A filter value that is not allowed is ignored and named, never
+ * refused. Their CSV downloads are served with the crawl's other CSVs (crawl-routes.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
+import { found } from "../accounts/access.js";
 import { checkTitle } from "../analysis/check-titles.js";
 import { isPageCheck } from "../crawls/check-rollup.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { LinkFilter } from "../crawls/crawl-link-store.js";
-import type { CrawlService } from "../crawls/crawl-service.js";
-import type { CrawlRow } from "../crawls/crawl-store.js";
-import { findOwned } from "./owned-resource.js";
-import { notFoundPage, sendHtml } from "./render.js";
+import { sendHtml } from "./render.js";
 import {
   checkPagesBody,
   checkPagesPerPage,
@@ -23,30 +21,20 @@ import {
   linksPerPage,
 } from "./views/crawl-findings.js";
 import { findingUrlsBody } from "./views/finding-urls.js";
+import type { WebAccess } from "./web-access.js";
 
 type Query = Record<string, string | undefined>;
 
 export async function crawlFindingsRoutes(
   app: FastifyInstance,
-  { crawls, crawlFindings }: { crawls: CrawlService; crawlFindings: CrawlFindings },
+  { crawlFindings, resources }: { crawlFindings: CrawlFindings; resources: WebAccess },
 ): Promise<void> {
-  const ownedCheck = async (
-    request: FastifyRequest<{ Params: { id: string; check: string } }>,
-    reply: FastifyReply,
-  ): Promise<CrawlRow | null> => {
-    const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
-    if (!crawl) return null;
-    if (isPageCheck(request.params.check)) return crawl;
-    await notFoundPage(request, reply);
-    return null;
-  };
-
   app.get<{ Params: { id: string; check: string }; Querystring: Query }>(
     "/crawls/:id/checks/:check/pages",
     async (request, reply) => {
-      const crawl = await ownedCheck(request, reply);
-      if (!crawl) return reply;
-      const check = request.params.check;
+      const crawl = await resources.crawl(request);
+      // An unknown check names nothing under the crawl: the same 404 as an unknown crawl.
+      const check = found(isPageCheck(request.params.check) && request.params.check);
       const page = pageOf(request.query);
       const { rows, total } = await crawlFindings.checkPages(
         crawl.id,
@@ -66,13 +54,12 @@ export async function crawlFindingsRoutes(
   app.get<{ Params: { id: string; check: string; fingerprint: string }; Querystring: Query }>(
     "/crawls/:id/issues/:check/findings/:fingerprint",
     async (request, reply) => {
-      const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
-      if (!crawl) return reply;
+      const crawl = await resources.crawl(request);
       const { check, fingerprint } = request.params;
-      const urls = /^[0-9a-f]{32}$/.test(fingerprint)
-        ? await crawlFindings.findingUrlList(crawl.id, check, fingerprint)
-        : null;
-      if (urls === null) return notFoundPage(request, reply);
+      const urls = found(
+        /^[0-9a-f]{32}$/.test(fingerprint) &&
+          (await crawlFindings.findingUrlList(crawl.id, check, fingerprint)),
+      );
       return sendHtml(
         request,
         reply,
@@ -83,8 +70,7 @@ export async function crawlFindingsRoutes(
   );
 
   app.get<{ Params: { id: string }; Querystring: Query }>("/crawls/:id/links", async (request, reply) => {
-    const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
-    if (!crawl) return reply;
+    const crawl = await resources.crawl(request);
     const { state, filter, ignored } = linkFilterOf(request.query);
     const page = pageOf(request.query);
     const { rows, total } = await crawlFindings.linkList(crawl.id, filter, {

@@ -6,6 +6,7 @@
  */
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { found as existing, type Intent } from "../accounts/access.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
 import { isPageCheck } from "../crawls/check-rollup.js";
@@ -13,15 +14,14 @@ import { CrawlNotComplete } from "../crawls/crawl-diff.js";
 import { streamCrawlEvents } from "../crawls/crawl-event-stream.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import { type CrawlPageQuery, crawlPageSorts, crawlPageStates } from "../crawls/crawl-listing-store.js";
-import { CrawlFinished, CrawlLimitReached, type CrawlService } from "../crawls/crawl-service.js";
+import { CrawlFinished, type CrawlService } from "../crawls/crawl-service.js";
 import type { CrawlRow } from "../crawls/crawl-store.js";
 import { extractionNames, siteIssueObject } from "../crawls/present.js";
 import { ValidationFailed } from "../errors.js";
 import { sendCsvStream } from "../http/send-csv.js";
-import { crawlLimitRefusal, QuotaExceeded, type Quotas } from "../limits/quotas.js";
+import type { Quotas } from "../limits/quotas.js";
 import { linkFilterOf } from "./crawl-findings-routes.js";
-import { findOwned } from "./owned-resource.js";
-import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { typedUrl } from "./typed-url.js";
 import { crawlDiffBody, crawlDiffRefusal } from "./views/crawl-diff.js";
@@ -29,6 +29,7 @@ import { checkRollupTable, linksOnCrawlPage, rollupShown } from "./views/crawl-f
 import { type CrawlForm, crawlBody, crawlListBody, pageTablePageSize } from "./views/crawls.js";
 import { fixFirstSection, fixFirstShown } from "./views/fix-first.js";
 import { confirmBody } from "./views/forms.js";
+import type { WebAccess } from "./web-access.js";
 
 export interface CrawlRouteOptions {
   sessions: SessionService;
@@ -38,6 +39,7 @@ export interface CrawlRouteOptions {
   quotas: Quotas;
   /** Aborted when the service closes: ends the event streams. */
   closing: AbortSignal;
+  resources: WebAccess;
 }
 
 type Form = Record<string, string | string[] | Buffer | undefined>;
@@ -47,7 +49,7 @@ const listPageSize = 25;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { sessions, crawls, crawlFindings, analyzer, quotas, closing }: CrawlRouteOptions,
+  { sessions, crawls, crawlFindings, analyzer, quotas, closing, resources }: CrawlRouteOptions,
 ): Promise<void> {
   const showList = async (
     request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>,
@@ -58,7 +60,8 @@ export async function crawlRoutes(
     const session = signedInSession(request);
     const project = (request.query.project ?? "").trim().toLowerCase().slice(0, 255);
     const page = /^[1-9][0-9]{0,8}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
-    const { rows, total } = await crawls.list(session.account.id, {
+    const { ownerId } = await resources.workspace(request);
+    const { rows, total } = await crawls.list(ownerId, {
       ...(project ? { project } : {}),
       direction: "desc",
       limit: listPageSize,
@@ -83,16 +86,37 @@ export async function crawlRoutes(
     );
   };
 
-  /** The signed-in user's crawl named in the path (with the session), or null once the 404 page is sent. */
+  /** The signed-in user's crawl named in the path, with its workspace's owner and the session's token. */
   const owned = async (
-    request: FastifyRequest<{ Params: { id: string } }>,
-    reply: FastifyReply,
-  ): Promise<{ userId: number; token: string; crawl: CrawlRow } | null> => {
-    const crawl = await findOwned(request, reply, (userId, id) => crawls.show(userId, id));
-    if (!crawl) return null;
-    const session = signedInSession(request);
-    return { userId: session.account.id, token: session.token, crawl };
+    request: FastifyRequest,
+    intent: Intent = "read",
+  ): Promise<{ userId: number; token: string; crawl: CrawlRow }> => {
+    const crawl = await resources.crawl(request, intent);
+    const { ownerId } = await resources.workspace(request, intent);
+    return { userId: ownerId, token: signedInSession(request).token, crawl };
   };
+
+  /** A crawl's CSV download: the caller's crawl, then its rows as `crawl-{id}-{name}.csv`, never cached. */
+  const csvDownload = <Params>(
+    url: string,
+    name: (crawl: CrawlRow, request: FastifyRequest<{ Params: Params }>) => string,
+    rows: (
+      crawl: CrawlRow,
+      request: FastifyRequest<{ Params: Params; Querystring: Record<string, string | undefined> }>,
+    ) => Promise<AsyncIterable<string>>,
+  ) =>
+    app.get<{ Params: Params; Querystring: Record<string, string | undefined> }>(
+      url,
+      async (request, reply) => {
+        const crawl = await resources.crawl(request);
+        const chunks = await rows(crawl, request);
+        return sendCsvStream(
+          reply.header("cache-control", "no-store"),
+          `crawl-${crawl.id}-${name(crawl, request)}.csv`,
+          chunks,
+        );
+      },
+    );
 
   app.get<{ Querystring: Record<string, string | undefined> }>("/crawls", async (request, reply) =>
     showList(request, reply),
@@ -115,8 +139,9 @@ export async function crawlRoutes(
           const list = [form.urls, form.urlsFile].filter(Boolean).join("\n");
           // The crawl-starts quota is charged once the crawl is valid (the service calls it): a refusal is free.
           const charge = () => quotas.charge("crawl-starts", { userId: session.account.id });
+          const { ownerId } = await resources.workspace(request, "write");
           const crawl = await crawls.create(
-            session.account.id,
+            ownerId,
             {
               ...(form.url || !list ? { url: form.url } : {}),
               ...(list ? { urls: list } : {}),
@@ -133,15 +158,10 @@ export async function crawlRoutes(
           );
           return seeOther(reply, `/crawls/${crawl.id}`);
         } catch (error) {
-          if (error instanceof CrawlLimitReached) {
-            // The same refusal as the API's and as every quota's page: the limit, its number and when to retry.
-            throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
-          }
-          if (error instanceof ValidationFailed) {
-            const { urlsFile: _file, ...shown } = form;
-            return showList(request, reply, { ...shown, error: error.message }, 422);
-          }
-          throw error;
+          // The form shown again with the message (a crawl limit reached is error-handling.ts's quota page).
+          if (!(error instanceof ValidationFailed)) throw error;
+          const { urlsFile: _file, ...shown } = form;
+          return showList(request, reply, { ...shown, error: error.message }, 422);
         }
       },
     );
@@ -150,8 +170,7 @@ export async function crawlRoutes(
   app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
     "/crawls/:id",
     async (request, reply) => {
-      const found = await owned(request, reply);
-      if (!found) return reply;
+      const found = await owned(request);
       const { crawl } = found;
       const issues = await crawls.issues(crawl.id);
       const table = tableState(
@@ -220,29 +239,25 @@ export async function crawlRoutes(
   app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
     "/crawls/:id/diff",
     async (request, reply) => {
-      const found = await owned(request, reply);
-      if (!found) return reply;
+      const found = await owned(request);
       const { crawl, userId } = found;
       const title = `What changed on ${crawl.project}`;
       const from = request.query.from;
       try {
         const fromId =
           from === undefined || from === "" ? undefined : /^[1-9]\d{0,15}$/.test(from) ? Number(from) : 0;
-        const diff = await crawls.comparison.diff(userId, crawl.id, fromId);
-        if (!diff) return reply;
+        const diff = existing(await crawls.comparison.diff(userId, crawl.id, fromId));
         const reports = await crawls.comparison.reportsOf(diff);
         return sendHtml(request, reply, title, crawlDiffBody({ crawl, diff, reports }));
       } catch (error) {
         if (!(error instanceof ValidationFailed || error instanceof CrawlNotComplete)) throw error;
-        const status = error instanceof ValidationFailed ? 422 : 409;
-        return sendHtml(request, reply, title, crawlDiffRefusal(crawl, error.message), status);
+        return sendHtml(request, reply, title, crawlDiffRefusal(crawl, error.message), error.status);
       }
     },
   );
   // The crawl page's live progress: the API's event stream, for the signed-in owner.
   app.get<{ Params: { id: string } }>("/crawls/:id/events", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request);
     const release = quotas.openStream(found.userId);
     reply.hijack();
     await streamCrawlEvents(request.raw, reply.raw, request.id, {
@@ -253,71 +268,42 @@ export async function crawlRoutes(
     return reply;
   });
 
-  app.get<{ Params: { id: string } }>("/crawls/:id/pages.csv", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
-    return sendCsvStream(
-      reply.header("cache-control", "no-store"),
-      `crawl-${found.crawl.id}-pages.csv`,
-      crawlFindings.pagesCsv(found.crawl.id, extractionNames(found.crawl)),
-    );
-  });
-
-  app.get<{ Params: { id: string } }>("/crawls/:id/issues.csv", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
-    return sendCsvStream(
-      reply.header("cache-control", "no-store"),
-      `crawl-${found.crawl.id}-issues.csv`,
-      crawlFindings.issuesCsv(found.crawl.id),
-    );
-  });
-
-  app.get<{ Params: { id: string } }>("/crawls/:id/checks.csv", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
-    const { rows } = await crawlFindings.checks(found.crawl.id, {
-      limit: Number.MAX_SAFE_INTEGER,
-      offset: 0,
-    });
-    return sendCsvStream(
-      reply.header("cache-control", "no-store"),
-      `crawl-${found.crawl.id}-checks.csv`,
-      crawlFindings.checksCsv(rows),
-    );
-  });
-
-  app.get<{ Params: { id: string; check: string } }>(
-    "/crawls/:id/checks/:check/pages.csv",
-    async (request, reply) => {
-      const found = await owned(request, reply);
-      if (!found) return reply;
-      const check = request.params.check;
-      if (!isPageCheck(check)) return notFoundPage(request, reply);
-      return sendCsvStream(
-        reply.header("cache-control", "no-store"),
-        `crawl-${found.crawl.id}-${check}-pages.csv`,
-        crawlFindings.checkPagesCsv(found.crawl.id, check),
-      );
+  csvDownload(
+    "/crawls/:id/pages.csv",
+    () => "pages",
+    async (crawl) => crawlFindings.pagesCsv(crawl.id, extractionNames(crawl)),
+  );
+  csvDownload(
+    "/crawls/:id/issues.csv",
+    () => "issues",
+    async (crawl) => crawlFindings.issuesCsv(crawl.id),
+  );
+  csvDownload(
+    "/crawls/:id/checks.csv",
+    () => "checks",
+    async (crawl) => {
+      const { rows } = await crawlFindings.checks(crawl.id, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+      return crawlFindings.checksCsv(rows);
     },
   );
-
-  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+  // An unknown check names nothing under the crawl: the same 404 as an unknown crawl.
+  csvDownload<{ id: string; check: string }>(
+    "/crawls/:id/checks/:check/pages.csv",
+    (_crawl, request) => `${request.params.check}-pages`,
+    async (crawl, request) =>
+      crawlFindings.checkPagesCsv(
+        crawl.id,
+        existing(isPageCheck(request.params.check) && request.params.check),
+      ),
+  );
+  csvDownload(
     "/crawls/:id/links.csv",
-    async (request, reply) => {
-      const found = await owned(request, reply);
-      if (!found) return reply;
-      return sendCsvStream(
-        reply.header("cache-control", "no-store"),
-        `crawl-${found.crawl.id}-links.csv`,
-        crawlFindings.linksCsv(found.crawl.id, linkFilterOf(request.query).filter),
-      );
-    },
+    () => "links",
+    async (crawl, request) => crawlFindings.linksCsv(crawl.id, linkFilterOf(request.query).filter),
   );
 
   app.post<{ Params: { id: string } }>("/crawls/:id/cancel", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request, "write");
     try {
       await crawls.cancel(found.userId, found.crawl.id);
       await sessions.setFlash(found.token, "The crawl is stopping; what it analysed is kept.");
@@ -329,8 +315,7 @@ export async function crawlRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request);
     const path = `/crawls/${found.crawl.id}`;
     return sendHtml(
       request,
@@ -344,8 +329,7 @@ export async function crawlRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request, "write");
     await crawls.delete(found.userId, found.crawl.id);
     await sessions.setFlash(found.token, "The crawl was deleted; the reports of its pages stay.");
     return seeOther(reply, `/crawls?project=${encodeURIComponent(found.crawl.project)}`);

@@ -5,7 +5,7 @@
  * ReportService, as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { CapacityExceeded } from "../errors.js";
+import type { DomainError } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { ReportSortKey } from "../store/report-store.js";
@@ -17,6 +17,7 @@ import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { typedUrl } from "./typed-url.js";
 import { dashboardBody, duplicateBody, type ListState } from "./views/reports.js";
+import type { WebAccess } from "./web-access.js";
 
 type Form = Record<string, string | undefined>;
 
@@ -30,11 +31,12 @@ const listChoices = {
 export interface DashboardRouteOptions {
   reports: ReportService;
   quotas: Quotas;
+  resources: WebAccess;
 }
 
 export async function dashboardRoutes(
   app: FastifyInstance,
-  { reports, quotas }: DashboardRouteOptions,
+  { reports, quotas, resources }: DashboardRouteOptions,
 ): Promise<void> {
   const showDashboard = async (
     request: FastifyRequest,
@@ -42,9 +44,9 @@ export async function dashboardRoutes(
     form: { values: Record<string, string>; error: string | null },
     status = 200,
   ) => {
-    const user = signedInSession(request).account;
+    const { ownerId } = await resources.workspace(request);
     const { state, ignored } = listState(request.query as Form);
-    const { rows, total } = await reports.list(user.id, {
+    const { rows, total } = await reports.list(ownerId, {
       ...(state.search ? { search: state.search } : {}),
       ...(state.project ? { project: state.project } : {}),
       ...(state.result ? { result: state.result } : {}),
@@ -79,15 +81,16 @@ export async function dashboardRoutes(
     if (!(reportSchedules as readonly string[]).includes(values.schedule))
       return refuse("Choose how often to analyse again.");
     // A URL that already has a report: offer to re-run it, unless a second one was asked for on purpose.
+    const { ownerId } = await resources.workspace(request, "write");
     const existing =
-      request.body.duplicate === "1" ? undefined : await reports.existingFor(user.id, values.url);
+      request.body.duplicate === "1" ? undefined : await reports.existingFor(ownerId, values.url);
     if (existing !== undefined) {
       return sendHtml(request, reply, "Already reported", duplicateBody(request.csrfToken, existing, values));
     }
     const password = request.body.password || undefined;
     await quotas.charge("analyses", { userId: user.id });
     try {
-      const row = await reports.create(user.id, {
+      const row = await reports.create(ownerId, {
         url: values.url,
         privacy: Number(values.privacy),
         mode: values.mode as AnalysisMode,
@@ -98,12 +101,8 @@ export async function dashboardRoutes(
     } catch (error) {
       const message = analysisFailureMessage(error);
       if (message === null) throw error;
-      return showDashboard(
-        request,
-        reply,
-        { values, error: message },
-        error instanceof CapacityExceeded ? 503 : 422,
-      );
+      // The form again, with the error's own status (422 a refusal, 503 a full service): a message means a DomainError.
+      return showDashboard(request, reply, { values, error: message }, (error as DomainError).status);
     }
   });
 }

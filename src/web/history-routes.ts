@@ -3,12 +3,13 @@
  * same access rules as the report page (report-visit.ts), reading history as the report's owner would.
  */
 import type { FastifyInstance } from "fastify";
+import { found } from "../accounts/access.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import { pathId } from "./path-id.js";
-import { notFoundPage, sendHtml } from "./render.js";
+import { sendHtml } from "./render.js";
 import { reportView } from "./report-view.js";
-import { visitReport } from "./report-visit.js";
+import { reportVisits } from "./report-visit.js";
 import { failedAnalysisBody, historyBody, pastAnalysisBanner } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
 
@@ -24,16 +25,16 @@ export async function historyRoutes(
   app: FastifyInstance,
   { history, access }: HistoryRouteOptions,
 ): Promise<void> {
+  const visits = reportVisits(access);
   app.get<{ Params: { id: string }; Querystring: { page?: string } }>(
     "/reports/:id/history",
+    { preHandler: visits.hook },
     async (request, reply) => {
-      const visit = await visitReport(access, request, reply, request.params.id);
-      if (!visit) return reply;
-      const { row } = visit;
+      const { row } = visits.of(request);
       // Like the other lists, a page never refuses a bad value: anything but a page number is page 1.
       const page = /^[1-9][0-9]{0,14}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
       // One row beyond the page, so the page's oldest analysis can show its change too.
-      const found = await history.list(row.user_id, row.id, {
+      const listed = await history.list(row.user_id, row.id, {
         direction: "desc",
         limit: perPage + 1,
         offset: (page - 1) * perPage,
@@ -44,9 +45,9 @@ export async function historyRoutes(
         `History of ${row.url}`,
         historyBody({
           report: row,
-          rows: found?.rows.slice(0, perPage) ?? [],
-          older: found?.rows[perPage],
-          total: found?.total ?? 0,
+          rows: listed?.rows.slice(0, perPage) ?? [],
+          older: listed?.rows[perPage],
+          total: listed?.total ?? 0,
           page,
           per_page: perPage,
         }),
@@ -56,13 +57,11 @@ export async function historyRoutes(
 
   app.get<{ Params: { id: string; analysis: string } }>(
     "/reports/:id/analyses/:analysis",
+    { preHandler: visits.hook },
     async (request, reply) => {
-      const visit = await visitReport(access, request, reply, request.params.id);
-      if (!visit) return reply;
-      const { row, owner } = visit;
+      const { row, owner } = visits.of(request);
       const analysisId = pathId(request.params.analysis);
-      const analysis = analysisId === null ? undefined : await history.show(row.user_id, row.id, analysisId);
-      if (!analysis) return notFoundPage(request, reply);
+      const analysis = found(analysisId !== null && (await history.show(row.user_id, row.id, analysisId)));
       const banner = pastAnalysisBanner(row.id, analysis, row.analysis_id);
       const title = `Analysis of ${analysis.url}`;
       const view =

@@ -37,6 +37,7 @@ import { signInRoutes } from "./sign-in-routes.js";
 import { requireSignIn } from "./signed-in.js";
 import { siteRoutes } from "./site-routes.js";
 import { invitationLinkRoute, teamRoutes } from "./team-routes.js";
+import { webAccess } from "./web-access.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
 
@@ -82,15 +83,17 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await pdfRoutes(app, options);
   await invitationLinkRoute(app);
 
+  // The signed-in pages' resources, loaded within the user's workspace (web-access.ts).
+  const signedInOptions = { ...options, resources: webAccess(options) };
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSignIn);
-    await dashboardRoutes(signedIn, options);
-    await reportManageRoutes(signedIn, options);
-    await projectRoutes(signedIn, options);
+    await dashboardRoutes(signedIn, signedInOptions);
+    await reportManageRoutes(signedIn, signedInOptions);
+    await projectRoutes(signedIn, signedInOptions);
     await accountRoutes(signedIn, options);
-    await webhookRoutes(signedIn, options);
-    await crawlRoutes(signedIn, options);
-    await crawlFindingsRoutes(signedIn, options);
+    await webhookRoutes(signedIn, signedInOptions);
+    await crawlRoutes(signedIn, signedInOptions);
+    await crawlFindingsRoutes(signedIn, signedInOptions);
     await teamRoutes(signedIn, options);
   });
 }

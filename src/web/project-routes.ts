@@ -4,16 +4,17 @@
  * or else compared now), and deleting a project with all of its reports, after a confirmation page.
  */
 import type { FastifyInstance } from "fastify";
+import { found } from "../accounts/access.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
 import type { ProjectService } from "../projects/project-service.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
-import { notFoundPage, seeOther, sendHtml } from "./render.js";
-import { signedInSession } from "./signed-in.js";
+import { seeOther, sendHtml } from "./render.js";
 import { fixFirstShown } from "./views/fix-first.js";
 import { confirmBody } from "./views/forms.js";
 import { projectDashboardBody } from "./views/project-dashboard.js";
 import { projectsBody } from "./views/projects.js";
+import type { WebAccess } from "./web-access.js";
 
 const projectListChoices = {
   sort_by: { allowed: ["created_at", "project"], fallback: "created_at" },
@@ -27,17 +28,18 @@ export async function projectRoutes(
     projects,
     crawls,
     crawlFindings,
-  }: { projects: ProjectService; crawls: CrawlService; crawlFindings: CrawlFindings },
+    resources,
+  }: { projects: ProjectService; crawls: CrawlService; crawlFindings: CrawlFindings; resources: WebAccess },
 ): Promise<void> {
   app.get("/projects", async (request, reply) => {
-    const user = signedInSession(request).account;
     const { values, page, ignored } = readListQuery(
       request.query as Record<string, string | undefined>,
       projectListChoices,
       ["search"],
     );
     const state = { ...values, per_page: Number(values.per_page), page };
-    const { rows, total } = await projects.list(user.id, {
+    const { ownerId } = await resources.workspace(request);
+    const { rows, total } = await projects.list(ownerId, {
       ...(state.search ? { search: state.search } : {}),
       sortBy: state.sort_by as "created_at" | "project",
       direction: state.sort as "asc" | "desc",
@@ -48,10 +50,9 @@ export async function projectRoutes(
   });
 
   app.get<{ Params: { project: string } }>("/projects/:project", async (request, reply) => {
-    const user = signedInSession(request).account;
-    const project = await projects.show(user.id, request.params.project);
-    if (!project) return notFoundPage(request, reply);
-    const trend = await crawls.trend(user.id, project.project);
+    const project = await resources.project(request);
+    const { ownerId } = await resources.workspace(request);
+    const trend = await crawls.trend(ownerId, project.project);
     const latest = trend.at(-1);
     const [fixes, changes] = latest
       ? await Promise.all([crawlFindings.fixFirst(latest.id), crawls.changes.latest(latest)])
@@ -87,9 +88,8 @@ export async function projectRoutes(
   });
 
   app.post<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {
-    const user = signedInSession(request).account;
-    const deleted = await projects.delete(user.id, request.params.project);
-    if (deleted === 0) return notFoundPage(request, reply);
+    const { ownerId } = await resources.workspace(request, "write");
+    found(await projects.delete(ownerId, request.params.project));
     return seeOther(reply, "/projects");
   });
 }

@@ -11,25 +11,23 @@ import type { DisplayRow } from "../store/report-store.js";
 import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { type AnalysisMode, analysisModes } from "../vocabulary.js";
 import { analysisFailureMessage } from "./analysis-failure-message.js";
-import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { confirmBody } from "./views/forms.js";
 import { manageBody } from "./views/reports.js";
+import type { WebAccess } from "./web-access.js";
 
 type Form = Record<string, string | undefined>;
 
 export interface ReportManageRouteOptions {
   reports: ReportService;
   quotas: Quotas;
+  resources: WebAccess;
 }
 
 export async function reportManageRoutes(
   app: FastifyInstance,
-  { reports, quotas }: ReportManageRouteOptions,
+  { reports, quotas, resources }: ReportManageRouteOptions,
 ): Promise<void> {
-  const owned = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) =>
-    findOwned(request, reply, (userId, id) => reports.show(userId, id));
-
   const showManage = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -46,13 +44,11 @@ export async function reportManageRoutes(
     );
 
   app.get<{ Params: { id: string } }>("/reports/:id/manage", async (request, reply) => {
-    const row = await owned(request, reply);
-    return row ? showManage(request, reply, row) : reply;
+    return showManage(request, reply, await resources.report(request));
   });
 
   app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/rerun", async (request, reply) => {
-    const row = await owned(request, reply);
-    if (!row) return reply;
+    const row = await resources.report(request, "write");
     await quotas.charge("analyses", { userId: row.user_id });
     try {
       await reports.update(row.user_id, row.id, { results: 1 });
@@ -65,8 +61,7 @@ export async function reportManageRoutes(
   });
 
   app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/privacy", async (request, reply) => {
-    const row = await owned(request, reply);
-    if (!row) return reply;
+    const row = await resources.report(request, "write");
     const privacy = Number(request.body.privacy);
     if (!/^[012]$/.test(request.body.privacy ?? ""))
       return showManage(request, reply, row, { error: "Choose who can see the report page." }, 422);
@@ -85,8 +80,7 @@ export async function reportManageRoutes(
   });
 
   app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/settings", async (request, reply) => {
-    const row = await owned(request, reply);
-    if (!row) return reply;
+    const row = await resources.report(request, "write");
     const schedule = request.body.schedule ?? "";
     const mode = request.body.mode ?? "";
     if (!(reportSchedules as readonly string[]).includes(schedule))
@@ -107,8 +101,7 @@ export async function reportManageRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/reports/:id/delete", async (request, reply) => {
-    const row = await owned(request, reply);
-    if (!row) return reply;
+    const row = await resources.report(request);
     return sendHtml(
       request,
       reply,
@@ -123,8 +116,7 @@ export async function reportManageRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/reports/:id/delete", async (request, reply) => {
-    const row = await owned(request, reply);
-    if (!row) return reply;
+    const row = await resources.report(request, "write");
     await reports.delete(row.user_id, row.id);
     return seeOther(reply, "/reports");
   });

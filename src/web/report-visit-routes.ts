@@ -4,12 +4,14 @@
  * and the password form's answer, which sets the report's access cookie.
  */
 import type { FastifyInstance } from "fastify";
+import { found } from "../accounts/access.js";
+import { ResourceNotFound } from "../errors.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import { pathId } from "./path-id.js";
-import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { seeOther, sendHtml } from "./render.js";
 import { reportView } from "./report-view.js";
-import { accessCookie, accessCookiePaths, visitReport } from "./report-visit.js";
+import { accessCookie, accessCookiePaths, reportVisits } from "./report-visit.js";
 import { analysisStatusBanner, pendingReportBody } from "./views/analysis-status.js";
 import { scoreChart } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
@@ -29,12 +31,12 @@ export async function reportVisitRoutes(
   app: FastifyInstance,
   { history, access }: ReportVisitRouteOptions,
 ): Promise<void> {
+  const visits = reportVisits(access);
   app.get<{ Params: { id: string }; Querystring: { category?: unknown } }>(
     "/reports/:id",
+    { preHandler: visits.hook },
     async (request, reply) => {
-      const visit = await visitReport(access, request, reply, request.params.id);
-      if (!visit) return reply;
-      const { row, owner } = visit;
+      const { row, owner } = visits.of(request);
       const title = `Report for ${row.url}`;
       const view = reportView(row);
       if (!view) return sendHtml(request, reply, title, pendingReportBody(row, owner));
@@ -62,27 +64,28 @@ export async function reportVisitRoutes(
     },
   );
 
-  app.get<{ Params: { id: string } }>("/reports/:id/screenshot", async (request, reply) => {
-    const visit = await visitReport(access, request, reply, request.params.id);
-    if (!visit) return reply;
-    const screenshot = await history.screenshot(visit.row.user_id, visit.row.id);
-    if (!screenshot) return notFoundPage(request, reply);
-    return reply
-      .type(screenshot.mediaType)
-      .header("cache-control", "private, no-cache")
-      .send(screenshot.data);
-  });
+  app.get<{ Params: { id: string } }>(
+    "/reports/:id/screenshot",
+    { preHandler: visits.hook },
+    async (request, reply) => {
+      const { row } = visits.of(request);
+      const screenshot = found(await history.screenshot(row.user_id, row.id));
+      return reply
+        .type(screenshot.mediaType)
+        .header("cache-control", "private, no-cache")
+        .send(screenshot.data);
+    },
+  );
 
   app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
     "/reports/:id/unlock",
     async (request, reply) => {
-      const id = pathId(request.params.id);
-      if (id === null) return notFoundPage(request, reply);
+      const id = found(pathId(request.params.id));
       reply.header("x-robots-tag", "noindex");
       const outcome = await access.unlock(id, request.body.password ?? "", request.ip);
       switch (outcome.kind) {
         case "missing":
-          return notFoundPage(request, reply);
+          throw new ResourceNotFound();
         case "locked":
           reply.header("retry-after", String(outcome.retryAfterSeconds));
           return sendHtml(

@@ -1,7 +1,8 @@
 /** The pages anyone may open: the landing page and the static assets (styles, icon, the pages' small scripts). */
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
-import { notFoundPage, sendHtml } from "./render.js";
+import { found } from "../accounts/access.js";
+import { sendHtml } from "./render.js";
 import { landingBody } from "./views/site.js";
 
 const assets: Record<string, { type: string; body: Buffer }> = Object.fromEntries(
@@ -22,8 +23,7 @@ export async function siteRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.get<{ Params: { name: string } }>("/assets/:name", async (request, reply) => {
-    const asset = assets[request.params.name];
-    if (!asset) return notFoundPage(request, reply);
+    const asset = found(assets[request.params.name]);
     return reply
       .type(asset.type)
       .header("cache-control", "public, max-age=3600")

@@ -3,27 +3,29 @@
  * a webhook with its deliveries, ping, enable/disable, delete. The rules are the WebhookService's, as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Intent } from "../accounts/access.js";
 import type { SessionService } from "../accounts/session-service.js";
 import { ValidationFailed } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
-import { findOwned } from "./owned-resource.js";
 import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
 import { confirmBody } from "./views/forms.js";
 import { webhookBody, webhooksBody } from "./views/webhooks.js";
+import type { WebAccess } from "./web-access.js";
 
 export interface WebhookRouteOptions {
   sessions: SessionService;
   webhooks: WebhookService;
   quotas: Quotas;
+  resources: WebAccess;
 }
 
 type Form = Record<string, string | string[] | undefined>;
 
 export async function webhookRoutes(
   app: FastifyInstance,
-  { sessions, webhooks, quotas }: WebhookRouteOptions,
+  { sessions, webhooks, quotas, resources }: WebhookRouteOptions,
 ): Promise<void> {
   const showList = async (
     request: FastifyRequest,
@@ -34,26 +36,28 @@ export async function webhookRoutes(
   ) => {
     const session = signedInSession(request);
     const flash = await sessions.takeFlash(session.token);
-    const { rows } = await webhooks.list(session.account.id, { limit: 100, offset: 0 });
+    const { ownerId } = await resources.workspace(request);
+    const { rows } = await webhooks.list(ownerId, { limit: 100, offset: 0 });
     const view = { webhooks: rows, newSecret, flash: newSecret ? null : flash, form };
     return sendHtml(request, reply, "Webhooks", webhooksBody(request.csrfToken, view), status);
   };
 
-  /** The signed-in user's webhook named in the path (with the session), or null once the 404 page is sent. */
-  const owned = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const webhook = await findOwned(request, reply, (userId, id) => webhooks.show(userId, id));
-    return webhook ? { session: signedInSession(request), webhook } : null;
-  };
+  /** The signed-in user's webhook named in the path, with the session (the access seam's 404 otherwise). */
+  const owned = async (request: FastifyRequest, intent: Intent = "read") => ({
+    webhook: await resources.webhook(request, intent),
+    ownerId: (await resources.workspace(request, intent)).ownerId,
+    session: signedInSession(request),
+  });
 
   app.get("/account/webhooks", async (request, reply) => showList(request, reply));
 
   app.post<{ Body: Form }>("/account/webhooks", async (request, reply) => {
-    const session = signedInSession(request);
     const url = typeof request.body.url === "string" ? request.body.url : "";
     const raw = request.body.events;
     const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
     try {
-      const { secret } = await webhooks.create(session.account.id, {
+      const { ownerId } = await resources.workspace(request, "write");
+      const { secret } = await webhooks.create(ownerId, {
         url,
         ...(events.length > 0 ? { events } : {}),
       });
@@ -66,10 +70,9 @@ export async function webhookRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/account/webhooks/:id", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request);
     const flash = await sessions.takeFlash(found.session.token);
-    const { rows } = await webhooks.deliveries(found.session.account.id, found.webhook.id, {
+    const { rows } = await webhooks.deliveries(found.ownerId, found.webhook.id, {
       limit: 50,
       offset: 0,
     });
@@ -77,19 +80,17 @@ export async function webhookRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/ping", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request, "write");
     await quotas.charge("pings", { userId: found.session.account.id });
-    await webhooks.ping(found.session.account.id, found.webhook.id);
+    await webhooks.ping(found.ownerId, found.webhook.id);
     await sessions.setFlash(found.session.token, "A ping is on its way; reload to see its delivery.");
     return seeOther(reply, `/account/webhooks/${found.webhook.id}`);
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/enabled", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request, "write");
     const enabled = found.webhook.enabled !== 1;
-    await webhooks.update(found.session.account.id, found.webhook.id, { enabled });
+    await webhooks.update(found.ownerId, found.webhook.id, { enabled });
     await sessions.setFlash(
       found.session.token,
       enabled ? "The webhook is enabled." : "The webhook is disabled.",
@@ -98,8 +99,7 @@ export async function webhookRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
+    const found = await owned(request);
     const path = `/account/webhooks/${found.webhook.id}`;
     return sendHtml(
       request,
@@ -112,9 +112,8 @@ export async function webhookRoutes(
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
-    const found = await owned(request, reply);
-    if (!found) return reply;
-    await webhooks.delete(found.session.account.id, found.webhook.id);
+    const found = await owned(request, "write");
+    await webhooks.delete(found.ownerId, found.webhook.id);
     await sessions.setFlash(found.session.token, "The webhook was deleted.");
     return seeOther(reply, "/account/webhooks");
   });

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { DiffSide } from "../../analysis/analysis-diff.js";
 import type { CheckResult } from "../../analysis/judge.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../../errors.js";
 
 const statuses = new Set(["pass", "warn", "fail", "na", "info", "error"]);
 

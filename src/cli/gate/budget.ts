@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import type { AnalysisReport } from "../../analysis/analyse.js";
 import { catalogue } from "../../analysis/catalogue.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../../errors.js";
 
 export interface Budget {
   score?: number;

@@ -9,9 +9,9 @@ import { CrawlFindings } from "../../crawls/crawl-findings.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import type { CrawlStores } from "../../crawls/crawl-stores.js";
 import { crawlObject, siteIssueObject } from "../../crawls/present.js";
+import { UsageError } from "../../errors.js";
 import type { Palette } from "../colour.js";
 import { safe } from "../render-report.js";
-import { UsageError } from "../usage.js";
 import type { GateCase } from "./junit.js";
 import { loadSiteBudget, type SiteBudget } from "./site-budget.js";
 import {

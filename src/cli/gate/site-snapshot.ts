@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { catalogue } from "../../analysis/catalogue.js";
 import type { CheckRollupWithTemplates } from "../../crawls/check-rollup.js";
-import { UsageError } from "../usage.js";
+import { UsageError } from "../../errors.js";
 
 export interface SnapshotIssue {
   check: string;

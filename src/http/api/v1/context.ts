@@ -9,7 +9,7 @@ import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
 import type { WebhookService } from "../../../webhooks/webhook-service.js";
 import type { ResponseCache } from "../../response-cache.js";
-import type { OwnedCrawlLookup } from "./crawls/owned-crawl.js";
+import type { ApiAccess } from "./access.js";
 
 export interface ApiContext {
   reports: ReportService;
@@ -19,8 +19,8 @@ export interface ApiContext {
   webhooks: WebhookService;
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
-  /** The caller's crawl named in the path, or undefined once the 404 is sent (every crawl route's lookup). */
-  ownedCrawl: OwnedCrawlLookup;
+  /** The caller's workspace and the resources its paths name (404 for another's, error-handling.ts answers). */
+  access: ApiAccess;
   /** Finished responses of the reports list and show, valid while their owner's reports version holds. */
   responses: ResponseCache;
   /** Aborted when the service starts shutting down: long-lived responses end. */

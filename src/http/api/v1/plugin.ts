@@ -18,10 +18,10 @@ import { problems, sendProblem } from "../../problem.js";
 import { rateLimitHeaders } from "../../rate-limit-headers.js";
 import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
+import { apiAccess } from "./access.js";
 import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
-import { ownedCrawlLookup } from "./crawls/owned-crawl.js";
 import { crawlRoutes } from "./crawls/routes.js";
 import { metaRoutes } from "./meta/routes.js";
 import { projectRoutes } from "./projects/routes.js";
@@ -80,7 +80,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     webhooks: options.webhooks,
     crawls: options.crawls,
     crawlFindings: options.crawlFindings,
-    ownedCrawl: ownedCrawlLookup(options.crawls),
+    access: apiAccess(options),
     responses: options.responses,
     closing: options.closing,
     quotas,

@@ -3,8 +3,8 @@
  * service call, present.
  */
 import type { FastifyInstance } from "fastify";
+import { found } from "../../../../accounts/access.js";
 import { pageResponse } from "../../../pagination.js";
-import { problems, sendProblem } from "../../../problem.js";
 import { jsonHeaders, respondCached } from "../../../response-cache.js";
 import type { ApiContext } from "../context.js";
 import { analysisJson } from "./present.js";
@@ -18,7 +18,7 @@ interface ListQuery {
 
 export async function analysisRoutes(
   app: FastifyInstance,
-  { history, responses }: ApiContext,
+  { history, responses, access }: ApiContext,
 ): Promise<void> {
   app.get<{ Params: { id: number }; Querystring: ListQuery }>(
     "/reports/:id/analyses",
@@ -29,17 +29,19 @@ export async function analysisRoutes(
         const page = query.page ?? 1;
         const perPage = query.per_page ?? 10;
         const direction = query.sort ?? "desc";
-        const found = await history.list(request.account.id, request.params.id, {
-          direction,
-          limit: perPage,
-          offset: (page - 1) * perPage,
-        });
-        if (!found) return undefined;
+        const { ownerId } = await access.workspace(request);
+        const listed = found(
+          await history.list(ownerId, request.params.id, {
+            direction,
+            limit: perPage,
+            offset: (page - 1) * perPage,
+          }),
+        );
         const params: Array<[string, string]> = [
           ["sort", direction],
           ["per_page", String(perPage)],
         ];
-        return pageResponse(request, { page, perPage, params }, found.rows.map(analysisJson), found.total);
+        return pageResponse(request, { page, perPage, params }, listed.rows.map(analysisJson), listed.total);
       }),
   );
 
@@ -48,13 +50,12 @@ export async function analysisRoutes(
     { schema: showAnalysis },
     async (request, reply) =>
       respondCached(responses, request, reply, async () => {
-        const row = await history.show(request.account.id, request.params.id, request.params.analysis);
-        return (
-          row && {
-            body: Buffer.concat([Buffer.from('{"data":'), analysisJson(row), Buffer.from(',"status":200}')]),
-            headers: jsonHeaders,
-          }
-        );
+        const { ownerId } = await access.workspace(request);
+        const row = found(await history.show(ownerId, request.params.id, request.params.analysis));
+        return {
+          body: Buffer.concat([Buffer.from('{"data":'), analysisJson(row), Buffer.from(',"status":200}')]),
+          headers: jsonHeaders,
+        };
       }),
   );
 
@@ -63,11 +64,13 @@ export async function analysisRoutes(
     { schema: diffAnalyses },
     async (request, reply) => {
       const { from, to } = request.query;
-      const diff = await history.diff(request.account.id, request.params.id, {
-        ...(from !== undefined ? { from } : {}),
-        ...(to !== undefined ? { to } : {}),
-      });
-      if (!diff) return sendProblem(request, reply, problems.notFound());
+      const { ownerId } = await access.workspace(request);
+      const diff = found(
+        await history.diff(ownerId, request.params.id, {
+          ...(from !== undefined ? { from } : {}),
+          ...(to !== undefined ? { to } : {}),
+        }),
+      );
       return reply.send({ data: diff, status: 200 });
     },
   );

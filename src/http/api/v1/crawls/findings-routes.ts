@@ -1,17 +1,17 @@
 /**
  * /api/v1/crawls/{id}/checks (the page checks rolled up), /fix-first (page checks and site issues in one
  * ranking), /checks/{check}/pages (a check's affected pages), /issues/{check}/findings/{fingerprint}/urls (a
- * site finding's whole URL list, JSON only) and /links (the internal links): JSON pages, or with `Accept: text/csv` every row, streamed as it is read.
+ * site finding's whole URL list, JSON only) and /links (the internal links): JSON pages, or with
+ * `Accept: text/csv` every row, streamed as it is read.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
+import { found } from "../../../../accounts/access.js";
 import { isPageCheck } from "../../../../crawls/check-rollup.js";
 import type { LinkFilter } from "../../../../crawls/crawl-link-store.js";
 import { checkPageObject, checkRollupObject, linkObject } from "../../../../crawls/findings-present.js";
 import { fixObject } from "../../../../crawls/fix-first.js";
-import { sendPage } from "../../../pagination.js";
-import { problems, sendProblem } from "../../../problem.js";
-import { sendCsvStream } from "../../../send-csv.js";
 import type { ApiContext } from "../context.js";
+import { crawlListRoute, type PageQuery } from "./crawl-list-route.js";
 import {
   listCheckPages,
   listCrawlChecks,
@@ -20,143 +20,96 @@ import {
   listFixFirst,
 } from "./findings-schema.js";
 
-interface PageQuery {
-  per_page?: number;
-  page?: number;
-}
-
 export async function crawlFindingsRoutes(
   app: FastifyInstance,
-  { crawlFindings, ownedCrawl: owned }: ApiContext,
+  { crawlFindings, access }: ApiContext,
 ): Promise<void> {
-  const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
-  const paging = (query: PageQuery) => {
-    const page = query.page ?? 1;
-    const perPage = query.per_page ?? 10;
-    return { page, perPage, window: { limit: perPage, offset: (page - 1) * perPage } };
-  };
-
-  app.get<{ Params: { id: number }; Querystring: PageQuery }>(
-    "/crawls/:id/checks",
-    { schema: listCrawlChecks },
-    async (request, reply) => {
-      const crawl = await owned(request, reply);
-      if (!crawl) return reply;
-      const { page, perPage, window } = paging(request.query);
-      const { rows, total } = await crawlFindings.checks(
-        crawl.id,
-        wantsCsv(request) ? { limit: Number.MAX_SAFE_INTEGER, offset: 0 } : window,
-      );
-      if (wantsCsv(request)) {
-        return sendCsvStream(reply, `crawl-${crawl.id}-checks.csv`, crawlFindings.checksCsv(rows));
-      }
-      const items = rows.map((row) => JSON.stringify(checkRollupObject(row)));
-      return sendPage(
-        request,
-        reply,
-        { page, perPage, params: [["per_page", String(perPage)]] },
-        items,
-        total,
-      );
+  crawlListRoute<{ id: number }, PageQuery>(app, access, {
+    url: "/crawls/:id/checks",
+    schema: listCrawlChecks,
+    csv: async (crawl) => {
+      const { rows } = await crawlFindings.checks(crawl.id, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+      return { file: `crawl-${crawl.id}-checks.csv`, chunks: crawlFindings.checksCsv(rows) };
     },
-  );
+    page: async (crawl, _request, window) => {
+      const { rows, total } = await crawlFindings.checks(crawl.id, window);
+      return { items: rows.map((row) => JSON.stringify(checkRollupObject(row))), total };
+    },
+  });
 
-  app.get<{ Params: { id: number }; Querystring: PageQuery }>(
-    "/crawls/:id/fix-first",
-    { schema: listFixFirst },
-    async (request, reply) => {
-      const crawl = await owned(request, reply);
-      if (!crawl) return reply;
-      const { page, perPage, window } = paging(request.query);
+  crawlListRoute<{ id: number }, PageQuery>(app, access, {
+    url: "/crawls/:id/fix-first",
+    schema: listFixFirst,
+    page: async (crawl, _request, window) => {
       const fixes = await crawlFindings.fixFirst(crawl.id);
       const items = fixes
         .slice(window.offset, window.offset + window.limit)
         .map((fix) => JSON.stringify(fixObject(fix)));
-      return sendPage(
-        request,
-        reply,
-        { page, perPage, params: [["per_page", String(perPage)]] },
-        items,
-        fixes.length,
-      );
+      return { items, total: fixes.length };
     },
-  );
+  });
 
-  app.get<{ Params: { id: number; check: string }; Querystring: PageQuery }>(
-    "/crawls/:id/checks/:check/pages",
-    { schema: listCheckPages },
-    async (request, reply) => {
-      const crawl = await owned(request, reply);
-      if (!crawl) return reply;
-      const check = request.params.check;
-      if (!isPageCheck(check)) return sendProblem(request, reply, problems.notFound());
-      if (wantsCsv(request)) {
-        return sendCsvStream(
-          reply,
-          `crawl-${crawl.id}-${check}-pages.csv`,
-          crawlFindings.checkPagesCsv(crawl.id, check),
-        );
-      }
-      const { page, perPage, window } = paging(request.query);
-      const { rows, total } = await crawlFindings.checkPages(crawl.id, check, window);
-      const items = rows.map((row) => JSON.stringify(checkPageObject(row)));
-      return sendPage(
-        request,
-        reply,
-        { page, perPage, params: [["per_page", String(perPage)]] },
-        items,
-        total,
-      );
-    },
-  );
-
-  app.get<{ Params: { id: number; check: string; fingerprint: string }; Querystring: PageQuery }>(
-    "/crawls/:id/issues/:check/findings/:fingerprint/urls",
-    { schema: listFindingUrls },
-    async (request, reply) => {
-      const crawl = await owned(request, reply);
-      if (!crawl) return reply;
-      const { check, fingerprint } = request.params;
-      const urls = await crawlFindings.findingUrlList(crawl.id, check, fingerprint);
-      if (urls === null) return sendProblem(request, reply, problems.notFound());
-      const { page, perPage, window } = paging(request.query);
-      const items = urls
-        .slice(window.offset, window.offset + window.limit)
-        .map((url) => JSON.stringify({ object: "finding_url", url }));
-      return sendPage(
-        request,
-        reply,
-        { page, perPage, params: [["per_page", String(perPage)]] },
-        items,
-        urls.length,
-      );
-    },
-  );
-
-  app.get<{ Params: { id: number }; Querystring: PageQuery & LinkFilter }>(
-    "/crawls/:id/links",
-    { schema: listCrawlLinks },
-    async (request, reply) => {
-      const crawl = await owned(request, reply);
-      if (!crawl) return reply;
-      const { to, from, status } = request.query;
-      const filter: LinkFilter = {
-        ...(to !== undefined ? { to } : {}),
-        ...(from !== undefined ? { from } : {}),
-        ...(status !== undefined ? { status } : {}),
+  // An unknown check names nothing under the crawl: the same 404 as an unknown crawl.
+  const pageCheck = (check: string) => found(isPageCheck(check) && check);
+  crawlListRoute<{ id: number; check: string }, PageQuery>(app, access, {
+    url: "/crawls/:id/checks/:check/pages",
+    schema: listCheckPages,
+    csv: async (crawl, request) => {
+      const check = pageCheck(request.params.check);
+      return {
+        file: `crawl-${crawl.id}-${check}-pages.csv`,
+        chunks: crawlFindings.checkPagesCsv(crawl.id, check),
       };
-      if (wantsCsv(request)) {
-        return sendCsvStream(reply, `crawl-${crawl.id}-links.csv`, crawlFindings.linksCsv(crawl.id, filter));
-      }
-      const { page, perPage, window } = paging(request.query);
-      const { rows, total } = await crawlFindings.linkList(crawl.id, filter, window);
-      const params: Array<[string, string]> = [];
-      if (to !== undefined) params.push(["to", to]);
-      if (from !== undefined) params.push(["from", from]);
-      if (status !== undefined) params.push(["status", String(status)]);
-      params.push(["per_page", String(perPage)]);
-      const items = rows.map((row) => JSON.stringify(linkObject(row)));
-      return sendPage(request, reply, { page, perPage, params }, items, total);
     },
-  );
+    page: async (crawl, request, window) => {
+      const { rows, total } = await crawlFindings.checkPages(
+        crawl.id,
+        pageCheck(request.params.check),
+        window,
+      );
+      return { items: rows.map((row) => JSON.stringify(checkPageObject(row))), total };
+    },
+  });
+
+  crawlListRoute<{ id: number; check: string; fingerprint: string }, PageQuery>(app, access, {
+    url: "/crawls/:id/issues/:check/findings/:fingerprint/urls",
+    schema: listFindingUrls,
+    page: async (crawl, request, window) => {
+      const { check, fingerprint } = request.params;
+      const urls = found(await crawlFindings.findingUrlList(crawl.id, check, fingerprint));
+      return {
+        items: urls
+          .slice(window.offset, window.offset + window.limit)
+          .map((url) => JSON.stringify({ object: "finding_url", url })),
+        total: urls.length,
+      };
+    },
+  });
+
+  crawlListRoute<{ id: number }, PageQuery & LinkFilter>(app, access, {
+    url: "/crawls/:id/links",
+    schema: listCrawlLinks,
+    csv: async (crawl, request) => ({
+      file: `crawl-${crawl.id}-links.csv`,
+      chunks: crawlFindings.linksCsv(crawl.id, linkFilter(request.query)),
+    }),
+    page: async (crawl, request, window) => {
+      const filter = linkFilter(request.query);
+      const { rows, total } = await crawlFindings.linkList(crawl.id, filter, window);
+      const filters: Array<[string, string]> = [];
+      if (filter.to !== undefined) filters.push(["to", filter.to]);
+      if (filter.from !== undefined) filters.push(["from", filter.from]);
+      if (filter.status !== undefined) filters.push(["status", String(filter.status)]);
+      return { items: rows.map((row) => JSON.stringify(linkObject(row))), total, filters };
+    },
+  });
+}
+
+/** The links filter the query names. */
+function linkFilter({ to, from, status }: LinkFilter): LinkFilter {
+  return {
+    ...(to !== undefined ? { to } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(status !== undefined ? { status } : {}),
+  };
 }

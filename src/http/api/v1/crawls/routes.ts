@@ -4,10 +4,10 @@
  * crawl, and the progress feed as a `text/event-stream`.
  */
 
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CrawlNotComplete } from "../../../../crawls/crawl-diff.js";
+import type { FastifyInstance } from "fastify";
+import { found } from "../../../../accounts/access.js";
 import { streamCrawlEvents } from "../../../../crawls/crawl-event-stream.js";
-import { CrawlFinished, type CrawlInput, CrawlLimitReached } from "../../../../crawls/crawl-service.js";
+import type { CrawlInput } from "../../../../crawls/crawl-service.js";
 import { apiFindingUrlsPath } from "../../../../crawls/finding-url-lists.js";
 import {
   crawlObject,
@@ -16,12 +16,10 @@ import {
   extractionNames,
   listedSiteIssueObject,
 } from "../../../../crawls/present.js";
-import { crawlLimitRefusal, QuotaExceeded } from "../../../../limits/quotas.js";
 import type { CrawlStatus } from "../../../../store/schema.js";
 import { sendPage } from "../../../pagination.js";
-import { problems, sendProblem } from "../../../problem.js";
-import { sendCsvStream } from "../../../send-csv.js";
 import type { ApiContext } from "../context.js";
+import { crawlListRoute, type PageQuery } from "./crawl-list-route.js";
 import {
   cancelCrawl,
   crawlEvents,
@@ -34,38 +32,26 @@ import {
   showCrawlDiff,
 } from "./schema.js";
 
-interface PageQuery {
-  per_page?: number;
-  page?: number;
-}
-
 /** A crawl's body may carry a list of URLs (up to max_pages of them): 1 MiB, where other bodies get 16 KiB. */
 export const crawlBodyLimit = 1024 * 1024;
 
 export async function crawlRoutes(
   app: FastifyInstance,
-  { crawls, crawlFindings, ownedCrawl: owned, closing, quotas }: ApiContext,
+  { crawls, crawlFindings, access, closing, quotas }: ApiContext,
 ): Promise<void> {
-  const wantsCsv = (request: FastifyRequest) => /\btext\/csv\b/.test(request.headers.accept ?? "");
-
   // The crawl-starts quota is charged by the service once the crawl is valid: a refused crawl costs no start.
   app.post<{ Body: CrawlInput }>(
     "/crawls",
     { schema: createCrawl, bodyLimit: crawlBodyLimit },
     async (request, reply) => {
-      const userId = request.account.id;
-      try {
-        const crawl = await crawls.create(userId, request.body, () =>
-          quotas.charge("crawl-starts", { userId }),
-        );
-        return reply
-          .code(202)
-          .header("location", `/api/v1/crawls/${crawl.id}`)
-          .send({ data: crawlObject(crawl), status: 202 });
-      } catch (error) {
-        if (!(error instanceof CrawlLimitReached)) throw error;
-        throw new QuotaExceeded(crawlLimitRefusal(error.limit), "user");
-      }
+      const { ownerId } = await access.workspace(request, "write");
+      const crawl = await crawls.create(ownerId, request.body, () =>
+        quotas.charge("crawl-starts", { userId: request.account.id }),
+      );
+      return reply
+        .code(202)
+        .header("location", `/api/v1/crawls/${crawl.id}`)
+        .send({ data: crawlObject(crawl), status: 202 });
     },
   );
 
@@ -77,7 +63,8 @@ export async function crawlRoutes(
       const page = query.page ?? 1;
       const perPage = query.per_page ?? 10;
       const direction = query.sort ?? "desc";
-      const { rows, total } = await crawls.list(request.account.id, {
+      const { ownerId } = await access.workspace(request);
+      const { rows, total } = await crawls.list(ownerId, {
         ...(query.project !== undefined ? { project: query.project } : {}),
         ...(query.status !== undefined ? { status: query.status } : {}),
         direction,
@@ -95,100 +82,65 @@ export async function crawlRoutes(
   );
 
   app.get<{ Params: { id: number } }>("/crawls/:id", { schema: showCrawl }, async (request, reply) => {
-    const crawl = await owned(request, reply);
-    return crawl && reply.send({ data: crawlObject(crawl), status: 200 });
+    const crawl = await access.crawl(request);
+    return reply.send({ data: crawlObject(crawl), status: 200 });
   });
 
   app.post<{ Params: { id: number } }>(
     "/crawls/:id/cancel",
     { schema: cancelCrawl },
     async (request, reply) => {
-      try {
-        const crawl = await crawls.cancel(request.account.id, request.params.id);
-        if (!crawl) return sendProblem(request, reply, problems.notFound());
-        return reply.send({ data: crawlObject(crawl), status: 200 });
-      } catch (error) {
-        if (!(error instanceof CrawlFinished)) throw error;
-        return sendProblem(request, reply, problems.conflict(error.message));
-      }
+      const { ownerId } = await access.workspace(request, "write");
+      const crawl = found(await crawls.cancel(ownerId, request.params.id));
+      return reply.send({ data: crawlObject(crawl), status: 200 });
     },
   );
 
   app.delete<{ Params: { id: number } }>("/crawls/:id", { schema: deleteCrawl }, async (request, reply) => {
-    if (!(await crawls.delete(request.account.id, request.params.id))) {
-      return sendProblem(request, reply, problems.notFound());
-    }
+    const { ownerId } = await access.workspace(request, "write");
+    found(await crawls.delete(ownerId, request.params.id));
     return reply.send({ id: request.params.id, object: "crawl", deleted: true, status: 200 });
   });
 
-  app.get<{ Params: { id: number }; Querystring: PageQuery }>(
-    "/crawls/:id/pages",
-    { schema: listCrawlPages },
-    async (request, reply) => {
-      const crawl = await owned(request, reply);
-      if (!crawl) return reply;
-      if (wantsCsv(request)) {
-        return sendCsvStream(
-          reply,
-          `crawl-${crawl.id}-pages.csv`,
-          crawlFindings.pagesCsv(crawl.id, extractionNames(crawl)),
-        );
-      }
-      const page = request.query.page ?? 1;
-      const perPage = request.query.per_page ?? 10;
-      const [rows, total] = await Promise.all([
-        crawls.pages(crawl.id, { limit: perPage, offset: (page - 1) * perPage }),
-        crawls.pageCount(crawl.id),
-      ]);
+  crawlListRoute<{ id: number }, PageQuery>(app, access, {
+    url: "/crawls/:id/pages",
+    schema: listCrawlPages,
+    csv: async (crawl) => ({
+      file: `crawl-${crawl.id}-pages.csv`,
+      chunks: crawlFindings.pagesCsv(crawl.id, extractionNames(crawl)),
+    }),
+    page: async (crawl, _request, window) => {
+      const [rows, total] = await Promise.all([crawls.pages(crawl.id, window), crawls.pageCount(crawl.id)]);
       const names = extractionNames(crawl);
-      const items = rows.map((row) => JSON.stringify(crawlPageObject(row, names)));
-      return sendPage(
-        request,
-        reply,
-        { page, perPage, params: [["per_page", String(perPage)]] },
-        items,
-        total,
-      );
+      return { items: rows.map((row) => JSON.stringify(crawlPageObject(row, names))), total };
     },
-  );
+  });
 
-  app.get<{ Params: { id: number }; Querystring: PageQuery }>(
-    "/crawls/:id/issues",
-    { schema: listCrawlIssues },
-    async (request, reply) => {
-      const crawl = await owned(request, reply);
-      if (!crawl) return reply;
-      if (wantsCsv(request)) {
-        return sendCsvStream(reply, `crawl-${crawl.id}-issues.csv`, crawlFindings.issuesCsv(crawl.id));
-      }
+  crawlListRoute<{ id: number }, PageQuery>(app, access, {
+    url: "/crawls/:id/issues",
+    schema: listCrawlIssues,
+    csv: async (crawl) => ({
+      file: `crawl-${crawl.id}-issues.csv`,
+      chunks: crawlFindings.issuesCsv(crawl.id),
+    }),
+    page: async (crawl, _request, window) => {
       const all = (await crawls.issues(crawl.id)).map((row) =>
         listedSiteIssueObject(row, apiFindingUrlsPath),
       );
-      const page = request.query.page ?? 1;
-      const perPage = request.query.per_page ?? 10;
-      const items = all.slice((page - 1) * perPage, page * perPage).map((item) => JSON.stringify(item));
-      return sendPage(
-        request,
-        reply,
-        { page, perPage, params: [["per_page", String(perPage)]] },
-        items,
-        all.length,
-      );
+      const items = all
+        .slice(window.offset, window.offset + window.limit)
+        .map((item) => JSON.stringify(item));
+      return { items, total: all.length };
     },
-  );
+  });
 
   app.get<{ Params: { id: number }; Querystring: { from?: number } }>(
     "/crawls/:id/diff",
     { schema: showCrawlDiff },
     async (request, reply) => {
-      try {
-        const diff = await crawls.comparison.diff(request.account.id, request.params.id, request.query.from);
-        if (!diff) return sendProblem(request, reply, problems.notFound());
-        return reply.send({ data: diff, status: 200 });
-      } catch (error) {
-        if (!(error instanceof CrawlNotComplete)) throw error;
-        return sendProblem(request, reply, problems.conflict(error.message));
-      }
+      const { ownerId } = await access.workspace(request);
+      const diff = found(await crawls.comparison.diff(ownerId, request.params.id, request.query.from));
+      return reply.send({ data: diff, status: 200 });
     },
   );
 
@@ -196,13 +148,13 @@ export async function crawlRoutes(
     "/crawls/:id/events",
     { schema: crawlEvents },
     async (request, reply) => {
-      const first = await owned(request, reply);
-      if (!first) return reply;
+      const first = await access.crawl(request);
+      const { ownerId } = await access.workspace(request);
       // Each stream holds a connection and polls the database: a user has a few at once (429 beyond).
       const release = quotas.openStream(request.account.id);
       reply.hijack();
       await streamCrawlEvents(request.raw, reply.raw, request.id, {
-        reload: () => crawls.showSummary(request.account.id, first.id),
+        reload: () => crawls.showSummary(ownerId, first.id),
         closing,
         release,
       });

@@ -1,8 +1,8 @@
 /** /api/v1/projects: list, show (with the latest crawl and the trend of its crawls) and delete. */
 import type { FastifyInstance } from "fastify";
+import { found } from "../../../../accounts/access.js";
 import { crawlObject, projectTrendPoint } from "../../../../crawls/present.js";
 import { sendPage } from "../../../pagination.js";
-import { problems, sendProblem } from "../../../problem.js";
 import type { ApiContext } from "../context.js";
 import { deleteProject, listProjects, showProject } from "./schema.js";
 
@@ -15,14 +15,18 @@ interface ListQuery {
   page?: number;
 }
 
-export async function projectRoutes(app: FastifyInstance, { projects, crawls }: ApiContext): Promise<void> {
+export async function projectRoutes(
+  app: FastifyInstance,
+  { projects, crawls, access }: ApiContext,
+): Promise<void> {
   app.get<{ Querystring: ListQuery }>("/projects", { schema: listProjects }, async (request, reply) => {
     const query = request.query;
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 10;
     const sortBy = query.sort_by ?? "created_at";
     const direction = query.sort ?? "desc";
-    const { rows, total } = await projects.list(request.account.id, {
+    const { ownerId } = await access.workspace(request);
+    const { rows, total } = await projects.list(ownerId, {
       ...(query.search !== undefined ? { search: query.search } : {}),
       sortBy,
       direction,
@@ -41,9 +45,9 @@ export async function projectRoutes(app: FastifyInstance, { projects, crawls }: 
     "/projects/:project",
     { schema: showProject },
     async (request, reply) => {
-      const project = await projects.show(request.account.id, request.params.project);
-      if (!project) return sendProblem(request, reply, problems.notFound());
-      const trend = await crawls.trend(request.account.id, project.project);
+      const project = await access.project(request);
+      const { ownerId } = await access.workspace(request);
+      const trend = await crawls.trend(ownerId, project.project);
       const latest = trend.at(-1);
       return reply.send({
         data: {
@@ -62,8 +66,8 @@ export async function projectRoutes(app: FastifyInstance, { projects, crawls }: 
     { schema: deleteProject },
     async (request, reply) => {
       const project = request.params.project;
-      const deleted = await projects.delete(request.account.id, project);
-      if (deleted === 0) return sendProblem(request, reply, problems.notFound());
+      const { ownerId } = await access.workspace(request, "write");
+      const deleted = found(await projects.delete(ownerId, project));
       return reply.send({
         id: project,
         object: "project",

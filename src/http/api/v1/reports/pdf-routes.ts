@@ -50,14 +50,13 @@ const unavailable = (detail: string): Problem => ({
 
 export async function reportPdfRoutes(
   app: FastifyInstance,
-  { reports, pdfs, limits }: ApiContext & { pdfs: ReportPdfs },
+  { access, pdfs, limits }: ApiContext & { pdfs: ReportPdfs },
 ): Promise<void> {
   app.get<{ Params: { id: number } }>(
     "/reports/:id/pdf",
     { schema: showReportPdf, preHandler: limits.charge("pdfs") },
     async (request, reply) => {
-      const row = await reports.show(request.account.id, request.params.id);
-      if (!row) return sendProblem(request, reply, problems.notFound());
+      const row = await access.report(request);
       const printed = await pdfs.print(row);
       switch (printed.kind) {
         case "pdf":

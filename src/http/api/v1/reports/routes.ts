@@ -3,12 +3,12 @@
  * Store and re-run honour `Prefer: respond-async` (202, the analysis in the background).
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { found } from "../../../../accounts/access.js";
 import { reportEnvelope, reportJson } from "../../../../reports/present.js";
 import type { CreateReportInput, UpdateReportInput } from "../../../../reports/report-service.js";
 import type { ReportRow, ReportSortKey } from "../../../../store/report-store.js";
 import { pageResponse } from "../../../pagination.js";
 import { prefersRespondAsync } from "../../../prefer.js";
-import { problems, sendProblem } from "../../../problem.js";
 import { jsonHeaders, respondCached } from "../../../response-cache.js";
 import type { ApiContext } from "../context.js";
 import { deleteReport, listReports, showReport, storeReport, updateReport } from "./schema.js";
@@ -34,7 +34,7 @@ function sendReport(reply: FastifyReply, row: ReportRow, status: 200 | 201 | 202
 }
 
 export async function reportRoutes(app: FastifyInstance, context: ApiContext): Promise<void> {
-  const { reports, limits, responses } = context;
+  const { reports, limits, responses, access } = context;
 
   app.get<{ Querystring: ListQuery }>("/reports", { schema: listReports }, async (request, reply) => {
     return respondCached(responses, request, reply, async () => {
@@ -43,7 +43,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
       const perPage = query.per_page ?? 10;
       const sortBy = query.sort_by ?? "id";
       const direction = query.sort ?? "desc";
-      const { rows, total } = await reports.list(request.account.id, {
+      const { ownerId } = await access.workspace(request);
+      const { rows, total } = await reports.list(ownerId, {
         ...(query.search !== undefined ? { search: query.search } : {}),
         ...(query.project !== undefined ? { project: query.project } : {}),
         ...(query.result !== undefined ? { result: query.result } : {}),
@@ -69,8 +70,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
 
   app.get<{ Params: { id: number } }>("/reports/:id", { schema: showReport }, async (request, reply) => {
     return respondCached(responses, request, reply, async () => {
-      const row = await reports.show(request.account.id, request.params.id);
-      return row && { body: reportEnvelope(row, 200), headers: jsonHeaders };
+      const row = await access.report(request);
+      return { body: reportEnvelope(row, 200), headers: jsonHeaders };
     });
   });
 
@@ -79,7 +80,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
     { schema: storeReport, preHandler: limits.charge("analyses") },
     async (request, reply) => {
       const background = prefersRespondAsync(request.headers.prefer);
-      const row = await reports.create(request.account.id, request.body, { background });
+      const { ownerId } = await access.workspace(request, "write");
+      const row = await reports.create(ownerId, request.body, { background });
       return sendReport(reply.header("location", `/api/v1/reports/${row.id}`), row, background ? 202 : 201);
     },
   );
@@ -96,8 +98,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
       handler: async (request, reply) => {
         const body = request.body ?? {};
         const background = body.results === 1 && prefersRespondAsync(request.headers.prefer);
-        const row = await reports.update(request.account.id, request.params.id, body, { background });
-        if (!row) return sendProblem(request, reply, problems.notFound());
+        const { ownerId } = await access.workspace(request, "write");
+        const row = found(await reports.update(ownerId, request.params.id, body, { background }));
         if (background) reply.header("location", `/api/v1/reports/${row.id}`);
         return sendReport(reply, row, background ? 202 : 200);
       },
@@ -105,8 +107,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
   }
 
   app.delete<{ Params: { id: number } }>("/reports/:id", { schema: deleteReport }, async (request, reply) => {
-    const deleted = await reports.delete(request.account.id, request.params.id);
-    if (!deleted) return sendProblem(request, reply, problems.notFound());
+    const { ownerId } = await access.workspace(request, "write");
+    found(await reports.delete(ownerId, request.params.id));
     return reply.send({ id: request.params.id, object: "report", deleted: true, status: 200 });
   });
 }

@@ -1,7 +1,7 @@
 /** GET /api/v1/reports/{id}/screenshot: the viewport of the report's latest rendered analysis. */
 import type { FastifyInstance } from "fastify";
 import { Type } from "typebox";
-import { problems, sendProblem } from "../../../problem.js";
+import { found } from "../../../../accounts/access.js";
 import { errorResponses } from "../common-schema.js";
 import type { ApiContext } from "../context.js";
 
@@ -23,13 +23,16 @@ export const showScreenshot = {
   },
 };
 
-export async function reportScreenshotRoutes(app: FastifyInstance, { history }: ApiContext): Promise<void> {
+export async function reportScreenshotRoutes(
+  app: FastifyInstance,
+  { history, access }: ApiContext,
+): Promise<void> {
   app.get<{ Params: { id: number } }>(
     "/reports/:id/screenshot",
     { schema: showScreenshot },
     async (request, reply) => {
-      const screenshot = await history.screenshot(request.account.id, request.params.id);
-      if (!screenshot) return sendProblem(request, reply, problems.notFound());
+      const { ownerId } = await access.workspace(request);
+      const screenshot = found(await history.screenshot(ownerId, request.params.id));
       return reply
         .type(screenshot.mediaType)
         .header("cache-control", "private, no-cache")

@@ -1,8 +1,8 @@
 /** /api/v1/webhooks: list, create, show, update, delete, ping, deliveries. Thin: schema, service call, present. */
 import type { FastifyInstance } from "fastify";
+import { found } from "../../../../accounts/access.js";
 import type { WebhookInput } from "../../../../webhooks/webhook-service.js";
 import { sendPage } from "../../../pagination.js";
-import { problems, sendProblem } from "../../../problem.js";
 import type { ApiContext } from "../context.js";
 import { deliveryObject, webhookObject } from "./present.js";
 import {
@@ -20,7 +20,10 @@ interface PageQuery {
   page?: number;
 }
 
-export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: ApiContext): Promise<void> {
+export async function webhookRoutes(
+  app: FastifyInstance,
+  { webhooks, limits, access }: ApiContext,
+): Promise<void> {
   const pageOf = (query: PageQuery) => {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 10;
@@ -29,7 +32,8 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: 
 
   app.get<{ Querystring: PageQuery }>("/webhooks", { schema: listWebhooks }, async (request, reply) => {
     const page = pageOf(request.query);
-    const { rows, total } = await webhooks.list(request.account.id, {
+    const { ownerId } = await access.workspace(request);
+    const { rows, total } = await webhooks.list(ownerId, {
       limit: page.perPage,
       offset: (page.page - 1) * page.perPage,
     });
@@ -38,7 +42,8 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: 
   });
 
   app.post<{ Body: WebhookInput }>("/webhooks", { schema: createWebhook }, async (request, reply) => {
-    const { webhook, secret } = await webhooks.create(request.account.id, request.body);
+    const { ownerId } = await access.workspace(request, "write");
+    const { webhook, secret } = await webhooks.create(ownerId, request.body);
     return reply
       .code(201)
       .header("location", `/api/v1/webhooks/${webhook.id}`)
@@ -46,8 +51,7 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: 
   });
 
   app.get<{ Params: { id: number } }>("/webhooks/:id", { schema: showWebhook }, async (request, reply) => {
-    const webhook = await webhooks.show(request.account.id, request.params.id);
-    if (!webhook) return sendProblem(request, reply, problems.notFound());
+    const webhook = await access.webhook(request);
     return reply.send({ data: webhookObject(webhook), status: 200 });
   });
 
@@ -55,8 +59,8 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: 
     "/webhooks/:id",
     { schema: updateWebhook },
     async (request, reply) => {
-      const webhook = await webhooks.update(request.account.id, request.params.id, request.body ?? {});
-      if (!webhook) return sendProblem(request, reply, problems.notFound());
+      const { ownerId } = await access.workspace(request, "write");
+      const webhook = found(await webhooks.update(ownerId, request.params.id, request.body ?? {}));
       return reply.send({ data: webhookObject(webhook), status: 200 });
     },
   );
@@ -65,9 +69,8 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: 
     "/webhooks/:id",
     { schema: deleteWebhook },
     async (request, reply) => {
-      if (!(await webhooks.delete(request.account.id, request.params.id))) {
-        return sendProblem(request, reply, problems.notFound());
-      }
+      const { ownerId } = await access.workspace(request, "write");
+      found(await webhooks.delete(ownerId, request.params.id));
       return reply.send({ id: request.params.id, object: "webhook", deleted: true, status: 200 });
     },
   );
@@ -76,8 +79,8 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: 
     "/webhooks/:id/ping",
     { schema: pingWebhook, preHandler: limits.charge("pings") },
     async (request, reply) => {
-      const delivery = await webhooks.ping(request.account.id, request.params.id);
-      if (!delivery) return sendProblem(request, reply, problems.notFound());
+      const { ownerId } = await access.workspace(request, "write");
+      const delivery = found(await webhooks.ping(ownerId, request.params.id));
       return reply.code(202).send({ data: deliveryObject(delivery), status: 202 });
     },
   );
@@ -86,11 +89,10 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks, limits }: 
     "/webhooks/:id/deliveries",
     { schema: listDeliveries },
     async (request, reply) => {
-      if (!(await webhooks.show(request.account.id, request.params.id))) {
-        return sendProblem(request, reply, problems.notFound());
-      }
+      const webhook = await access.webhook(request);
+      const { ownerId } = await access.workspace(request);
       const page = pageOf(request.query);
-      const { rows, total } = await webhooks.deliveries(request.account.id, request.params.id, {
+      const { rows, total } = await webhooks.deliveries(ownerId, webhook.id, {
         limit: page.perPage,
         offset: (page.page - 1) * page.perPage,
       });

@@ -1,0 +1,34 @@
+/**
+ * The API's side of the access seam (accounts/access.ts): the workspace of the key's owner, and one typed
+ * accessor per resource a path names (`/crawls/{id}`, `/reports/{id}`, `/webhooks/{id}`, `/projects/{project}`).
+ * Each loads the resource within the caller's workspace or throws the 404 error-handling.ts answers, so a
+ * handler reads `const crawl = await access.crawl(request)` (or `(request, "write")` before a change) and never
+ * checks ownership itself. A new resource gets one line in accounts/access.ts (`workspaceResources`).
+ */
+import type { FastifyRequest } from "fastify";
+import { workspaceResources } from "../../../accounts/access.js";
+import type { CrawlService } from "../../../crawls/crawl-service.js";
+import type { ProjectService } from "../../../projects/project-service.js";
+import type { ReportService } from "../../../reports/report-service.js";
+import type { WebhookService } from "../../../webhooks/webhook-service.js";
+
+/** The path's numeric `id` (the route's schema has made it a number). */
+export const pathId = (request: FastifyRequest): number => (request.params as { id: number }).id;
+
+export function apiAccess(services: {
+  crawls: CrawlService;
+  reports: ReportService;
+  webhooks: WebhookService;
+  projects: ProjectService;
+}) {
+  return workspaceResources(
+    {
+      actorOf: (request: FastifyRequest) => ({ userId: request.account.id }),
+      idOf: pathId,
+      projectOf: (request) => (request.params as { project: string }).project,
+    },
+    services,
+  );
+}
+
+export type ApiAccess = ReturnType<typeof apiAccess>;
