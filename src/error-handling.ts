@@ -151,7 +151,7 @@ function domainProblem(error: DomainError, reply: FastifyReply) {
     reply.header("retry-after", String(error.retryAfterSeconds));
     return problems.unavailable();
   }
-  if (error instanceof AccessDenied) return problems.forbidden("editor");
+  if (error instanceof AccessDenied) return problems.forbidden(error.roleNeeded);
   if (error instanceof Conflict) return problems.conflict(error.message);
   return problems.domain(error.status, error.code, error.message);
 }

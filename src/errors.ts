@@ -25,14 +25,17 @@ export class ResourceNotFound extends DomainError {
   }
 }
 
-/** The caller may read in this workspace but not change it (a viewer's write). */
+/**
+ * The caller's role in the workspace is below what they asked for (a viewer's write, an editor's management of
+ * the team): a 403 naming the role needed (`owner`, `editor` or `viewer`).
+ */
 export class AccessDenied extends DomainError {
   override readonly name = "AccessDenied";
   readonly code = "forbidden";
   readonly status = 403;
 
-  constructor() {
-    super("Your role in this workspace does not allow changes.");
+  constructor(readonly roleNeeded: "owner" | "editor" | "viewer" = "editor") {
+    super(`This needs the ${roleNeeded} role in the team.`);
   }
 }
 

@@ -2,9 +2,10 @@
  * What a user may do in a team's workspace: their role, read from the database on every call (no cache, so a
  * removed member's next request is refused), and what each role allows. The workspace seam (`team={id}` on every
  * part 1–3 endpoint) asks `membership` (or `allow`) once per request and `can` before each write or management
- * step; a non-member is answered exactly like an unknown team (TeamNotFound, 404), a role too low with
- * RoleRequired (403, naming the role needed).
+ * step; a non-member is answered exactly like an unknown team (errors.ts ResourceNotFound, 404), a role too low
+ * with AccessDenied (403, naming the role needed).
  */
+import { AccessDenied, ResourceNotFound } from "../errors.js";
 import type { TeamRole } from "../store/schema.js";
 import type { TeamStore } from "./team-store.js";
 
@@ -19,23 +20,6 @@ export function can(role: TeamRole, action: TeamAction): boolean {
   return rank[role] >= rank[roleNeeded[action]];
 }
 
-/** The team does not exist, or the caller is not a member of it: the same 404 either way. */
-export class TeamNotFound extends Error {
-  override readonly name = "TeamNotFound";
-  constructor() {
-    super("Resource not found.");
-  }
-}
-
-/** A member's role too low for what they asked: a 403 naming the role needed. */
-export class RoleRequired extends Error {
-  override readonly name = "RoleRequired";
-
-  constructor(readonly needed: TeamRole) {
-    super(`This needs the ${needed} role in the team.`);
-  }
-}
-
 export class TeamAccess {
   constructor(private readonly teams: Pick<TeamStore, "role">) {}
 
@@ -44,11 +28,11 @@ export class TeamAccess {
     return this.teams.role(userId, teamId);
   }
 
-  /** The user's role when it allows the action; throws TeamNotFound for a non-member, RoleRequired below it. */
+  /** The user's role when it allows the action; throws ResourceNotFound for a non-member, AccessDenied below it. */
   async allow(userId: number, teamId: number, action: TeamAction): Promise<TeamRole> {
     const role = await this.membership(userId, teamId);
-    if (role === null) throw new TeamNotFound();
-    if (!can(role, action)) throw new RoleRequired(roleNeeded[action]);
+    if (role === null) throw new ResourceNotFound();
+    if (!can(role, action)) throw new AccessDenied(roleNeeded[action]);
     return role;
   }
 }

@@ -2,16 +2,16 @@
  * Teams as every face uses them (contract part 4 "Teams"): create and list a user's teams, rename and delete
  * (owners), members and their roles, invitations by e-mail address with a one-time token (shown once, mailed
  * when mail is set up, stored only as its digest, valid 7 days), accepting one, and the activity. Each call
- * checks the caller's membership afresh (team-access.ts): a non-member gets TeamNotFound, exactly as for a team
- * that does not exist; a role too low gets RoleRequired.
+ * checks the caller's membership afresh (team-access.ts): a non-member gets ResourceNotFound, exactly as for a team
+ * that does not exist; a role too low gets AccessDenied.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { isEmailAddress } from "../accounts/account-service.js";
-import { ValidationFailed } from "../errors.js";
+import { ResourceNotFound, ValidationFailed } from "../errors.js";
 import type { MailOutbox } from "../mail/mail-outbox.js";
 import type { TeamRole } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
-import { TeamAccess, type TeamAction, TeamNotFound } from "./team-access.js";
+import { TeamAccess, type TeamAction } from "./team-access.js";
 import type { InvitationRow, Page, TeamRow, TeamStore } from "./team-store.js";
 
 export const invitationLifetimeMs = 7 * 24 * 3600_000;
@@ -53,7 +53,7 @@ export class TeamService {
   /** The team as the member sees it. */
   async show(user: TeamUser, teamId: number): Promise<TeamRow> {
     const team = await this.store.find(user.id, teamId);
-    if (!team) throw new TeamNotFound();
+    if (!team) throw new ResourceNotFound();
     return team;
   }
 
@@ -65,7 +65,7 @@ export class TeamService {
 
   async delete(user: TeamUser, teamId: number): Promise<void> {
     await this.allow(user, teamId, "manage");
-    if (!(await this.store.delete(teamId))) throw new TeamNotFound();
+    if (!(await this.store.delete(teamId))) throw new ResourceNotFound();
   }
 
   async members(user: TeamUser, teamId: number, page: Page) {
@@ -76,16 +76,17 @@ export class TeamService {
   async changeRole(user: TeamUser, teamId: number, memberId: number, role: TeamRole) {
     await this.allow(user, teamId, "manage");
     if (!(await this.store.changeRole(teamId, memberId, role, user.id, timestamp())))
-      throw new TeamNotFound();
+      throw new ResourceNotFound();
     const member = await this.store.member(teamId, memberId);
-    if (!member) throw new TeamNotFound();
+    if (!member) throw new ResourceNotFound();
     return member;
   }
 
   /** Owners remove anyone; any member may remove themself (leave). */
   async removeMember(user: TeamUser, teamId: number, memberId: number): Promise<void> {
     await this.allow(user, teamId, memberId === user.id ? "read" : "manage");
-    if (!(await this.store.removeMember(teamId, memberId, user.id, timestamp()))) throw new TeamNotFound();
+    if (!(await this.store.removeMember(teamId, memberId, user.id, timestamp())))
+      throw new ResourceNotFound();
   }
 
   /**
@@ -135,13 +136,13 @@ export class TeamService {
 
   async revoke(user: TeamUser, teamId: number, invitationId: number): Promise<void> {
     await this.allow(user, teamId, "manage");
-    if (!(await this.store.revoke(teamId, invitationId, user.id, timestamp()))) throw new TeamNotFound();
+    if (!(await this.store.revoke(teamId, invitationId, user.id, timestamp()))) throw new ResourceNotFound();
   }
 
-  /** Joins the signed-in user to the invitation's team; TeamNotFound for any token they may not use. */
+  /** Joins the signed-in user to the invitation's team; ResourceNotFound for any token they may not use. */
   async accept(user: TeamUser, token: string): Promise<TeamRow> {
     const accepted = await this.store.accept(invitationDigest(token), user, timestamp());
-    if (!accepted) throw new TeamNotFound();
+    if (!accepted) throw new ResourceNotFound();
     return this.show(user, accepted.teamId);
   }
 

@@ -7,15 +7,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { SessionService } from "../accounts/session-service.js";
-import { ValidationFailed } from "../errors.js";
+import { ResourceNotFound, ValidationFailed } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
 import { type TeamRole, teamRoles } from "../store/schema.js";
-import { can, RoleRequired, TeamNotFound } from "../teams/team-access.js";
+import { can } from "../teams/team-access.js";
 import type { TeamService } from "../teams/team-service.js";
 import { pathId } from "./path-id.js";
-import { notFoundPage, seeOther, sendHtml } from "./render.js";
+import { seeOther, sendHtml } from "./render.js";
 import { signedInSession } from "./signed-in.js";
-import { errorBody } from "./views/site.js";
 import { acceptInvitationBody, type TeamPageView, teamBody, teamsBody } from "./views/teams.js";
 
 export interface TeamRouteOptions {
@@ -38,14 +37,6 @@ export async function teamRoutes(
   { sessions, teams, quotas }: TeamRouteOptions,
 ): Promise<void> {
   await app.register(async (scope) => {
-    scope.setErrorHandler((error, request, reply) => {
-      if (error instanceof TeamNotFound) return notFoundPage(request, reply);
-      if (error instanceof RoleRequired) {
-        return sendHtml(request, reply, "Not allowed", errorBody("Not allowed", error.message), 403);
-      }
-      throw error;
-    });
-
     const showTeams = async (
       request: FastifyRequest,
       reply: FastifyReply,
@@ -205,7 +196,7 @@ export async function teamRoutes(
 export async function invitationLinkRoute(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: { token?: string } }>("/invitations/accept", async (request, reply) => {
     const token = typeof request.query.token === "string" ? request.query.token : "";
-    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return notFoundPage(request, reply);
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new ResourceNotFound();
     const email = request.session?.account.email ?? null;
     return sendHtml(request, reply, "Join a team", acceptInvitationBody(request.csrfToken, token, email));
   });
@@ -215,10 +206,10 @@ function teamIdOf(request: FastifyRequest<{ Params: { id: string } }>): number {
   return idOf(request.params.id);
 }
 
-/** A path id, or TeamNotFound (answered as the 404 page) for one that names nothing. */
+/** A path id, or ResourceNotFound (answered as the 404 page) for one that names nothing. */
 function idOf(raw: string): number {
   const id = pathId(raw);
-  if (id === null) throw new TeamNotFound();
+  if (id === null) throw new ResourceNotFound();
   return id;
 }
 

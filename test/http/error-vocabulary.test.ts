@@ -80,7 +80,17 @@ describe("domain errors", () => {
 
     const denied = await (await appThrowing(new AccessDenied())).inject("/api/v1/thing");
     expect(denied.statusCode).toBe(403);
-    expect(denied.json()).toMatchObject({ type: "/problems/forbidden", title: "Forbidden" });
+    expect(denied.json()).toMatchObject({
+      type: "/problems/forbidden",
+      title: "Forbidden",
+      role_needed: "editor",
+    });
+    const ownersOnly = await (await appThrowing(new AccessDenied("owner"))).inject("/api/v1/thing");
+    expect(ownersOnly.json()).toMatchObject({
+      type: "/problems/forbidden",
+      role_needed: "owner",
+      detail: "This needs the owner role in the team.",
+    });
 
     const limit = await (await appThrowing(new CrawlLimitReached(2))).inject("/api/v1/thing");
     expect(limit.statusCode).toBe(429);

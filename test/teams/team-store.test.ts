@@ -7,8 +7,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
+import { AccessDenied, ResourceNotFound } from "../../src/errors.js";
 import type { WorkspaceColumns } from "../../src/store/schema.js";
-import { can, RoleRequired, TeamAccess, TeamNotFound } from "../../src/teams/team-access.js";
+import { can, TeamAccess } from "../../src/teams/team-access.js";
 import { LastOwner, TeamStore } from "../../src/teams/team-store.js";
 import { timestamp } from "../../src/timestamps.js";
 import { databaseKinds, freshDatabase, type TestDatabase } from "../helpers/api.js";
@@ -103,10 +104,10 @@ describe.each(databaseKinds)("TeamStore on %s", (kind) => {
     const access = new TeamAccess(teams);
     expect(await access.membership(bob.id, team.id)).toBe("editor");
     expect(await access.allow(bob.id, team.id, "write")).toBe("editor");
-    await expect(access.allow(bob.id, team.id, "manage")).rejects.toEqual(new RoleRequired("owner"));
+    await expect(access.allow(bob.id, team.id, "manage")).rejects.toEqual(new AccessDenied("owner"));
     expect(await teams.removeMember(team.id, bob.id, ann.id, now())).toBe(true);
     expect(await access.membership(bob.id, team.id)).toBe(null);
-    await expect(access.allow(bob.id, team.id, "read")).rejects.toThrow(TeamNotFound);
+    await expect(access.allow(bob.id, team.id, "read")).rejects.toThrow(ResourceNotFound);
     expect(await teams.removeMember(team.id, bob.id, ann.id, now())).toBe(false);
   });
 

@@ -1,15 +1,12 @@
 /**
  * /api/v1/teams (show, list, rename, delete), a team's members, invitations and activity, and
- * /api/v1/invitations/accept. Thin: schema, service call, present. A plugin of its own, so that its error handler
- * answers the team errors (TeamNotFound: the same 404 as an unknown path; RoleRequired: a 403 naming the role)
- * and hands every other error on to the API's.
+ * /api/v1/invitations/accept. Thin: schema, service call, present. The service's errors (a non-member's
+ * ResourceNotFound, a role too low's AccessDenied naming the role needed) are answered by error-handling.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { TeamRole } from "../../../../store/schema.js";
-import { RoleRequired, TeamNotFound } from "../../../../teams/team-access.js";
 import type { TeamService, TeamUser } from "../../../../teams/team-service.js";
 import { sendPage } from "../../../pagination.js";
-import { problems, sendProblem } from "../../../problem.js";
 import { activityObject, invitationObject, memberObject, teamObject } from "./present.js";
 import {
   acceptInvitation,
@@ -47,11 +44,6 @@ type TeamList<Row> = (
 
 export async function teamRoutes(app: FastifyInstance, options: TeamRouteOptions): Promise<void> {
   const { teams } = options;
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof TeamNotFound) return sendProblem(request, reply, problems.notFound());
-    if (error instanceof RoleRequired) return sendProblem(request, reply, problems.forbidden(error.needed));
-    throw error;
-  });
 
   /** Sends one page of a list, its items made by `present`. */
   const listed = async <Row>(
