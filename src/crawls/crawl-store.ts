@@ -32,6 +32,7 @@ export type CrawlSummaryRow = Omit<CrawlRow, "urls" | "robots_txt" | "headers"> 
 const summaryColumns = [
   "id",
   "user_id",
+  "team_id",
   "url",
   "project",
   "status",

@@ -57,6 +57,7 @@ export type FailedRun = FailedAnalysis & { mode: AnalysisMode; requestId: string
 const listColumns = [
   "id",
   "report_id",
+  "team_id",
   "status",
   "trigger",
   "mode",

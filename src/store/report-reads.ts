@@ -26,6 +26,7 @@ const trigramDrivenMatches = 2000;
 const plainColumns = [
   "id",
   "user_id",
+  "team_id",
   "url",
   "final_url",
   "project",

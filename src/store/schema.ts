@@ -39,6 +39,8 @@ export type ReportSchedule = (typeof reportSchedules)[number];
 export interface ReportsTable {
   id: Generated<number>;
   user_id: number;
+  /** The team whose workspace holds the row; null for the user's own (migration 031). */
+  team_id: number | null;
   url: string;
   final_url: string;
   project: string;
@@ -81,6 +83,8 @@ export interface AnalysesTable {
   id: Generated<number>;
   report_id: number;
   user_id: number;
+  /** The team whose workspace holds the row; null for the user's own (migration 031). */
+  team_id: number | null;
   status: "complete" | "failed";
   trigger: AnalysisTrigger;
   mode: AnalysisMode;
@@ -173,6 +177,8 @@ export interface JobSchedulesTable {
 export interface WebhooksTable {
   id: Generated<number>;
   user_id: number;
+  /** The team whose workspace holds the row; null for the user's own (migration 031). */
+  team_id: number | null;
   url: string;
   /** Subscribed events, comma-separated. */
   events: string;
@@ -192,6 +198,8 @@ export interface WebhookDeliveriesTable {
   id: Generated<number>;
   webhook_id: number;
   user_id: number;
+  /** The team whose workspace holds the row; null for the user's own (migration 031). */
+  team_id: number | null;
   event: string;
   /** What was announced ("analysis:118:report.completed"); unique per webhook. */
   event_key: string;
@@ -244,6 +252,8 @@ export type CrawlPageState = "queued" | "fetching" | "done" | "failed" | "exclud
 export interface CrawlsTable {
   id: Generated<number>;
   user_id: number;
+  /** The team whose workspace holds the row; null for the user's own (migration 031). */
+  team_id: number | null;
   url: string;
   project: string;
   status: CrawlStatus;
@@ -466,18 +476,6 @@ export interface TeamActivityTable {
   action: string;
   target: string;
 }
-
-/**
- * `team_id` of the tables a workspace owns (migration 031): the team whose workspace holds the row, null for the
- * user's own. Not yet in those tables' interfaces, whose row types many queries build from chosen columns; code
- * that reads or writes it widens its handle with `db.withTables<WorkspaceColumns>()` until the workspace seam
- * moves it into them.
- */
-export type WorkspaceColumns = {
-  [table in "reports" | "analyses" | "crawls" | "webhooks" | "webhook_deliveries"]: {
-    team_id: number | null;
-  };
-};
 
 export interface Database {
   teams: TeamsTable;

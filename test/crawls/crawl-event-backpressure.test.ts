@@ -24,6 +24,7 @@ function runningCrawl(n: number): CrawlSummaryRow {
   return {
     id: 1,
     user_id: 1,
+    team_id: null,
     url: "https://example.com/",
     url_count: null,
     project: "example.com",

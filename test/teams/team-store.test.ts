@@ -8,7 +8,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { AccessDenied, ResourceNotFound } from "../../src/errors.js";
-import type { WorkspaceColumns } from "../../src/store/schema.js";
 import { can, TeamAccess } from "../../src/teams/team-access.js";
 import { LastOwner, TeamStore } from "../../src/teams/team-store.js";
 import { timestamp } from "../../src/timestamps.js";
@@ -164,7 +163,7 @@ describe.each(databaseKinds)("TeamStore on %s", (kind) => {
   it("deletes a team with everything in its workspace, and nothing of its members' own", async () => {
     const ann = await newUser();
     const team = await teams.create("Doomed", ann.id, now());
-    const db = database.store.db.withTables<WorkspaceColumns>();
+    const db = database.store.db;
     const insert = (teamId: number | null, url: string) =>
       db
         .insertInto("reports")
