@@ -79,16 +79,20 @@ export function createServices(dependencies: ServiceDependencies): Services {
     history,
     jobs,
     regressionScoreDrop: config.regressionScoreDrop,
-    reportObject: async (userId, reportId) => {
-      const row = await reportStore.findForDisplay(userId, reportId);
+    workspaceOf: {
+      report: (userId, reportId) => reportStore.workspaceOfReport(userId, reportId),
+      crawl: (userId, crawlId) => crawlStores.crawls.workspaceOfCrawl(userId, crawlId),
+    },
+    reportObject: async (workspace, reportId) => {
+      const row = await reportStore.findForDisplay(workspace, reportId);
       return row ? reportJson(row, { results: false }) : null;
     },
-    crawlObject: async (userId, crawlId) => {
-      const crawl = await crawlStores.crawls.find(userId, crawlId);
+    crawlObject: async (workspace, crawlId) => {
+      const crawl = await crawlStores.crawls.find(workspace, crawlId);
       return crawl ? crawlObject(crawl) : null;
     },
-    crawlRegression: async (userId, crawlId, scoreDrop) => {
-      const diff = await crawlComparison.diff(userId, crawlId);
+    crawlRegression: async (workspace, crawlId, scoreDrop) => {
+      const diff = await crawlComparison.diff(workspace, crawlId);
       return diff && isSiteRegression(diff, scoreDrop) ? shortenedDiff(diff, 20) : null;
     },
   });

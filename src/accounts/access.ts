@@ -4,11 +4,14 @@
  * workspace, throws ResourceNotFound (the same 404 for both, answered by error-handling.ts); a write by a member
  * who may only read throws AccessDenied (403). Handlers receive the resource and never check ownership.
  *
- * Today every workspace is the signed-in user's own, with every right. Teams (api-contract part 4) change
- * `resolveWorkspace` only: the actor's `team` selector names the workspace and the membership gives the role.
+ * The workspace (api-contract part 4): without a team selector, the signed-in user's own, with every right;
+ * with one (`team={id}`), that team's, with the member's role read fresh from the database on every request (no
+ * cache, so a removed member's next request is refused). A team the user is not in, or a selector that names no
+ * team, is the same 404 as a missing resource. Stores scope by the workspace (store/owned-rows.ts `inWorkspace`).
  * Framework-free, so the API and the web (which may not import each other) share it.
  */
 import { AccessDenied, ResourceNotFound } from "../errors.js";
+import type { WorkspaceScope } from "../store/owned-rows.js";
 
 /** What a member may do: owners and editors write, viewers only read. */
 export type Role = "owner" | "editor" | "viewer";
@@ -16,25 +19,43 @@ export type Role = "owner" | "editor" | "viewer";
 /** What the request does to the resource: reads are allowed to every member, writes to owners and editors. */
 export type Intent = "read" | "write";
 
-/** The signed-in user behind a request (an API key's owner or a web session's). */
+/**
+ * The signed-in user behind a request (an API key's owner or a web session's) and the workspace they chose:
+ * `team` is the raw selector (the `team` query parameter, or the web's chosen workspace), absent for their own.
+ */
 export interface Actor {
   userId: number;
+  team?: unknown;
 }
 
-/** Where a request acts: whose resources it sees (`ownerId`, the key of the stores' owner columns) and its role. */
-export interface Workspace {
-  readonly ownerId: number;
+/**
+ * Where a request acts: whose resources it sees (`userId` and `teamId`, the stores' scope: `teamId` null for the
+ * user's own workspace) and the role it acts with.
+ */
+export interface Workspace extends WorkspaceScope {
   readonly role: Role;
 }
 
-/** The workspace an actor acts in. Today: the user's own, as its owner. */
-export async function resolveWorkspace(actor: Actor): Promise<Workspace> {
-  return { ownerId: actor.userId, role: "owner" };
+/** A user's role in a team, fresh from the database; null when they are not a member (or there is no team). */
+export type Membership = (userId: number, teamId: number) => Promise<Role | null>;
+
+/** The team id a selector names; null for one that names none (not a positive integer, a repeated parameter). */
+export function teamSelected(selector: unknown): number | null {
+  if (typeof selector !== "string" || !/^[1-9][0-9]{0,14}$/.test(selector)) return null;
+  return Number(selector);
 }
 
-/** Refuses a write by a member who may only read. */
+/** The workspace an actor acts in: their own as its owner, or the selected team's with their role there. */
+export async function resolveWorkspace(actor: Actor, membership: Membership): Promise<Workspace> {
+  if (actor.team === undefined) return { userId: actor.userId, teamId: null, role: "owner" };
+  const teamId = found(teamSelected(actor.team));
+  const role = found(await membership(actor.userId, teamId));
+  return { userId: actor.userId, teamId, role };
+}
+
+/** Refuses a write by a member who may only read (a 403 naming the editor role). */
 export function authorise(workspace: Workspace, intent: Intent): Workspace {
-  if (intent === "write" && workspace.role === "viewer") throw new AccessDenied();
+  if (intent === "write" && workspace.role === "viewer") throw new AccessDenied("editor");
   return workspace;
 }
 
@@ -53,14 +74,18 @@ export type ResourceLoader<Resource, Id> = (
 /**
  * The access of one face: `workspace(request, intent)` and `resource(idOf, load)`, which makes a typed accessor
  * `(request, intent?) => Promise<Resource>`. `actorOf` reads the signed-in user from the face's request; `idOf`
- * reads the path's id (null for one of the wrong shape: it names nothing, so it is a 404 without a query).
+ * reads the path's id (null for one of the wrong shape: it names nothing, so it is a 404 without a query);
+ * `membership` reads a team member's role.
  */
-export function resourceAccess<Request extends object>(actorOf: (request: Request) => Actor) {
+export function resourceAccess<Request extends object>(
+  actorOf: (request: Request) => Actor,
+  membership: Membership,
+) {
   const workspaces = new WeakMap<Request, Promise<Workspace>>();
   const workspace = async (request: Request, intent: Intent = "read"): Promise<Workspace> => {
     let resolved = workspaces.get(request);
     if (!resolved) {
-      resolved = resolveWorkspace(actorOf(request));
+      resolved = resolveWorkspace(actorOf(request), membership);
       workspaces.set(request, resolved);
     }
     return authorise(await resolved, intent);
@@ -78,12 +103,13 @@ export function resourceAccess<Request extends object>(actorOf: (request: Reques
 /** One face's access: its workspace lookup and its resource accessors' factory. */
 export type ResourceAccess<Request extends object> = ReturnType<typeof resourceAccess<Request>>;
 
-/** The lookups of one resource each, by id (or a project by name) within an owner's resources. */
+/** The lookups of one resource each, by id (or a project by name) within a workspace, and team memberships. */
 interface Lookups<Crawl, Report, Webhook, Project> {
-  crawls: { show(ownerId: number, id: number): Promise<Crawl | undefined> };
-  reports: { show(ownerId: number, id: number): Promise<Report | undefined> };
-  webhooks: { show(ownerId: number, id: number): Promise<Webhook | undefined> };
-  projects: { show(ownerId: number, project: string): Promise<Project | undefined> };
+  crawls: { show(workspace: Workspace, id: number): Promise<Crawl | undefined> };
+  reports: { show(workspace: Workspace, id: number): Promise<Report | undefined> };
+  webhooks: { show(workspace: Workspace, id: number): Promise<Webhook | undefined> };
+  projects: { show(workspace: Workspace, project: string): Promise<Project | undefined> };
+  teams: { membership: Membership };
 }
 
 /**
@@ -98,12 +124,14 @@ export function workspaceResources<Request extends object, Crawl, Report, Webhoo
   },
   services: Lookups<Crawl, Report, Webhook, Project>,
 ) {
-  const { workspace, resource } = resourceAccess(path.actorOf);
+  const { workspace, resource } = resourceAccess(path.actorOf, (userId, teamId) =>
+    services.teams.membership(userId, teamId),
+  );
   return {
     workspace,
-    crawl: resource(path.idOf, (scope, id) => services.crawls.show(scope.ownerId, id)),
-    report: resource(path.idOf, (scope, id) => services.reports.show(scope.ownerId, id)),
-    webhook: resource(path.idOf, (scope, id) => services.webhooks.show(scope.ownerId, id)),
-    project: resource(path.projectOf, (scope, name) => services.projects.show(scope.ownerId, name)),
+    crawl: resource(path.idOf, (scope, id) => services.crawls.show(scope, id)),
+    report: resource(path.idOf, (scope, id) => services.reports.show(scope, id)),
+    webhook: resource(path.idOf, (scope, id) => services.webhooks.show(scope, id)),
+    project: resource(path.projectOf, (scope, name) => services.projects.show(scope, name)),
   };
 }

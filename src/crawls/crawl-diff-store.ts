@@ -10,6 +10,7 @@ import { type Kysely, sql } from "kysely";
 import { catalogue } from "../analysis/catalogue.js";
 import type { CheckResults } from "../analysis/judge.js";
 import { unpackResults } from "../store/analysis-document.js";
+import { inWorkspace, workspaceOf } from "../store/owned-rows.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import type { CrawlRow } from "./crawl-store.js";
@@ -30,12 +31,12 @@ export class CrawlDiffStore {
     this.db = store.db;
   }
 
-  /** The user's latest complete crawl of the project that finished before `crawl`, or undefined. */
+  /** The workspace's latest complete crawl of the project that finished before `crawl`, or undefined. */
   previousComplete(crawl: CrawlRow): Promise<CrawlRow | undefined> {
     return this.db
       .selectFrom("crawls")
       .selectAll()
-      .where("user_id", "=", crawl.user_id)
+      .where(inWorkspace(workspaceOf(crawl)))
       .where("project", "=", crawl.project)
       .where("status", "=", "complete")
       .where("id", "<>", crawl.id)

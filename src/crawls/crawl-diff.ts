@@ -12,6 +12,7 @@
 import { verdictChange } from "../analysis/analysis-diff.js";
 import { catalogue } from "../analysis/catalogue.js";
 import { Conflict, ValidationFailed } from "../errors.js";
+import type { Owner } from "../store/owned-rows.js";
 import type { CrawlDiffStore } from "./crawl-diff-store.js";
 import type { CrawlRow, CrawlStore } from "./crawl-store.js";
 import { type Coverage, decidingUrls, isChange, noCoverage } from "./finding-coverage.js";
@@ -116,12 +117,12 @@ export class CrawlComparison {
    * or undefined when the user has no such crawl. A `from` that is not another complete crawl of the same
    * project of the user: ValidationFailed naming `from`; a crawl not complete: CrawlNotComplete.
    */
-  async diff(userId: number, id: number, fromId?: number): Promise<CrawlDiff | undefined> {
-    const to = await this.crawls.find(userId, id);
+  async diff(owner: Owner, id: number, fromId?: number): Promise<CrawlDiff | undefined> {
+    const to = await this.crawls.find(owner, id);
     if (!to) return undefined;
     if (to.status !== "complete") throw new CrawlNotComplete();
     const from =
-      fromId === undefined ? await this.diffs.previousComplete(to) : await this.crawls.find(userId, fromId);
+      fromId === undefined ? await this.diffs.previousComplete(to) : await this.crawls.find(owner, fromId);
     if (
       fromId !== undefined &&
       (!from || from.id === to.id || from.status !== "complete" || from.project !== to.project)

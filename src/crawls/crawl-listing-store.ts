@@ -4,6 +4,7 @@
  * (a batch at a time, for the issues export), and its overview (grouped counts for the crawl page's charts).
  */
 import { type Kysely, sql } from "kysely";
+import { inWorkspace, type Owner } from "../store/owned-rows.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import type { CrawlIssueRow, CrawlRow, ListedPageRow } from "./crawl-store.js";
@@ -116,12 +117,12 @@ export class CrawlListings {
     return Number(row.n);
   }
 
-  /** The user's latest complete crawls of the project, newest first. */
-  completeCrawls(userId: number, project: string, limit: number): Promise<CrawlRow[]> {
+  /** The workspace's latest complete crawls of the project, newest first. */
+  completeCrawls(owner: Owner, project: string, limit: number): Promise<CrawlRow[]> {
     return this.db
       .selectFrom("crawls")
       .selectAll()
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("project", "=", project)
       .where("status", "=", "complete")
       .orderBy("finished_at", "desc")

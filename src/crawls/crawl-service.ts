@@ -10,6 +10,7 @@ import { InvalidUrl, normaliseSubmittedUrl, projectOf } from "../analysis/submit
 import type { CrawlSettings } from "../config.js";
 import { Conflict, DomainError, ValidationFailed } from "../errors.js";
 import type { JobQueue } from "../jobs/job-queue.js";
+import { type Owner, scopeOf, type WorkspaceScope, workspaceOf } from "../store/owned-rows.js";
 import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import type { SecretBox } from "../store/secret-box.js";
 import { timestamp } from "../timestamps.js";
@@ -75,24 +76,25 @@ export class CrawlService {
     readonly changes: CrawlChangeSummaries,
   ) {}
 
-  list(userId: number, query: CrawlListQuery) {
-    return this.crawls.list(userId, query);
+  list(owner: Owner, query: CrawlListQuery) {
+    return this.crawls.list(owner, query);
   }
 
-  show(userId: number, id: number): Promise<CrawlRow | undefined> {
-    return this.crawls.find(userId, id);
+  show(owner: Owner, id: number): Promise<CrawlRow | undefined> {
+    return this.crawls.find(owner, id);
   }
 
   /** The crawl without its URL list (lists, event streams), or undefined. */
-  showSummary(userId: number, id: number): Promise<CrawlSummaryRow | undefined> {
-    return this.crawls.findSummary(userId, id);
+  showSummary(owner: Owner, id: number): Promise<CrawlSummaryRow | undefined> {
+    return this.crawls.findSummary(owner, id);
   }
 
   /**
    * Starts a crawl. `charge` (the caller's quota of crawl starts) is called once the input is valid and the user
    * may have one more crawl, just before it starts: a refused crawl costs no start.
    */
-  async create(userId: number, input: CrawlInput, charge?: () => Promise<void>): Promise<CrawlRow> {
+  async create(owner: Owner, input: CrawlInput, charge?: () => Promise<void>): Promise<CrawlRow> {
+    const { userId } = scopeOf(owner);
     const fields = crawlFields(input, {
       maxPages: this.settings.maxPages,
       renderingAvailable: this.analyzer.renderingAvailable(),
@@ -102,7 +104,7 @@ export class CrawlService {
       throw new CrawlLimitReached(this.settings.perUser);
     }
     await charge?.();
-    return this.start(userId, fields);
+    return this.start(scopeOf(owner), fields);
   }
 
   /**
@@ -130,7 +132,8 @@ export class CrawlService {
       privacy,
       schedule,
     };
-    return this.start(previous.user_id, fields);
+    // In the previous run's workspace: a team's schedule runs for the team, whoever of it made it.
+    return this.start(workspaceOf(previous), fields);
   }
 
   /**
@@ -138,13 +141,15 @@ export class CrawlService {
    * (PAGEGRADE_CRAWL_HOST_CONCURRENCY), keyed `crawl:<id>:<part>`, so the parts spread over the workers. Nothing
    * stays behind if the queue refuses.
    */
-  private async start(userId: number, fields: ReturnType<typeof crawlFields>): Promise<CrawlRow> {
+  private async start(owner: WorkspaceScope, fields: ReturnType<typeof crawlFields>): Promise<CrawlRow> {
+    const { userId, teamId } = owner;
     const now = timestamp();
     const parts = Math.max(1, this.settings.hostConcurrency);
     const crawl = await this.crawls.insert({
       ...fields,
       parts,
       user_id: userId,
+      team_id: teamId,
       created_at: now,
       updated_at: now,
     });
@@ -158,15 +163,15 @@ export class CrawlService {
       }
     } catch (error) {
       await this.cancelJobs(crawl);
-      await this.crawls.delete(userId, crawl.id);
+      await this.crawls.delete(owner, crawl.id);
       throw error;
     }
     return crawl;
   }
 
   /** Asks the crawl to stop; throws CrawlFinished when it already has; undefined when there is no such crawl. */
-  async cancel(userId: number, id: number): Promise<CrawlRow | undefined> {
-    const existing = await this.crawls.find(userId, id);
+  async cancel(owner: Owner, id: number): Promise<CrawlRow | undefined> {
+    const existing = await this.crawls.find(owner, id);
     if (!existing) return undefined;
     const now = timestamp();
     if (existing.status === "queued") {
@@ -177,19 +182,19 @@ export class CrawlService {
         return stopped;
       }
     }
-    const asked = await this.crawls.requestCancel(userId, id, now);
+    const asked = await this.crawls.requestCancel(owner, id, now);
     if (!asked) throw new CrawlFinished("The crawl has already finished.");
     return asked;
   }
 
-  async delete(userId: number, id: number): Promise<boolean> {
-    const existing = await this.crawls.find(userId, id);
+  async delete(owner: Owner, id: number): Promise<boolean> {
+    const existing = await this.crawls.find(owner, id);
     if (!existing) return false;
     if (existing.status === "queued" || existing.status === "running") {
-      await this.crawls.requestCancel(userId, id, timestamp());
+      await this.crawls.requestCancel(owner, id, timestamp());
       await this.cancelJobs(existing);
     }
-    return this.crawls.delete(userId, id);
+    return this.crawls.delete(owner, id);
   }
 
   private async cancelJobs(crawl: CrawlRow): Promise<void> {
@@ -216,9 +221,9 @@ export class CrawlService {
     return this.listings.issues(crawlId);
   }
 
-  /** The user's last 20 complete crawls of the project, oldest first (a project's trend; its last is the latest). */
-  async trend(userId: number, project: string): Promise<CrawlRow[]> {
-    return (await this.listings.completeCrawls(userId, project, 20)).reverse();
+  /** The workspace's last 20 complete crawls of the project, oldest first (a project's trend; its last is the latest). */
+  async trend(owner: Owner, project: string): Promise<CrawlRow[]> {
+    return (await this.listings.completeCrawls(owner, project, 20)).reverse();
   }
 }
 

@@ -8,7 +8,13 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import { flushingLater } from "../store/flushes-later.js";
-import { deleteOwned } from "../store/owned-rows.js";
+import {
+  deleteOwned,
+  inWorkspace,
+  type Owner,
+  type WorkspaceScope,
+  workspaceOf,
+} from "../store/owned-rows.js";
 import type {
   CrawlIssuesTable,
   CrawlPagesTable,
@@ -95,7 +101,14 @@ export type NewCrawl = Pick<
   | "schedule"
   | "created_at"
   | "updated_at"
-> & { parts: number; headers?: string | null; header_names?: string; urls?: string | null; extract?: string };
+> & {
+  team_id?: number | null;
+  parts: number;
+  headers?: string | null;
+  header_names?: string;
+  urls?: string | null;
+  extract?: string;
+};
 
 export interface CrawlListQuery {
   project?: string;
@@ -123,22 +136,33 @@ export class CrawlStore {
       .executeTakeFirstOrThrow();
   }
 
-  find(userId: number, id: number): Promise<CrawlRow | undefined> {
+  find(owner: Owner, id: number): Promise<CrawlRow | undefined> {
     return this.db
       .selectFrom("crawls")
       .selectAll()
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("id", "=", id)
       .executeTakeFirst();
   }
 
+  /** The workspace that holds a crawl, by its creator's id (what the background work's events name). */
+  async workspaceOfCrawl(userId: number, id: number): Promise<WorkspaceScope | undefined> {
+    const row = await this.db
+      .selectFrom("crawls")
+      .select(["user_id", "team_id"])
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row && workspaceOf(row);
+  }
+
   /** The crawl as lists and event streams show it (no URL list: its count), or undefined. */
-  findSummary(userId: number, id: number): Promise<CrawlSummaryRow | undefined> {
+  findSummary(owner: Owner, id: number): Promise<CrawlSummaryRow | undefined> {
     return this.db
       .selectFrom("crawls")
       .select(summaryColumns)
       .select(this.urlCount())
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("id", "=", id)
       .executeTakeFirst();
   }
@@ -152,8 +176,8 @@ export class CrawlStore {
     ).as("url_count");
   }
 
-  async list(userId: number, query: CrawlListQuery): Promise<{ rows: CrawlSummaryRow[]; total: number }> {
-    let mine = this.db.selectFrom("crawls").where("user_id", "=", userId);
+  async list(owner: Owner, query: CrawlListQuery): Promise<{ rows: CrawlSummaryRow[]; total: number }> {
+    let mine = this.db.selectFrom("crawls").where(inWorkspace(owner));
     if (query.project !== undefined) mine = mine.where("project", "=", query.project);
     if (query.status !== undefined) mine = mine.where("status", "=", query.status);
     const [rows, counted] = await Promise.all([
@@ -204,19 +228,19 @@ export class CrawlStore {
   }
 
   /** Asks a queued or running crawl to stop; undefined when it is not the user's or already finished. */
-  async requestCancel(userId: number, id: number, at: string): Promise<CrawlRow | undefined> {
+  async requestCancel(owner: Owner, id: number, at: string): Promise<CrawlRow | undefined> {
     return this.db
       .updateTable("crawls")
       .set({ cancel_requested: 1, updated_at: at })
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("id", "=", id)
       .where("status", "in", ["queued", "running"])
       .returningAll()
       .executeTakeFirst();
   }
 
-  delete(userId: number, id: number): Promise<boolean> {
-    return deleteOwned(this.db, "crawls", userId, id);
+  delete(owner: Owner, id: number): Promise<boolean> {
+    return deleteOwned(this.db, "crawls", owner, id);
   }
 
   /** Cancels a crawl that has not started; undefined when it has. */

@@ -9,6 +9,7 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { WorkspaceScope } from "../store/owned-rows.js";
 
 const gzipAsync = promisify(gzip);
 
@@ -102,17 +103,24 @@ export type CacheableResponse = Pick<CachedResponse, "body" | "headers">;
 export const jsonHeaders = { "content-type": "application/json; charset=utf-8" };
 
 /**
- * Answers a GET of the caller's own reports data from the cache when it can, else makes the response, keeps it
- * and sends it. `make` throws (ResourceNotFound: a 404, nothing kept) when the resource is not the caller's. The response must
- * depend only on the caller's reports and their history (what the reports version covers) and on the request.
+ * Answers a GET of a workspace's reports data from the cache when it can, else makes the response, keeps it
+ * and sends it. `make` throws (ResourceNotFound: a 404, nothing kept) when the resource is not the workspace's.
+ * The response must depend only on the workspace's reports and their history and on the request. The workspace
+ * is resolved before (a removed member is refused before any entry is looked at) and is part of the key. Only
+ * the user's own workspace is kept: the reports version counts the changes of the user's reports, not of a
+ * team's, whose answers are made afresh every time.
  */
 export async function respondCached(
   cache: ResponseCache,
   request: FastifyRequest,
   reply: FastifyReply,
+  workspace: WorkspaceScope,
   make: () => Promise<CacheableResponse>,
 ): Promise<FastifyReply> {
-  const key = `${request.account.id} ${request.protocol}://${request.host}${request.url}`;
+  if (workspace.teamId !== null) {
+    return sendCached(request, reply, { version: request.reportsVersion, ...(await make()) });
+  }
+  const key = `${workspace.userId} ${request.protocol}://${request.host}${request.url}`;
   const cached = cache.get(key, request.reportsVersion);
   if (cached) return sendCached(request, reply, cached);
   const made = await make();

@@ -4,6 +4,7 @@
  */
 import { resultOf } from "../analysis/score.js";
 import type { Scoring } from "../analysis/scoring-config.js";
+import type { Owner } from "../store/owned-rows.js";
 import type { ProjectListQuery, ProjectStore } from "./project-store.js";
 
 export interface ProjectSummary {
@@ -32,9 +33,9 @@ export class ProjectService {
     private readonly scoring: Scoring,
   ) {}
 
-  /** The user's project, or undefined when the user has no report in it. */
-  async show(userId: number, project: string): Promise<ProjectDetail | undefined> {
-    const figures = await this.projects.figures(userId, project);
+  /** The workspace's project, or undefined when the workspace has no report in it. */
+  async show(owner: Owner, project: string): Promise<ProjectDetail | undefined> {
+    const figures = await this.projects.figures(owner, project);
     if (!figures) return undefined;
     const score = figures.average_score === null ? null : Math.round(figures.average_score);
     return {
@@ -48,8 +49,8 @@ export class ProjectService {
     };
   }
 
-  async list(userId: number, query: ProjectListQuery): Promise<{ rows: ProjectSummary[]; total: number }> {
-    const { rows, total } = await this.projects.list(userId, query);
+  async list(owner: Owner, query: ProjectListQuery): Promise<{ rows: ProjectSummary[]; total: number }> {
+    const { rows, total } = await this.projects.list(owner, query);
     return {
       total,
       rows: rows.map((row) => {
@@ -66,8 +67,8 @@ export class ProjectService {
     };
   }
 
-  /** Deletes the user's reports of the project; returns how many, 0 when the user has no such project. */
-  delete(userId: number, project: string): Promise<number> {
-    return this.projects.delete(userId, project);
+  /** Deletes the workspace's reports of the project; returns how many, 0 when it has no such project. */
+  delete(owner: Owner, project: string): Promise<number> {
+    return this.projects.delete(owner, project);
   }
 }

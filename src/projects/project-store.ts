@@ -4,6 +4,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import { escapeLike } from "../store/like-pattern.js";
+import { inWorkspace, type Owner } from "../store/owned-rows.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 
@@ -41,7 +42,7 @@ export class ProjectStore {
   }
 
   /** The figures of the user's project; undefined when the user has no report in it. */
-  async figures(userId: number, project: string): Promise<ProjectFigures | undefined> {
+  async figures(owner: Owner, project: string): Promise<ProjectFigures | undefined> {
     const row = await this.db
       .selectFrom("reports")
       .select((eb) => [
@@ -53,7 +54,7 @@ export class ProjectStore {
         eb.fn.min("created_at").as("created_at"),
         eb.fn.max("generated_at").as("last_generated_at"),
       ])
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("project", "=", project)
       .executeTakeFirst();
     if (!row || Number(row.reports) === 0) return undefined;
@@ -69,8 +70,8 @@ export class ProjectStore {
   }
 
   /** The user's projects, each with its reports' count, mean score, first and last dates. */
-  async list(userId: number, query: ProjectListQuery): Promise<{ rows: ProjectRow[]; total: number }> {
-    let filtered = this.db.selectFrom("reports").where("user_id", "=", userId);
+  async list(owner: Owner, query: ProjectListQuery): Promise<{ rows: ProjectRow[]; total: number }> {
+    let filtered = this.db.selectFrom("reports").where(inWorkspace(owner));
     if (query.search !== undefined) {
       // Project names are short and few per user: a case-insensitive pattern match needs no index.
       const pattern = `%${escapeLike(query.search)}%`;
@@ -112,10 +113,10 @@ export class ProjectStore {
   }
 
   /** Deletes the user's reports of one project in one statement; returns how many there were. */
-  async delete(userId: number, project: string): Promise<number> {
+  async delete(owner: Owner, project: string): Promise<number> {
     const result = await this.db
       .deleteFrom("reports")
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("project", "=", project)
       .executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -14,6 +14,7 @@ import type {
   ScorePoint,
   StoredScreenshot,
 } from "../store/analysis-store.js";
+import type { Owner } from "../store/owned-rows.js";
 import type { ReportStore } from "../store/report-store.js";
 
 /** The two ends of a diff, as ids of the report's analyses; absent ones take the contract's defaults. */
@@ -28,28 +29,31 @@ export class HistoryService {
     private readonly analyses: AnalysisStore,
   ) {}
 
-  /** The report's analyses (without results); undefined when the user has no such report. */
+  /** The report's analyses (without results); undefined when the workspace has no such report. */
   async list(
-    userId: number,
+    owner: Owner,
     reportId: number,
     query: AnalysisListQuery,
   ): Promise<{ rows: AnalysisRow[]; total: number } | undefined> {
-    if (!(await this.reports.owns(userId, reportId))) return undefined;
-    return this.analyses.list(userId, reportId, query);
+    const creator = await this.reports.creatorIn(owner, reportId);
+    if (creator === undefined) return undefined;
+    return this.analyses.list(creator, reportId, query);
   }
 
-  /** One analysis of the report, with its results; undefined when either is not the user's. */
-  show(userId: number, reportId: number, analysisId: number): Promise<AnalysisWithResults | undefined> {
-    return this.analyses.find(userId, reportId, analysisId);
+  /** One analysis of the report, with its results; undefined when either is not the workspace's. */
+  async show(owner: Owner, reportId: number, analysisId: number): Promise<AnalysisWithResults | undefined> {
+    const creator = await this.reports.creatorIn(owner, reportId);
+    return creator === undefined ? undefined : this.analyses.find(creator, reportId, analysisId);
   }
 
   /**
    * What changed between two complete analyses of the report. Defaults: `to` is the latest complete analysis,
    * `from` the complete one before `to` (none: a diff with `from` null). An id that is not a complete analysis
-   * of this report is a validation failure naming its parameter; undefined when the user has no such report.
+   * of this report is a validation failure naming its parameter; undefined when the workspace has no such report.
    */
-  async diff(userId: number, reportId: number, request: DiffRequest): Promise<AnalysisDiff | undefined> {
-    if (!(await this.reports.owns(userId, reportId))) return undefined;
+  async diff(owner: Owner, reportId: number, request: DiffRequest): Promise<AnalysisDiff | undefined> {
+    const userId = await this.reports.creatorIn(owner, reportId);
+    if (userId === undefined) return undefined;
     const to =
       request.to === undefined
         ? await this.analyses.previousComplete(userId, reportId)
@@ -63,9 +67,9 @@ export class HistoryService {
   }
 
   /** What changed in the report's latest complete analysis since the one before; undefined with none. */
-  async latestChanges(userId: number, reportId: number): Promise<AnalysisDiff | undefined> {
+  async latestChanges(owner: Owner, reportId: number): Promise<AnalysisDiff | undefined> {
     try {
-      return await this.diff(userId, reportId, {});
+      return await this.diff(owner, reportId, {});
     } catch (error) {
       if (error instanceof ValidationFailed) return undefined;
       throw error;
@@ -89,8 +93,9 @@ export class HistoryService {
   }
 
   /** The viewport screenshot of the report's latest rendered analysis; undefined when there is none. */
-  screenshot(userId: number, reportId: number): Promise<StoredScreenshot | undefined> {
-    return this.analyses.latestScreenshot(userId, reportId);
+  async screenshot(owner: Owner, reportId: number): Promise<StoredScreenshot | undefined> {
+    const creator = await this.reports.creatorIn(owner, reportId);
+    return creator === undefined ? undefined : this.analyses.latestScreenshot(creator, reportId);
   }
 
   /** The scores of the newest `limit` complete analyses, oldest first. */

@@ -18,6 +18,7 @@ import type { ScheduleIntervals } from "../config.js";
 import { AnalysisFailed, ValidationFailed } from "../errors.js";
 import { type EventSink, silentEventSink } from "../events/event-sink.js";
 import type { JobQueue } from "../jobs/job-queue.js";
+import { type Owner, scopeOf } from "../store/owned-rows.js";
 import type {
   DisplayRow,
   ReportChanges,
@@ -85,16 +86,16 @@ export class ReportService {
     this.events = dependencies.events ?? silentEventSink;
   }
 
-  list(userId: number, query: ReportListQuery) {
-    return this.reports.list(userId, query);
+  list(owner: Owner, query: ReportListQuery) {
+    return this.reports.list(owner, query);
   }
 
-  show(userId: number, id: number): Promise<DisplayRow | undefined> {
-    return this.reports.findForDisplay(userId, id);
+  show(owner: Owner, id: number): Promise<DisplayRow | undefined> {
+    return this.reports.findForDisplay(owner, id);
   }
 
-  /** The user's newest report of the URL as `create` would store it; undefined too for a URL it would refuse. */
-  async existingFor(userId: number, rawUrl: string): Promise<number | undefined> {
+  /** The workspace's newest report of the URL as `create` would store it; undefined for a URL it would refuse. */
+  async existingFor(owner: Owner, rawUrl: string): Promise<number | undefined> {
     let url: URL;
     try {
       url = normaliseSubmittedUrl(rawUrl);
@@ -102,10 +103,12 @@ export class ReportService {
       if (error instanceof InvalidUrl) return undefined;
       throw error;
     }
-    return this.reports.newestIdForUrl(userId, url.href);
+    return this.reports.newestIdForUrl(owner, url.href);
   }
 
-  async create(userId: number, input: CreateReportInput, options: RequestOptions = {}): Promise<ReportRow> {
+  /** Stores a report in the workspace (the acting user recorded as its creator). */
+  async create(owner: Owner, input: CreateReportInput, options: RequestOptions = {}): Promise<ReportRow> {
+    const { userId, teamId } = scopeOf(owner);
     const url = validUrl(input.url);
     const privacy = input.privacy ?? privacyLevels.private;
     checkPassword(input.password);
@@ -129,17 +132,19 @@ export class ReportService {
       const pending = await this.reports.insertPending({
         ...settings,
         user_id: userId,
+        team_id: teamId,
         url: url.href,
         final_url: url.href,
         project: projectOf(url.href),
         next_run_at: null,
       });
-      return this.enqueue(pending, "create", () => this.reports.delete(userId, pending.id));
+      return this.enqueue(pending, "create", () => this.reports.delete(owner, pending.id));
     }
     const { report, screenshot } = await this.analyse(url, mode, userId);
     const created = await this.reports.insert({
       ...settings,
       user_id: userId,
+      team_id: teamId,
       ...analysisColumns(report),
       next_run_at: nextRunAt(schedule, this.scheduleIntervals, new Date()),
       screenshot: storedScreenshot(screenshot),
@@ -148,15 +153,16 @@ export class ReportService {
     return created;
   }
 
-  /** Applies the changes; undefined when the user has no such report. */
+  /** Applies the changes; undefined when the workspace has no such report. */
   async update(
-    userId: number,
+    owner: Owner,
     id: number,
     input: UpdateReportInput,
     options: RequestOptions = {},
   ): Promise<ReportRow | undefined> {
-    const existing = await this.reports.find(userId, id);
+    const existing = await this.reports.findIn(owner, id);
     if (!existing) return undefined;
+    const { userId } = scopeOf(owner);
     checkPassword(input.password);
     const changes: ReportChanges = {};
     const privacy = input.privacy ?? existing.privacy;
@@ -193,14 +199,15 @@ export class ReportService {
         requestId: null,
         screenshot: storedScreenshot(screenshot),
       };
-      const updated = await this.reports.reanalysed(userId, id, analysis, origin, changes);
+      // Found in the workspace above; the report's history is keyed by its creator.
+      const updated = await this.reports.reanalysed(existing.user_id, id, analysis, origin, changes);
       if (updated) await this.announce(updated, "rerun");
       return updated;
     }
     let updated = existing;
     if (Object.keys(changes).length > 0) {
       changes.updated_at = timestamp();
-      const saved = await this.reports.update(userId, id, changes);
+      const saved = await this.reports.update(owner, id, changes);
       if (!saved) return undefined;
       updated = saved;
     }
@@ -208,8 +215,8 @@ export class ReportService {
     return updated;
   }
 
-  delete(userId: number, id: number): Promise<boolean> {
-    return this.reports.delete(userId, id);
+  delete(owner: Owner, id: number): Promise<boolean> {
+    return this.reports.delete(owner, id);
   }
 
   /**

@@ -1,10 +1,13 @@
 /**
- * Reads of the reports table for display, list and search. Every read but `findForPage` takes the owner's user
- * id. Lists page with a stable order (the sort key, then id in the same direction).
+ * Reads of the reports table for display, list and search. A request's reads take its workspace (owned-rows.ts
+ * `inWorkspace`: a report is found only through its own); the background work's `find` takes the report's
+ * creator, and `findForPage` nothing (the report page's visitors). Lists page with a stable order (the sort key,
+ * then id in the same direction).
  */
-import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely";
+import { type Expression, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from "kysely";
 import { unpackResults } from "./analysis-document.js";
 import { escapeLike } from "./like-pattern.js";
+import { inWorkspace, type Owner, type WorkspaceScope, workspaceOf } from "./owned-rows.js";
 import {
   type DisplayRow,
   type ReportListQuery,
@@ -56,17 +59,31 @@ export class ReportReads {
     this.db = store.db;
   }
 
+  /** The report by its creator's id (the background work that analyses it); see `findIn` for a request's. */
   find(userId: number, id: number): Promise<ReportRow | undefined> {
     return this.findWithin(this.db, userId, id);
   }
 
   /** `find` inside the caller's transaction. */
-  async findWithin(db: Kysely<Database>, userId: number, id: number): Promise<ReportRow | undefined> {
+  findWithin(db: Kysely<Database>, userId: number, id: number): Promise<ReportRow | undefined> {
+    return this.findWhere(db, sql<SqlBool>`user_id = ${userId}`, id);
+  }
+
+  /** The workspace's report with this id. */
+  findIn(owner: Owner, id: number): Promise<ReportRow | undefined> {
+    return this.findWhere(this.db, inWorkspace(owner), id);
+  }
+
+  private async findWhere(
+    db: Kysely<Database>,
+    condition: Expression<SqlBool>,
+    id: number,
+  ): Promise<ReportRow | undefined> {
     const row = await db
       .selectFrom("reports")
       .selectAll()
       .select(shownResults.as("packed_results"))
-      .where("user_id", "=", userId)
+      .where(condition)
       .where("id", "=", id)
       .executeTakeFirst();
     return row && unpacked(row);
@@ -95,12 +112,12 @@ export class ReportReads {
       .executeTakeFirst();
   }
 
-  /** The id of the user's newest report of exactly this URL, if any. */
-  async newestIdForUrl(userId: number, url: string): Promise<number | undefined> {
+  /** The id of the workspace's newest report of exactly this URL, if any. */
+  async newestIdForUrl(owner: Owner, url: string): Promise<number | undefined> {
     const found = await this.db
       .selectFrom("reports")
       .select("id")
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("url", "=", url)
       .orderBy("id", "desc")
       .limit(1)
@@ -108,23 +125,34 @@ export class ReportReads {
     return found?.id;
   }
 
-  /** Whether the user has a report with this id. */
-  async owns(userId: number, id: number): Promise<boolean> {
-    const found = await this.db
+  /** The workspace that holds a report, by its creator's id (what the background work's events name). */
+  async workspaceOfReport(userId: number, id: number): Promise<WorkspaceScope | undefined> {
+    const row = await this.db
       .selectFrom("reports")
-      .select("id")
+      .select(["user_id", "team_id"])
       .where("user_id", "=", userId)
       .where("id", "=", id)
       .executeTakeFirst();
-    return found !== undefined;
+    return row && workspaceOf(row);
   }
 
-  async findForDisplay(userId: number, id: number): Promise<DisplayRow | undefined> {
+  /** The creator of the workspace's report with this id (whose id its analyses carry); undefined with none. */
+  async creatorIn(owner: Owner, id: number): Promise<number | undefined> {
+    const found = await this.db
+      .selectFrom("reports")
+      .select("user_id")
+      .where(inWorkspace(owner))
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return found?.user_id;
+  }
+
+  async findForDisplay(owner: Owner, id: number): Promise<DisplayRow | undefined> {
     const row = await this.db
       .selectFrom("reports")
       .select(plainColumns)
       .select(this.documentBytes())
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("id", "=", id)
       .executeTakeFirst();
     return row && unpacked(row);
@@ -144,8 +172,8 @@ export class ReportReads {
     return row && unpacked(row);
   }
 
-  async list(userId: number, query: ReportListQuery): Promise<{ rows: DisplayRow[]; total: number }> {
-    let filtered = this.db.selectFrom("reports").where("user_id", "=", userId);
+  async list(owner: Owner, query: ReportListQuery): Promise<{ rows: DisplayRow[]; total: number }> {
+    let filtered = this.db.selectFrom("reports").where(inWorkspace(owner));
     if (query.project !== undefined) filtered = filtered.where("project", "=", query.project);
     if (query.result !== undefined) filtered = filtered.where("result", "=", query.result);
     if (query.search !== undefined) filtered = filtered.where(await this.urlContains(query.search));

@@ -64,6 +64,8 @@ export type NewReport = AnalysisColumns &
   Partial<ReportSettings> &
   Pick<ReportSettings, "privacy" | "password_hash"> & {
     user_id: number;
+    /** The team whose workspace holds it; absent or null for the creator's own. */
+    team_id?: number | null;
     created_at: string;
     updated_at: string;
     /** The request that made the analysis (see AnalysesTable.request_id). */
@@ -75,6 +77,8 @@ export type NewReport = AnalysisColumns &
 /** A report stored before its first analysis (an asynchronous store): queued, its analysis columns null. */
 export type PendingReport = ReportSettings & {
   user_id: number;
+  /** The team whose workspace holds it; absent or null for the creator's own. */
+  team_id?: number | null;
   url: string;
   /** Until the analysis says otherwise: the submitted URL and its host. */
   final_url: string;

@@ -20,7 +20,7 @@ import {
   type StoredScreenshot,
 } from "./analysis-store.js";
 import { insertWithAnalysis, newReportRows } from "./new-report-statement.js";
-import { deleteOwned } from "./owned-rows.js";
+import { deleteOwned, inWorkspace, type Owner } from "./owned-rows.js";
 import { ReportAnalysisQueue, settled } from "./report-analysis-queue.js";
 import { ReportReads } from "./report-reads.js";
 import {
@@ -260,19 +260,19 @@ export class ReportStore {
     });
   }
 
-  async update(userId: number, id: number, changes: ReportChanges): Promise<ReportRow | undefined> {
+  async update(owner: Owner, id: number, changes: ReportChanges): Promise<ReportRow | undefined> {
     const row = await this.db
       .updateTable("reports")
       .set(changes)
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirst();
     return row && this.reads.withResults(row);
   }
 
-  delete(userId: number, id: number): Promise<boolean> {
-    return deleteOwned(this.db, "reports", userId, id);
+  delete(owner: Owner, id: number): Promise<boolean> {
+    return deleteOwned(this.db, "reports", owner, id);
   }
 
   /** See `ReportAnalysisQueue.queueAnalysis`. */
@@ -310,9 +310,19 @@ export class ReportStore {
     return this.reads.newestIdForUrl(...args);
   }
 
-  /** See `ReportReads.owns`. */
-  owns(...args: Parameters<ReportReads["owns"]>) {
-    return this.reads.owns(...args);
+  /** See `ReportReads.findIn`. */
+  findIn(...args: Parameters<ReportReads["findIn"]>) {
+    return this.reads.findIn(...args);
+  }
+
+  /** See `ReportReads.workspaceOfReport`. */
+  workspaceOfReport(...args: Parameters<ReportReads["workspaceOfReport"]>) {
+    return this.reads.workspaceOfReport(...args);
+  }
+
+  /** See `ReportReads.creatorIn`. */
+  creatorIn(...args: Parameters<ReportReads["creatorIn"]>) {
+    return this.reads.creatorIn(...args);
   }
 
   /** See `ReportReads.findForDisplay`. */

@@ -42,6 +42,11 @@ export class TeamService {
     this.access = new TeamAccess(store);
   }
 
+  /** The user's role in the team, fresh from the database; null for a non-member (the workspace seam's). */
+  membership(userId: number, teamId: number): Promise<TeamRole | null> {
+    return this.access.membership(userId, teamId);
+  }
+
   async create(user: TeamUser, name: string): Promise<TeamRow> {
     return this.store.create(teamName(name), user.id, timestamp());
   }

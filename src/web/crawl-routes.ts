@@ -6,7 +6,7 @@
  */
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { found as existing, type Intent } from "../accounts/access.js";
+import { found as existing, type Intent, type Workspace } from "../accounts/access.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
 import { isPageCheck } from "../crawls/check-rollup.js";
@@ -60,8 +60,8 @@ export async function crawlRoutes(
     const session = signedInSession(request);
     const project = (request.query.project ?? "").trim().toLowerCase().slice(0, 255);
     const page = /^[1-9][0-9]{0,8}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
-    const { ownerId } = await resources.workspace(request);
-    const { rows, total } = await crawls.list(ownerId, {
+    const workspace = await resources.workspace(request);
+    const { rows, total } = await crawls.list(workspace, {
       ...(project ? { project } : {}),
       direction: "desc",
       limit: listPageSize,
@@ -86,14 +86,14 @@ export async function crawlRoutes(
     );
   };
 
-  /** The signed-in user's crawl named in the path, with its workspace's owner and the session's token. */
+  /** The workspace's crawl named in the path, with the workspace (its user: the signed-in one) and the session's token. */
   const owned = async (
     request: FastifyRequest,
     intent: Intent = "read",
-  ): Promise<{ userId: number; token: string; crawl: CrawlRow }> => {
+  ): Promise<{ workspace: Workspace; token: string; crawl: CrawlRow }> => {
     const crawl = await resources.crawl(request, intent);
-    const { ownerId } = await resources.workspace(request, intent);
-    return { userId: ownerId, token: signedInSession(request).token, crawl };
+    const workspace = await resources.workspace(request, intent);
+    return { workspace, token: signedInSession(request).token, crawl };
   };
 
   /** A crawl's CSV download: the caller's crawl, then its rows as `crawl-{id}-{name}.csv`, never cached. */
@@ -139,9 +139,9 @@ export async function crawlRoutes(
           const list = [form.urls, form.urlsFile].filter(Boolean).join("\n");
           // The crawl-starts quota is charged once the crawl is valid (the service calls it): a refusal is free.
           const charge = () => quotas.charge("crawl-starts", { userId: session.account.id });
-          const { ownerId } = await resources.workspace(request, "write");
+          const workspace = await resources.workspace(request, "write");
           const crawl = await crawls.create(
-            ownerId,
+            workspace,
             {
               ...(form.url || !list ? { url: form.url } : {}),
               ...(list ? { urls: list } : {}),
@@ -200,7 +200,12 @@ export async function crawlRoutes(
       const hasPrevious =
         crawl.status === "complete" &&
         (
-          await crawls.list(found.userId, { project: crawl.project, direction: "desc", limit: 50, offset: 0 })
+          await crawls.list(found.workspace, {
+            project: crawl.project,
+            direction: "desc",
+            limit: 50,
+            offset: 0,
+          })
         ).rows.some(
           (row) =>
             row.id !== crawl.id &&
@@ -240,13 +245,13 @@ export async function crawlRoutes(
     "/crawls/:id/diff",
     async (request, reply) => {
       const found = await owned(request);
-      const { crawl, userId } = found;
+      const { crawl, workspace } = found;
       const title = `What changed on ${crawl.project}`;
       const from = request.query.from;
       try {
         const fromId =
           from === undefined || from === "" ? undefined : /^[1-9]\d{0,15}$/.test(from) ? Number(from) : 0;
-        const diff = existing(await crawls.comparison.diff(userId, crawl.id, fromId));
+        const diff = existing(await crawls.comparison.diff(workspace, crawl.id, fromId));
         const reports = await crawls.comparison.reportsOf(diff);
         return sendHtml(request, reply, title, crawlDiffBody({ crawl, diff, reports }));
       } catch (error) {
@@ -258,10 +263,10 @@ export async function crawlRoutes(
   // The crawl page's live progress: the API's event stream, for the signed-in owner.
   app.get<{ Params: { id: string } }>("/crawls/:id/events", async (request, reply) => {
     const found = await owned(request);
-    const release = quotas.openStream(found.userId);
+    const release = quotas.openStream(found.workspace.userId);
     reply.hijack();
     await streamCrawlEvents(request.raw, reply.raw, request.id, {
-      reload: () => crawls.showSummary(found.userId, found.crawl.id),
+      reload: () => crawls.showSummary(found.workspace, found.crawl.id),
       closing,
       release,
     });
@@ -305,7 +310,7 @@ export async function crawlRoutes(
   app.post<{ Params: { id: string } }>("/crawls/:id/cancel", async (request, reply) => {
     const found = await owned(request, "write");
     try {
-      await crawls.cancel(found.userId, found.crawl.id);
+      await crawls.cancel(found.workspace, found.crawl.id);
       await sessions.setFlash(found.token, "The crawl is stopping; what it analysed is kept.");
     } catch (error) {
       if (!(error instanceof CrawlFinished)) throw error;
@@ -330,7 +335,7 @@ export async function crawlRoutes(
 
   app.post<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {
     const found = await owned(request, "write");
-    await crawls.delete(found.userId, found.crawl.id);
+    await crawls.delete(found.workspace, found.crawl.id);
     await sessions.setFlash(found.token, "The crawl was deleted; the reports of its pages stay.");
     return seeOther(reply, `/crawls?project=${encodeURIComponent(found.crawl.project)}`);
   });

@@ -44,9 +44,9 @@ export async function dashboardRoutes(
     form: { values: Record<string, string>; error: string | null },
     status = 200,
   ) => {
-    const { ownerId } = await resources.workspace(request);
+    const workspace = await resources.workspace(request);
     const { state, ignored } = listState(request.query as Form);
-    const { rows, total } = await reports.list(ownerId, {
+    const { rows, total } = await reports.list(workspace, {
       ...(state.search ? { search: state.search } : {}),
       ...(state.project ? { project: state.project } : {}),
       ...(state.result ? { result: state.result } : {}),
@@ -81,16 +81,16 @@ export async function dashboardRoutes(
     if (!(reportSchedules as readonly string[]).includes(values.schedule))
       return refuse("Choose how often to analyse again.");
     // A URL that already has a report: offer to re-run it, unless a second one was asked for on purpose.
-    const { ownerId } = await resources.workspace(request, "write");
+    const workspace = await resources.workspace(request, "write");
     const existing =
-      request.body.duplicate === "1" ? undefined : await reports.existingFor(ownerId, values.url);
+      request.body.duplicate === "1" ? undefined : await reports.existingFor(workspace, values.url);
     if (existing !== undefined) {
       return sendHtml(request, reply, "Already reported", duplicateBody(request.csrfToken, existing, values));
     }
     const password = request.body.password || undefined;
     await quotas.charge("analyses", { userId: user.id });
     try {
-      const row = await reports.create(ownerId, {
+      const row = await reports.create(workspace, {
         url: values.url,
         privacy: Number(values.privacy),
         mode: values.mode as AnalysisMode,

@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { found } from "../accounts/access.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
+import { workspaceOf } from "../store/owned-rows.js";
 import { pathId } from "./path-id.js";
 import { sendHtml } from "./render.js";
 import { reportView } from "./report-view.js";
@@ -34,7 +35,7 @@ export async function historyRoutes(
       // Like the other lists, a page never refuses a bad value: anything but a page number is page 1.
       const page = /^[1-9][0-9]{0,14}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
       // One row beyond the page, so the page's oldest analysis can show its change too.
-      const listed = await history.list(row.user_id, row.id, {
+      const listed = await history.list(workspaceOf(row), row.id, {
         direction: "desc",
         limit: perPage + 1,
         offset: (page - 1) * perPage,
@@ -61,7 +62,9 @@ export async function historyRoutes(
     async (request, reply) => {
       const { row, owner } = visits.of(request);
       const analysisId = pathId(request.params.analysis);
-      const analysis = found(analysisId !== null && (await history.show(row.user_id, row.id, analysisId)));
+      const analysis = found(
+        analysisId !== null && (await history.show(workspaceOf(row), row.id, analysisId)),
+      );
       const banner = pastAnalysisBanner(row.id, analysis, row.analysis_id);
       const title = `Analysis of ${analysis.url}`;
       const view =

@@ -38,8 +38,8 @@ export async function projectRoutes(
       ["search"],
     );
     const state = { ...values, per_page: Number(values.per_page), page };
-    const { ownerId } = await resources.workspace(request);
-    const { rows, total } = await projects.list(ownerId, {
+    const workspace = await resources.workspace(request);
+    const { rows, total } = await projects.list(workspace, {
       ...(state.search ? { search: state.search } : {}),
       sortBy: state.sort_by as "created_at" | "project",
       direction: state.sort as "asc" | "desc",
@@ -51,8 +51,8 @@ export async function projectRoutes(
 
   app.get<{ Params: { project: string } }>("/projects/:project", async (request, reply) => {
     const project = await resources.project(request);
-    const { ownerId } = await resources.workspace(request);
-    const trend = await crawls.trend(ownerId, project.project);
+    const workspace = await resources.workspace(request);
+    const trend = await crawls.trend(workspace, project.project);
     const latest = trend.at(-1);
     const [fixes, changes] = latest
       ? await Promise.all([crawlFindings.fixFirst(latest.id), crawls.changes.latest(latest)])
@@ -88,8 +88,8 @@ export async function projectRoutes(
   });
 
   app.post<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {
-    const { ownerId } = await resources.workspace(request, "write");
-    found(await projects.delete(ownerId, request.params.project));
+    const workspace = await resources.workspace(request, "write");
+    found(await projects.delete(workspace, request.params.project));
     return seeOther(reply, "/projects");
   });
 }

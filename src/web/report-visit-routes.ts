@@ -8,6 +8,7 @@ import { found } from "../accounts/access.js";
 import { ResourceNotFound } from "../errors.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
+import { workspaceOf } from "../store/owned-rows.js";
 import { pathId } from "./path-id.js";
 import { seeOther, sendHtml } from "./render.js";
 import { reportView } from "./report-view.js";
@@ -42,7 +43,7 @@ export async function reportVisitRoutes(
       if (!view) return sendHtml(request, reply, title, pendingReportBody(row, owner));
       const [points, changes] = await Promise.all([
         history.scores(row.user_id, row.id, chartedAnalyses),
-        history.latestChanges(row.user_id, row.id),
+        history.latestChanges(workspaceOf(row), row.id),
       ]);
       return sendHtml(
         request,
@@ -69,7 +70,7 @@ export async function reportVisitRoutes(
     { preHandler: visits.hook },
     async (request, reply) => {
       const { row } = visits.of(request);
-      const screenshot = found(await history.screenshot(row.user_id, row.id));
+      const screenshot = found(await history.screenshot(workspaceOf(row), row.id));
       return reply
         .type(screenshot.mediaType)
         .header("cache-control", "private, no-cache")

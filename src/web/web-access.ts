@@ -12,6 +12,7 @@ import { workspaceResources } from "../accounts/access.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
 import type { ProjectService } from "../projects/project-service.js";
 import type { ReportService } from "../reports/report-service.js";
+import type { TeamService } from "../teams/team-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { pathId } from "./path-id.js";
 import { signedInSession } from "./signed-in.js";
@@ -21,6 +22,7 @@ export function webAccess(services: {
   reports: ReportService;
   webhooks: WebhookService;
   projects: ProjectService;
+  teams: TeamService;
 }) {
   return workspaceResources(
     {

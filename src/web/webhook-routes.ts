@@ -36,16 +36,16 @@ export async function webhookRoutes(
   ) => {
     const session = signedInSession(request);
     const flash = await sessions.takeFlash(session.token);
-    const { ownerId } = await resources.workspace(request);
-    const { rows } = await webhooks.list(ownerId, { limit: 100, offset: 0 });
+    const workspace = await resources.workspace(request);
+    const { rows } = await webhooks.list(workspace, { limit: 100, offset: 0 });
     const view = { webhooks: rows, newSecret, flash: newSecret ? null : flash, form };
     return sendHtml(request, reply, "Webhooks", webhooksBody(request.csrfToken, view), status);
   };
 
-  /** The signed-in user's webhook named in the path, with the session (the access seam's 404 otherwise). */
+  /** The workspace's webhook named in the path, with the session (the access seam's 404 otherwise). */
   const owned = async (request: FastifyRequest, intent: Intent = "read") => ({
     webhook: await resources.webhook(request, intent),
-    ownerId: (await resources.workspace(request, intent)).ownerId,
+    workspace: await resources.workspace(request, intent),
     session: signedInSession(request),
   });
 
@@ -56,8 +56,8 @@ export async function webhookRoutes(
     const raw = request.body.events;
     const events = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
     try {
-      const { ownerId } = await resources.workspace(request, "write");
-      const { secret } = await webhooks.create(ownerId, {
+      const workspace = await resources.workspace(request, "write");
+      const { secret } = await webhooks.create(workspace, {
         url,
         ...(events.length > 0 ? { events } : {}),
       });
@@ -72,7 +72,7 @@ export async function webhookRoutes(
   app.get<{ Params: { id: string } }>("/account/webhooks/:id", async (request, reply) => {
     const found = await owned(request);
     const flash = await sessions.takeFlash(found.session.token);
-    const { rows } = await webhooks.deliveries(found.ownerId, found.webhook.id, {
+    const { rows } = await webhooks.deliveries(found.webhook, {
       limit: 50,
       offset: 0,
     });
@@ -82,7 +82,7 @@ export async function webhookRoutes(
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/ping", async (request, reply) => {
     const found = await owned(request, "write");
     await quotas.charge("pings", { userId: found.session.account.id });
-    await webhooks.ping(found.ownerId, found.webhook.id);
+    await webhooks.ping(found.workspace, found.webhook.id);
     await sessions.setFlash(found.session.token, "A ping is on its way; reload to see its delivery.");
     return seeOther(reply, `/account/webhooks/${found.webhook.id}`);
   });
@@ -90,7 +90,7 @@ export async function webhookRoutes(
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/enabled", async (request, reply) => {
     const found = await owned(request, "write");
     const enabled = found.webhook.enabled !== 1;
-    await webhooks.update(found.ownerId, found.webhook.id, { enabled });
+    await webhooks.update(found.workspace, found.webhook.id, { enabled });
     await sessions.setFlash(
       found.session.token,
       enabled ? "The webhook is enabled." : "The webhook is disabled.",
@@ -113,7 +113,7 @@ export async function webhookRoutes(
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
     const found = await owned(request, "write");
-    await webhooks.delete(found.ownerId, found.webhook.id);
+    await webhooks.delete(found.workspace, found.webhook.id);
     await sessions.setFlash(found.session.token, "The webhook was deleted.");
     return seeOther(reply, "/account/webhooks");
   });

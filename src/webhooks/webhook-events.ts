@@ -5,7 +5,8 @@
  * PAGEGRADE_REGRESSION_SCORE_DROP points or more. A crawl announces `crawl.completed` or `crawl.failed`, plus
  * `crawl.regressed` when, compared with the previous complete crawl of its project, it has a new or regressed
  * finding of high importance or its score dropped by PAGEGRADE_REGRESSION_SCORE_DROP points or more. Each
- * subscribed, enabled webhook of the owner gets one delivery per event, keyed by what was announced, so a job
+ * subscribed, enabled webhook of the workspace that holds the report or crawl (its creator's own, or its team's:
+ * a team's webhooks get the team's events only, their payload naming `"team"`) gets one delivery per event, keyed by what was announced, so a job
  * that announces the same analysis again (after a crash) makes no second delivery; a pending one is enqueued
  * again (the queue's key makes that a no-op while its job waits).
  */
@@ -14,6 +15,7 @@ import { isRegression } from "../analysis/analysis-diff.js";
 import type { AnalysisRecorded, CrawlFinished, EventSink } from "../events/event-sink.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { HistoryService } from "../reports/history-service.js";
+import type { WorkspaceScope } from "../store/owned-rows.js";
 import { timestamp } from "../timestamps.js";
 import { enqueueDelivery } from "./delivery-job.js";
 import type { WebhookEvent } from "./webhook-service.js";
@@ -24,16 +26,25 @@ export interface WebhookEventDependencies {
   history: HistoryService;
   jobs: JobQueue;
   regressionScoreDrop: number;
+  /** The workspace that holds the report or crawl an event names by its creator (undefined when it is gone). */
+  workspaceOf: {
+    report: (userId: number, reportId: number) => Promise<WorkspaceScope | undefined>;
+    crawl: (userId: number, crawlId: number) => Promise<WorkspaceScope | undefined>;
+  };
   /** The report object as the API shows it, without its results, as JSON (null when the report is gone). */
-  reportObject: (userId: number, reportId: number) => Promise<Buffer | null>;
+  reportObject: (workspace: WorkspaceScope, reportId: number) => Promise<Buffer | null>;
   /** The crawl object as the API shows it, for crawl events (null when the crawl is gone). */
-  crawlObject?: (userId: number, crawlId: number) => Promise<unknown | null>;
+  crawlObject?: (workspace: WorkspaceScope, crawlId: number) => Promise<unknown | null>;
   /**
    * For `crawl.regressed`: the complete crawl's diff against the previous complete crawl of its project, its
    * lists cut to 20 entries, when it regressed (a new or regressed high-importance finding, or a score drop of
    * `regressionScoreDrop` points or more); null when it did not.
    */
-  crawlRegression?: (userId: number, crawlId: number, scoreDrop: number) => Promise<unknown | null>;
+  crawlRegression?: (
+    workspace: WorkspaceScope,
+    crawlId: number,
+    scoreDrop: number,
+  ) => Promise<unknown | null>;
 }
 
 /** One event to announce; `data` is its JSON text. */
@@ -47,10 +58,12 @@ export class WebhookEvents implements EventSink {
 
   async analysisRecorded(event: AnalysisRecorded): Promise<void> {
     if (event.trigger === "crawl") return;
-    const { webhooks, history, regressionScoreDrop, reportObject } = this.dependencies;
-    const subscribed = await webhooks.enabled(event.userId);
+    const { webhooks, history, regressionScoreDrop, reportObject, workspaceOf } = this.dependencies;
+    const workspace = await workspaceOf.report(event.userId, event.reportId);
+    if (!workspace) return;
+    const subscribed = await webhooks.enabled(workspace);
     if (subscribed.length === 0) return;
-    const presented = await reportObject(event.userId, event.reportId);
+    const presented = await reportObject(workspace, event.reportId);
     if (!presented) return;
     const report = presented.toString("utf8");
     const key = `analysis:${event.analysisId}`;
@@ -59,7 +72,7 @@ export class WebhookEvents implements EventSink {
     ];
     if (event.status === "complete") {
       const diff = await history
-        .diff(event.userId, event.reportId, { to: event.analysisId })
+        .diff(workspace, event.reportId, { to: event.analysisId })
         .catch(() => undefined);
       if (diff && isRegression(diff, { importances: ["high"], scoreDrop: regressionScoreDrop })) {
         // The report object with its diff as one more member.
@@ -69,15 +82,17 @@ export class WebhookEvents implements EventSink {
         });
       }
     }
-    await this.fanOut(event.userId, subscribed, key, announcements);
+    await this.fanOut(workspace, subscribed, key, announcements);
   }
 
   async crawlFinished(event: CrawlFinished): Promise<void> {
     if (event.status === "cancelled") return;
-    const { webhooks, crawlObject } = this.dependencies;
-    const subscribed = await webhooks.enabled(event.userId);
+    const { webhooks, crawlObject, workspaceOf } = this.dependencies;
+    const workspace = await workspaceOf.crawl(event.userId, event.crawlId);
+    if (!workspace) return;
+    const subscribed = await webhooks.enabled(workspace);
     if (subscribed.length === 0 || !crawlObject) return;
-    const crawl = await crawlObject(event.userId, event.crawlId);
+    const crawl = await crawlObject(workspace, event.crawlId);
     if (crawl === null) return;
     const type: WebhookEvent = event.status === "complete" ? "crawl.completed" : "crawl.failed";
     const data = JSON.stringify(crawl);
@@ -87,7 +102,7 @@ export class WebhookEvents implements EventSink {
       subscribed.some((webhook) => webhook.events.includes("crawl.regressed"))
     ) {
       const diff = await this.dependencies.crawlRegression?.(
-        event.userId,
+        workspace,
         event.crawlId,
         this.dependencies.regressionScoreDrop,
       );
@@ -99,21 +114,24 @@ export class WebhookEvents implements EventSink {
         });
       }
     }
-    await this.fanOut(event.userId, subscribed, `crawl:${event.crawlId}`, announcements);
+    await this.fanOut(workspace, subscribed, `crawl:${event.crawlId}`, announcements);
   }
 
+  /** The deliveries of the announcements to the workspace's subscribed webhooks (each its creator's delivery). */
   private async fanOut(
-    userId: number,
+    workspace: WorkspaceScope,
     subscribed: Awaited<ReturnType<WebhookStore["enabled"]>>,
     key: string,
     announcements: Announcement[],
   ): Promise<void> {
     const { webhooks, jobs } = this.dependencies;
     const now = timestamp();
+    const team = workspace.teamId === null ? "" : `,"team":${workspace.teamId}`;
     for (const { type, data } of announcements) {
-      const body = `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(now)},"data":${data}}`;
+      const body = `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(now)}${team},"data":${data}}`;
       for (const webhook of subscribed) {
         if (!webhook.events.split(",").includes(type)) continue;
+        const userId = webhook.user_id;
         const delivery = await webhooks.ensureDelivery({
           webhook_id: webhook.id,
           user_id: userId,

@@ -9,6 +9,7 @@ import type { ConnectionGuard } from "../analysis/fetch/connection-guard.js";
 import { FetchFailure } from "../analysis/fetch/fetch-failure.js";
 import { ValidationFailed } from "../errors.js";
 import type { JobQueue } from "../jobs/job-queue.js";
+import { type Owner, scopeOf } from "../store/owned-rows.js";
 import type { SecretBox } from "../store/secret-box.js";
 import { timestamp } from "../timestamps.js";
 import { enqueueDelivery } from "./delivery-job.js";
@@ -43,16 +44,18 @@ export class WebhookService {
     private readonly guard: ConnectionGuard,
   ) {}
 
-  list(userId: number, page: { limit: number; offset: number }) {
-    return this.webhooks.list(userId, page);
+  list(owner: Owner, page: { limit: number; offset: number }) {
+    return this.webhooks.list(owner, page);
   }
 
-  show(userId: number, id: number): Promise<WebhookRow | undefined> {
-    return this.webhooks.find(userId, id);
+  show(owner: Owner, id: number): Promise<WebhookRow | undefined> {
+    return this.webhooks.find(owner, id);
   }
 
   /** Creates a webhook; the secret is in the result, and only here. */
-  async create(userId: number, input: WebhookInput): Promise<{ webhook: WebhookRow; secret: string }> {
+  /** Creates a webhook in the workspace (counted against its creator's limit). */
+  async create(owner: Owner, input: WebhookInput): Promise<{ webhook: WebhookRow; secret: string }> {
+    const { userId, teamId } = scopeOf(owner);
     if (input.url === undefined) throw ValidationFailed.of("url", "The url field is required.");
     const url = await this.checkUrl(input.url);
     const events = checkEvents(input.events) ?? [...webhookEvents];
@@ -65,6 +68,7 @@ export class WebhookService {
     const secret = newWebhookSecret();
     const webhook = await this.webhooks.insert({
       user_id: userId,
+      team_id: teamId,
       url,
       events: events.join(","),
       secret: this.secrets.seal(secret),
@@ -74,8 +78,8 @@ export class WebhookService {
     return { webhook, secret };
   }
 
-  async update(userId: number, id: number, input: WebhookInput): Promise<WebhookRow | undefined> {
-    const existing = await this.webhooks.find(userId, id);
+  async update(owner: Owner, id: number, input: WebhookInput): Promise<WebhookRow | undefined> {
+    const existing = await this.webhooks.find(owner, id);
     if (!existing) return undefined;
     const changes: Partial<Pick<WebhookRow, "url" | "events" | "enabled" | "updated_at">> = {};
     if (input.url !== undefined) changes.url = await this.checkUrl(input.url);
@@ -84,17 +88,19 @@ export class WebhookService {
     if (input.enabled !== undefined) changes.enabled = input.enabled === true || input.enabled === 1 ? 1 : 0;
     if (Object.keys(changes).length === 0) return existing;
     changes.updated_at = timestamp();
-    return this.webhooks.update(userId, id, changes);
+    return this.webhooks.update(owner, id, changes);
   }
 
-  delete(userId: number, id: number): Promise<boolean> {
-    return this.webhooks.delete(userId, id);
+  delete(owner: Owner, id: number): Promise<boolean> {
+    return this.webhooks.delete(owner, id);
   }
 
   /** Sends a `ping` event to the webhook (a delivery of its own); undefined when the user has no such webhook. */
-  async ping(userId: number, id: number): Promise<DeliveryRow | undefined> {
-    const webhook = await this.webhooks.find(userId, id);
+  async ping(owner: Owner, id: number): Promise<DeliveryRow | undefined> {
+    const webhook = await this.webhooks.find(owner, id);
     if (!webhook) return undefined;
+    // The delivery is the webhook's creator's, as every delivery to the webhook is.
+    const userId = webhook.user_id;
     const now = timestamp();
     const delivery = await this.webhooks.ensureDelivery({
       webhook_id: webhook.id,
@@ -108,8 +114,9 @@ export class WebhookService {
     return delivery;
   }
 
-  deliveries(userId: number, webhookId: number, page: { limit: number; offset: number }) {
-    return this.webhooks.deliveries(userId, webhookId, page);
+  /** The webhook's deliveries (the webhook found in the caller's workspace). */
+  deliveries(webhook: WebhookRow, page: { limit: number; offset: number }) {
+    return this.webhooks.deliveries(webhook.user_id, webhook.id, page);
   }
 
   /** An absolute http(s) URL whose host resolves to permitted addresses only. */

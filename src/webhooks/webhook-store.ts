@@ -4,7 +4,7 @@
  * per webhook), whatever the number of announcements.
  */
 import type { Kysely, Selectable } from "kysely";
-import { deleteOwned } from "../store/owned-rows.js";
+import { deleteOwned, inWorkspace, type Owner } from "../store/owned-rows.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 
@@ -16,6 +16,8 @@ export type PendingDelivery = DeliveryRow & { url: string; secret: string; enabl
 
 export interface NewWebhook {
   user_id: number;
+  /** The team whose workspace holds it; absent or null for the creator's own. */
+  team_id?: number | null;
   url: string;
   events: string;
   secret: string;
@@ -57,53 +59,53 @@ export class WebhookStore {
   }
 
   async list(
-    userId: number,
+    owner: Owner,
     page: { limit: number; offset: number },
   ): Promise<{ rows: WebhookRow[]; total: number }> {
-    const mine = this.db.selectFrom("webhooks").where("user_id", "=", userId);
-    const [rows, total] = await Promise.all([
+    const mine = this.db.selectFrom("webhooks").where(inWorkspace(owner));
+    const [rows, counted] = await Promise.all([
       mine.selectAll().orderBy("id", "desc").limit(page.limit).offset(page.offset).execute(),
-      this.count(userId),
+      mine.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     ]);
-    return { rows, total };
+    return { rows, total: Number(counted.n) };
   }
 
-  /** The user's enabled webhooks (for an event to fan out to). */
-  enabled(userId: number): Promise<WebhookRow[]> {
+  /** The workspace's enabled webhooks (for an event of that workspace to fan out to). */
+  enabled(owner: Owner): Promise<WebhookRow[]> {
     return this.db
       .selectFrom("webhooks")
       .selectAll()
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("enabled", "=", 1)
       .orderBy("id")
       .execute();
   }
 
-  find(userId: number, id: number): Promise<WebhookRow | undefined> {
+  find(owner: Owner, id: number): Promise<WebhookRow | undefined> {
     return this.db
       .selectFrom("webhooks")
       .selectAll()
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("id", "=", id)
       .executeTakeFirst();
   }
 
   update(
-    userId: number,
+    owner: Owner,
     id: number,
     changes: Partial<Pick<WebhookRow, "url" | "events" | "enabled" | "updated_at">>,
   ): Promise<WebhookRow | undefined> {
     return this.db
       .updateTable("webhooks")
       .set(changes)
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirst();
   }
 
-  delete(userId: number, id: number): Promise<boolean> {
-    return deleteOwned(this.db, "webhooks", userId, id);
+  delete(owner: Owner, id: number): Promise<boolean> {
+    return deleteOwned(this.db, "webhooks", owner, id);
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { authorise, found, resourceAccess } from "../../src/accounts/access.js";
+import { authorise, found, resolveWorkspace, resourceAccess } from "../../src/accounts/access.js";
 import { CrawlNotComplete } from "../../src/crawls/crawl-diff.js";
 import { CrawlFinished, CrawlLimitReached } from "../../src/crawls/crawl-service.js";
 import { installErrorHandling } from "../../src/error-handling.js";
@@ -121,24 +121,54 @@ describe("resource access", () => {
   });
 
   it("lets every member read and refuses a viewer's write with 403", () => {
-    const viewer = { ownerId: 1, role: "viewer" as const };
+    const viewer = { userId: 1, teamId: 3, role: "viewer" as const };
     expect(authorise(viewer, "read")).toBe(viewer);
-    expect(() => authorise(viewer, "write")).toThrow(AccessDenied);
-    expect(authorise({ ownerId: 1, role: "editor" }, "write").ownerId).toBe(1);
+    expect(() => authorise(viewer, "write")).toThrow(new AccessDenied("editor"));
+    expect(authorise({ userId: 1, teamId: 3, role: "editor" }, "write").teamId).toBe(3);
+  });
+
+  it("selects the user's own workspace, or a team's with the member's role asked afresh each time", async () => {
+    const roles = new Map([["1:3", "viewer" as const]]);
+    let asked = 0;
+    const membership = async (userId: number, teamId: number) => {
+      asked += 1;
+      return roles.get(`${userId}:${teamId}`) ?? null;
+    };
+    expect(await resolveWorkspace({ userId: 1 }, membership)).toEqual({
+      userId: 1,
+      teamId: null,
+      role: "owner",
+    });
+    expect(await resolveWorkspace({ userId: 1, team: "3" }, membership)).toEqual({
+      userId: 1,
+      teamId: 3,
+      role: "viewer",
+    });
+    roles.delete("1:3");
+    await expect(resolveWorkspace({ userId: 1, team: "3" }, membership)).rejects.toThrow(ResourceNotFound);
+    for (const selector of ["", "0", "x", "3.5", ["3", "3"], "9".repeat(20)]) {
+      await expect(resolveWorkspace({ userId: 1, team: selector }, membership)).rejects.toThrow(
+        ResourceNotFound,
+      );
+    }
+    expect(asked).toBe(2);
   });
 
   it("loads a resource within the actor's own workspace, once per request for the workspace", async () => {
     let actorReads = 0;
-    const access = resourceAccess((request: { userId: number; id: number | null }) => {
-      actorReads += 1;
-      return { userId: request.userId };
-    });
+    const access = resourceAccess(
+      (request: { userId: number; id: number | null }) => {
+        actorReads += 1;
+        return { userId: request.userId };
+      },
+      async () => null,
+    );
     const rows = new Map([[7, { id: 7, owner: 1 }]]);
     const crawl = access.resource(
       (request: { id: number | null }) => request.id,
       async (workspace, id) => {
         const row = rows.get(id);
-        return row?.owner === workspace.ownerId ? row : undefined;
+        return row?.owner === workspace.userId && workspace.teamId === null ? row : undefined;
       },
     );
     const request = { userId: 1, id: 7 };

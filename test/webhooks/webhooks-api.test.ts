@@ -363,8 +363,12 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
     const idle = new DatabaseJobQueue(store, { workers: 0, leaseMs: 30_000 });
     const events = new WebhookEvents({
       webhooks: new WebhookStore(store),
-      reportObject: async (userId, reportId) => {
-        const row = await reports.findForDisplay(userId, reportId);
+      workspaceOf: {
+        report: (userId, reportId) => reports.workspaceOfReport(userId, reportId),
+        crawl: async () => undefined,
+      },
+      reportObject: async (workspace, reportId) => {
+        const row = await reports.findForDisplay(workspace, reportId);
         return row ? reportJson(row, { results: false }) : null;
       },
       history: new HistoryService(reports, new AnalysisStore(store)),

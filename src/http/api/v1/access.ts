@@ -1,5 +1,6 @@
 /**
- * The API's side of the access seam (accounts/access.ts): the workspace of the key's owner, and one typed
+ * The API's side of the access seam (accounts/access.ts): the workspace of the key's owner (their own, or the
+ * team the `team` query parameter names, with their role in it), and one typed
  * accessor per resource a path names (`/crawls/{id}`, `/reports/{id}`, `/webhooks/{id}`, `/projects/{project}`).
  * Each loads the resource within the caller's workspace or throws the 404 error-handling.ts answers, so a
  * handler reads `const crawl = await access.crawl(request)` (or `(request, "write")` before a change) and never
@@ -10,6 +11,7 @@ import { workspaceResources } from "../../../accounts/access.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
+import type { TeamService } from "../../../teams/team-service.js";
 import type { WebhookService } from "../../../webhooks/webhook-service.js";
 
 /** The path's numeric `id` (the route's schema has made it a number). */
@@ -20,10 +22,15 @@ export function apiAccess(services: {
   reports: ReportService;
   webhooks: WebhookService;
   projects: ProjectService;
+  teams: TeamService;
 }) {
   return workspaceResources(
     {
-      actorOf: (request: FastifyRequest) => ({ userId: request.account.id }),
+      // `team={id}` on any endpoint selects that team's workspace (api-contract part 4).
+      actorOf: (request: FastifyRequest) => ({
+        userId: request.account.id,
+        team: (request.query as { team?: unknown } | undefined)?.team,
+      }),
       idOf: pathId,
       projectOf: (request) => (request.params as { project: string }).project,
     },

@@ -23,15 +23,15 @@ export async function analysisRoutes(
   app.get<{ Params: { id: number }; Querystring: ListQuery }>(
     "/reports/:id/analyses",
     { schema: listAnalyses },
-    async (request, reply) =>
-      respondCached(responses, request, reply, async () => {
+    async (request, reply) => {
+      const workspace = await access.workspace(request);
+      return respondCached(responses, request, reply, workspace, async () => {
         const query = request.query;
         const page = query.page ?? 1;
         const perPage = query.per_page ?? 10;
         const direction = query.sort ?? "desc";
-        const { ownerId } = await access.workspace(request);
         const listed = found(
-          await history.list(ownerId, request.params.id, {
+          await history.list(workspace, request.params.id, {
             direction,
             limit: perPage,
             offset: (page - 1) * perPage,
@@ -42,21 +42,23 @@ export async function analysisRoutes(
           ["per_page", String(perPage)],
         ];
         return pageResponse(request, { page, perPage, params }, listed.rows.map(analysisJson), listed.total);
-      }),
+      });
+    },
   );
 
   app.get<{ Params: { id: number; analysis: number } }>(
     "/reports/:id/analyses/:analysis",
     { schema: showAnalysis },
-    async (request, reply) =>
-      respondCached(responses, request, reply, async () => {
-        const { ownerId } = await access.workspace(request);
-        const row = found(await history.show(ownerId, request.params.id, request.params.analysis));
+    async (request, reply) => {
+      const workspace = await access.workspace(request);
+      return respondCached(responses, request, reply, workspace, async () => {
+        const row = found(await history.show(workspace, request.params.id, request.params.analysis));
         return {
           body: Buffer.concat([Buffer.from('{"data":'), analysisJson(row), Buffer.from(',"status":200}')]),
           headers: jsonHeaders,
         };
-      }),
+      });
+    },
   );
 
   app.get<{ Params: { id: number }; Querystring: { from?: number; to?: number } }>(
@@ -64,9 +66,9 @@ export async function analysisRoutes(
     { schema: diffAnalyses },
     async (request, reply) => {
       const { from, to } = request.query;
-      const { ownerId } = await access.workspace(request);
+      const workspace = await access.workspace(request);
       const diff = found(
-        await history.diff(ownerId, request.params.id, {
+        await history.diff(workspace, request.params.id, {
           ...(from !== undefined ? { from } : {}),
           ...(to !== undefined ? { to } : {}),
         }),

@@ -44,8 +44,8 @@ export async function crawlRoutes(
     "/crawls",
     { schema: createCrawl, bodyLimit: crawlBodyLimit },
     async (request, reply) => {
-      const { ownerId } = await access.workspace(request, "write");
-      const crawl = await crawls.create(ownerId, request.body, () =>
+      const workspace = await access.workspace(request, "write");
+      const crawl = await crawls.create(workspace, request.body, () =>
         quotas.charge("crawl-starts", { userId: request.account.id }),
       );
       return reply
@@ -63,8 +63,8 @@ export async function crawlRoutes(
       const page = query.page ?? 1;
       const perPage = query.per_page ?? 10;
       const direction = query.sort ?? "desc";
-      const { ownerId } = await access.workspace(request);
-      const { rows, total } = await crawls.list(ownerId, {
+      const workspace = await access.workspace(request);
+      const { rows, total } = await crawls.list(workspace, {
         ...(query.project !== undefined ? { project: query.project } : {}),
         ...(query.status !== undefined ? { status: query.status } : {}),
         direction,
@@ -90,15 +90,15 @@ export async function crawlRoutes(
     "/crawls/:id/cancel",
     { schema: cancelCrawl },
     async (request, reply) => {
-      const { ownerId } = await access.workspace(request, "write");
-      const crawl = found(await crawls.cancel(ownerId, request.params.id));
+      const workspace = await access.workspace(request, "write");
+      const crawl = found(await crawls.cancel(workspace, request.params.id));
       return reply.send({ data: crawlObject(crawl), status: 200 });
     },
   );
 
   app.delete<{ Params: { id: number } }>("/crawls/:id", { schema: deleteCrawl }, async (request, reply) => {
-    const { ownerId } = await access.workspace(request, "write");
-    found(await crawls.delete(ownerId, request.params.id));
+    const workspace = await access.workspace(request, "write");
+    found(await crawls.delete(workspace, request.params.id));
     return reply.send({ id: request.params.id, object: "crawl", deleted: true, status: 200 });
   });
 
@@ -138,8 +138,8 @@ export async function crawlRoutes(
     "/crawls/:id/diff",
     { schema: showCrawlDiff },
     async (request, reply) => {
-      const { ownerId } = await access.workspace(request);
-      const diff = found(await crawls.comparison.diff(ownerId, request.params.id, request.query.from));
+      const workspace = await access.workspace(request);
+      const diff = found(await crawls.comparison.diff(workspace, request.params.id, request.query.from));
       return reply.send({ data: diff, status: 200 });
     },
   );
@@ -149,12 +149,12 @@ export async function crawlRoutes(
     { schema: crawlEvents },
     async (request, reply) => {
       const first = await access.crawl(request);
-      const { ownerId } = await access.workspace(request);
+      const workspace = await access.workspace(request);
       // Each stream holds a connection and polls the database: a user has a few at once (429 beyond).
       const release = quotas.openStream(request.account.id);
       reply.hijack();
       await streamCrawlEvents(request.raw, reply.raw, request.id, {
-        reload: () => crawls.showSummary(ownerId, first.id),
+        reload: () => crawls.showSummary(workspace, first.id),
         closing,
         release,
       });

@@ -25,8 +25,8 @@ export async function projectRoutes(
     const perPage = query.per_page ?? 10;
     const sortBy = query.sort_by ?? "created_at";
     const direction = query.sort ?? "desc";
-    const { ownerId } = await access.workspace(request);
-    const { rows, total } = await projects.list(ownerId, {
+    const workspace = await access.workspace(request);
+    const { rows, total } = await projects.list(workspace, {
       ...(query.search !== undefined ? { search: query.search } : {}),
       sortBy,
       direction,
@@ -46,8 +46,8 @@ export async function projectRoutes(
     { schema: showProject },
     async (request, reply) => {
       const project = await access.project(request);
-      const { ownerId } = await access.workspace(request);
-      const trend = await crawls.trend(ownerId, project.project);
+      const workspace = await access.workspace(request);
+      const trend = await crawls.trend(workspace, project.project);
       const latest = trend.at(-1);
       return reply.send({
         data: {
@@ -66,8 +66,8 @@ export async function projectRoutes(
     { schema: deleteProject },
     async (request, reply) => {
       const project = request.params.project;
-      const { ownerId } = await access.workspace(request, "write");
-      const deleted = found(await projects.delete(ownerId, project));
+      const workspace = await access.workspace(request, "write");
+      const deleted = found(await projects.delete(workspace, project));
       return reply.send({
         id: project,
         object: "project",

@@ -37,14 +37,14 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
   const { reports, limits, responses, access } = context;
 
   app.get<{ Querystring: ListQuery }>("/reports", { schema: listReports }, async (request, reply) => {
-    return respondCached(responses, request, reply, async () => {
+    const workspace = await access.workspace(request);
+    return respondCached(responses, request, reply, workspace, async () => {
       const query = request.query;
       const page = query.page ?? 1;
       const perPage = query.per_page ?? 10;
       const sortBy = query.sort_by ?? "id";
       const direction = query.sort ?? "desc";
-      const { ownerId } = await access.workspace(request);
-      const { rows, total } = await reports.list(ownerId, {
+      const { rows, total } = await reports.list(workspace, {
         ...(query.search !== undefined ? { search: query.search } : {}),
         ...(query.project !== undefined ? { project: query.project } : {}),
         ...(query.result !== undefined ? { result: query.result } : {}),
@@ -69,7 +69,7 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
   });
 
   app.get<{ Params: { id: number } }>("/reports/:id", { schema: showReport }, async (request, reply) => {
-    return respondCached(responses, request, reply, async () => {
+    return respondCached(responses, request, reply, await access.workspace(request), async () => {
       const row = await access.report(request);
       return { body: reportEnvelope(row, 200), headers: jsonHeaders };
     });
@@ -80,8 +80,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
     { schema: storeReport, preHandler: limits.charge("analyses") },
     async (request, reply) => {
       const background = prefersRespondAsync(request.headers.prefer);
-      const { ownerId } = await access.workspace(request, "write");
-      const row = await reports.create(ownerId, request.body, { background });
+      const workspace = await access.workspace(request, "write");
+      const row = await reports.create(workspace, request.body, { background });
       return sendReport(reply.header("location", `/api/v1/reports/${row.id}`), row, background ? 202 : 201);
     },
   );
@@ -98,8 +98,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
       handler: async (request, reply) => {
         const body = request.body ?? {};
         const background = body.results === 1 && prefersRespondAsync(request.headers.prefer);
-        const { ownerId } = await access.workspace(request, "write");
-        const row = found(await reports.update(ownerId, request.params.id, body, { background }));
+        const workspace = await access.workspace(request, "write");
+        const row = found(await reports.update(workspace, request.params.id, body, { background }));
         if (background) reply.header("location", `/api/v1/reports/${row.id}`);
         return sendReport(reply, row, background ? 202 : 200);
       },
@@ -107,8 +107,8 @@ export async function reportRoutes(app: FastifyInstance, context: ApiContext): P
   }
 
   app.delete<{ Params: { id: number } }>("/reports/:id", { schema: deleteReport }, async (request, reply) => {
-    const { ownerId } = await access.workspace(request, "write");
-    found(await reports.delete(ownerId, request.params.id));
+    const workspace = await access.workspace(request, "write");
+    found(await reports.delete(workspace, request.params.id));
     return reply.send({ id: request.params.id, object: "report", deleted: true, status: 200 });
   });
 }

@@ -31,8 +31,8 @@ export async function reportScreenshotRoutes(
     "/reports/:id/screenshot",
     { schema: showScreenshot },
     async (request, reply) => {
-      const { ownerId } = await access.workspace(request);
-      const screenshot = found(await history.screenshot(ownerId, request.params.id));
+      const workspace = await access.workspace(request);
+      const screenshot = found(await history.screenshot(workspace, request.params.id));
       return reply
         .type(screenshot.mediaType)
         .header("cache-control", "private, no-cache")

@@ -32,8 +32,8 @@ export async function webhookRoutes(
 
   app.get<{ Querystring: PageQuery }>("/webhooks", { schema: listWebhooks }, async (request, reply) => {
     const page = pageOf(request.query);
-    const { ownerId } = await access.workspace(request);
-    const { rows, total } = await webhooks.list(ownerId, {
+    const workspace = await access.workspace(request);
+    const { rows, total } = await webhooks.list(workspace, {
       limit: page.perPage,
       offset: (page.page - 1) * page.perPage,
     });
@@ -42,8 +42,8 @@ export async function webhookRoutes(
   });
 
   app.post<{ Body: WebhookInput }>("/webhooks", { schema: createWebhook }, async (request, reply) => {
-    const { ownerId } = await access.workspace(request, "write");
-    const { webhook, secret } = await webhooks.create(ownerId, request.body);
+    const workspace = await access.workspace(request, "write");
+    const { webhook, secret } = await webhooks.create(workspace, request.body);
     return reply
       .code(201)
       .header("location", `/api/v1/webhooks/${webhook.id}`)
@@ -59,8 +59,8 @@ export async function webhookRoutes(
     "/webhooks/:id",
     { schema: updateWebhook },
     async (request, reply) => {
-      const { ownerId } = await access.workspace(request, "write");
-      const webhook = found(await webhooks.update(ownerId, request.params.id, request.body ?? {}));
+      const workspace = await access.workspace(request, "write");
+      const webhook = found(await webhooks.update(workspace, request.params.id, request.body ?? {}));
       return reply.send({ data: webhookObject(webhook), status: 200 });
     },
   );
@@ -69,8 +69,8 @@ export async function webhookRoutes(
     "/webhooks/:id",
     { schema: deleteWebhook },
     async (request, reply) => {
-      const { ownerId } = await access.workspace(request, "write");
-      found(await webhooks.delete(ownerId, request.params.id));
+      const workspace = await access.workspace(request, "write");
+      found(await webhooks.delete(workspace, request.params.id));
       return reply.send({ id: request.params.id, object: "webhook", deleted: true, status: 200 });
     },
   );
@@ -79,8 +79,8 @@ export async function webhookRoutes(
     "/webhooks/:id/ping",
     { schema: pingWebhook, preHandler: limits.charge("pings") },
     async (request, reply) => {
-      const { ownerId } = await access.workspace(request, "write");
-      const delivery = found(await webhooks.ping(ownerId, request.params.id));
+      const workspace = await access.workspace(request, "write");
+      const delivery = found(await webhooks.ping(workspace, request.params.id));
       return reply.code(202).send({ data: deliveryObject(delivery), status: 202 });
     },
   );
@@ -90,9 +90,8 @@ export async function webhookRoutes(
     { schema: listDeliveries },
     async (request, reply) => {
       const webhook = await access.webhook(request);
-      const { ownerId } = await access.workspace(request);
       const page = pageOf(request.query);
-      const { rows, total } = await webhooks.deliveries(ownerId, webhook.id, {
+      const { rows, total } = await webhooks.deliveries(webhook, {
         limit: page.perPage,
         offset: (page.page - 1) * page.perPage,
       });
