@@ -62,8 +62,9 @@ const ProblemRef = refTo(Problem);
 /** The error responses every authenticated operation may give, plus the ones named. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
-  // 400: a request the server cannot even route (a malformed percent-encoding in the path).
-  for (const status of [400, 401, 429, 500, ...statuses]) out[status] = ProblemRef;
+  // 400: a request the server cannot even route (a malformed percent-encoding in the path). 403 and 404: in a
+  // team's workspace (`team={id}`), a viewer's write, and a team the caller is not a member of.
+  for (const status of [400, 401, 403, 404, 429, 500, ...statuses]) out[status] = ProblemRef;
   return out;
 }
 
