@@ -82,14 +82,19 @@ export function resourceAccess<Request extends object>(
   membership: Membership,
 ) {
   const workspaces = new WeakMap<Request, Promise<Workspace>>();
+  const writes = new WeakMap<Request, Workspace>();
   const workspace = async (request: Request, intent: Intent = "read"): Promise<Workspace> => {
     let resolved = workspaces.get(request);
     if (!resolved) {
       resolved = resolveWorkspace(actorOf(request), membership);
       workspaces.set(request, resolved);
     }
-    return authorise(await resolved, intent);
+    const allowed = authorise(await resolved, intent);
+    if (intent === "write") writes.set(request, allowed);
+    return allowed;
   };
+  /** The workspace the request was allowed to change (asked with "write"), if any: what the activity records. */
+  const written = (request: Request): Workspace | undefined => writes.get(request);
   const resource =
     <Resource, Id>(idOf: (request: Request) => Id | null, load: ResourceLoader<Resource, Id>) =>
     async (request: Request, intent: Intent = "read"): Promise<Resource> => {
@@ -97,7 +102,24 @@ export function resourceAccess<Request extends object>(
       const id = idOf(request);
       return found(id === null ? undefined : await load(scope, id));
     };
-  return { workspace, resource };
+  return { workspace, written, resource };
+}
+
+/**
+ * A team's activity entry for a change the API or the web made (`changeOf("PATCH", "/api/v1/reports/:id")` is
+ * `report.updated`): the resource the route names and what happened to it (created, updated, deleted, or the
+ * route's last word for an action such as `crawl.cancel`).
+ */
+export function changeOf(method: string, route: string): string {
+  const words = route.split("/").filter((word) => word !== "" && word !== "api" && word !== "v1");
+  const named = words.filter((word) => !word.startsWith(":"));
+  const resource = (named[0] === "account" ? named[1] : named[0]) ?? "workspace";
+  const noun = resource.endsWith("s") ? resource.slice(0, -1) : resource;
+  const last = words.at(-1) ?? "";
+  const acting = method === "POST" && last !== resource && !last.startsWith(":");
+  if (acting) return `${noun}.${last}`;
+  const verb = { POST: "created", PUT: "updated", PATCH: "updated", DELETE: "deleted" }[method] ?? "changed";
+  return `${noun}.${verb}`;
 }
 
 /** One face's access: its workspace lookup and its resource accessors' factory. */
@@ -124,11 +146,12 @@ export function workspaceResources<Request extends object, Crawl, Report, Webhoo
   },
   services: Lookups<Crawl, Report, Webhook, Project>,
 ) {
-  const { workspace, resource } = resourceAccess(path.actorOf, (userId, teamId) =>
+  const { workspace, written, resource } = resourceAccess(path.actorOf, (userId, teamId) =>
     services.teams.membership(userId, teamId),
   );
   return {
     workspace,
+    written,
     crawl: resource(path.idOf, (scope, id) => services.crawls.show(scope, id)),
     report: resource(path.idOf, (scope, id) => services.reports.show(scope, id)),
     webhook: resource(path.idOf, (scope, id) => services.webhooks.show(scope, id)),

@@ -47,6 +47,11 @@ export class TeamService {
     return this.access.membership(userId, teamId);
   }
 
+  /** Records a change a member made in the team's workspace (the access seam calls it after each write). */
+  recordChange(change: { teamId: number; userId: number; action: string; target: string }): Promise<void> {
+    return this.store.appendActivity({ ...change, at: timestamp() });
+  }
+
   async create(user: TeamUser, name: string): Promise<TeamRow> {
     return this.store.create(teamName(name), user.id, timestamp());
   }

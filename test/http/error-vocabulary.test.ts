@@ -6,7 +6,7 @@
  */
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { authorise, found, resolveWorkspace, resourceAccess } from "../../src/accounts/access.js";
+import { authorise, changeOf, found, resolveWorkspace, resourceAccess } from "../../src/accounts/access.js";
 import { CrawlNotComplete } from "../../src/crawls/crawl-diff.js";
 import { CrawlFinished, CrawlLimitReached } from "../../src/crawls/crawl-service.js";
 import { installErrorHandling } from "../../src/error-handling.js";
@@ -125,6 +125,14 @@ describe("resource access", () => {
     expect(authorise(viewer, "read")).toBe(viewer);
     expect(() => authorise(viewer, "write")).toThrow(new AccessDenied("editor"));
     expect(authorise({ userId: 1, teamId: 3, role: "editor" }, "write").teamId).toBe(3);
+  });
+
+  it("names a write's change for the team's activity", () => {
+    expect(changeOf("POST", "/api/v1/reports")).toBe("report.created");
+    expect(changeOf("PATCH", "/api/v1/reports/:id")).toBe("report.updated");
+    expect(changeOf("DELETE", "/api/v1/projects/:project")).toBe("project.deleted");
+    expect(changeOf("POST", "/api/v1/crawls/:id/cancel")).toBe("crawl.cancel");
+    expect(changeOf("POST", "/account/webhooks/:id/ping")).toBe("webhook.ping");
   });
 
   it("selects the user's own workspace, or a team's with the member's role asked afresh each time", async () => {

@@ -229,5 +229,30 @@ describe.each(databaseKinds)("team isolation on %s", (kind) => {
     const deleted = await as("owner", "DELETE", inTeam(`/api/v1/reports/${rows.teamReport}`));
     expect(deleted.statusCode).toBe(200);
     expect((await as("owner", "GET", inTeam("/api/v1/reports"))).json().data).toEqual([]);
+
+    // The activity: each change in the workspace once, by whom; none of the viewer's refused writes.
+    const activity = (team: number, key: string) =>
+      call(api, "GET", `/api/v1/teams/${team}/activity?per_page=100`, { key }).then((response) =>
+        response.json().data.map((entry: { action: string; target: string; user_id: number }) => entry),
+      );
+    const changes = (await activity(teamA, keys.owner as string)).filter(
+      (entry: { action: string }) => !entry.action.startsWith("team.") && !entry.action.startsWith("member."),
+    );
+    expect(changes.filter((entry: { action: string }) => !entry.action.startsWith("invitation."))).toEqual([
+      {
+        ...changes[0],
+        action: "report.deleted",
+        target: `/api/v1/reports/${rows.teamReport}`,
+        user_id: ids.owner,
+      },
+      {
+        ...changes[1],
+        action: "report.updated",
+        target: `/api/v1/reports/${rows.teamReport}`,
+        user_id: ids.editor,
+      },
+    ]);
+    const other = await activity(teamB, keys.otherOwner as string);
+    expect(other.map((entry: { action: string }) => entry.action)).toEqual(["team.created"]);
   });
 });

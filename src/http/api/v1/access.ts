@@ -6,8 +6,8 @@
  * handler reads `const crawl = await access.crawl(request)` (or `(request, "write")` before a change) and never
  * checks ownership itself. A new resource gets one line in accounts/access.ts (`workspaceResources`).
  */
-import type { FastifyRequest } from "fastify";
-import { workspaceResources } from "../../../accounts/access.js";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { changeOf, workspaceResources } from "../../../accounts/access.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
@@ -39,3 +39,20 @@ export function apiAccess(services: {
 }
 
 export type ApiAccess = ReturnType<typeof apiAccess>;
+
+/**
+ * The team's activity, kept in one place: every request that was allowed to change a team's workspace and
+ * succeeded appends who did what to which path (`report.updated`, `/api/v1/reports/12`), after its response.
+ */
+export function recordTeamChanges(app: FastifyInstance, access: ApiAccess, teams: TeamService): void {
+  app.addHook("onResponse", async (request, reply) => {
+    const workspace = access.written(request);
+    if (!workspace || workspace.teamId === null || reply.statusCode >= 400) return;
+    await teams.recordChange({
+      teamId: workspace.teamId,
+      userId: workspace.userId,
+      action: changeOf(request.method, request.routeOptions.url ?? request.url),
+      target: request.url.split("?")[0] ?? request.url,
+    });
+  });
+}

@@ -18,7 +18,7 @@ import { problems, sendProblem } from "../../problem.js";
 import { rateLimitHeaders } from "../../rate-limit-headers.js";
 import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
-import { apiAccess } from "./access.js";
+import { apiAccess, recordTeamChanges } from "./access.js";
 import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
@@ -72,6 +72,8 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
 
   const charge = (kind: QuotaKind) => async (request: FastifyRequest) =>
     quotas.charge(kind, { userId: request.account.id });
+  const access = apiAccess(options);
+  recordTeamChanges(app, access, options.teams);
   const context: ApiContext = {
     reports: options.reports,
     history: options.history,
@@ -80,7 +82,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     webhooks: options.webhooks,
     crawls: options.crawls,
     crawlFindings: options.crawlFindings,
-    access: apiAccess(options),
+    access,
     responses: options.responses,
     closing: options.closing,
     quotas,
