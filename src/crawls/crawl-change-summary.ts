@@ -7,6 +7,8 @@
  * previous one, and otherwise (no summary yet, or the crawl it was against deleted, which deletes it) compares
  * the crawls live and stores that.
  */
+
+import { workspaceOf } from "../store/owned-rows.js";
 import type { CrawlChangeSummary, CrawlChangeSummaryStore } from "./crawl-change-summary-store.js";
 import type { CrawlComparison, CrawlDiff } from "./crawl-diff.js";
 import type { CrawlDiffStore } from "./crawl-diff-store.js";
@@ -48,7 +50,7 @@ export class CrawlChangeSummaries {
    * summary (nothing when there is no earlier crawl).
    */
   async record(crawl: CrawlRow): Promise<void> {
-    const diff = await this.comparison.diff(crawl.user_id, crawl.id);
+    const diff = await this.comparison.diff(workspaceOf(crawl), crawl.id);
     const summary = diff ? summaryOf(diff) : null;
     if (summary) await this.summaries.save(summary);
   }
@@ -64,7 +66,7 @@ export class CrawlChangeSummaries {
     ]);
     if (!previous) return null;
     if (stored && stored.from.id === previous.id) return stored;
-    const diff = await this.comparison.diff(crawl.user_id, crawl.id);
+    const diff = await this.comparison.diff(workspaceOf(crawl), crawl.id);
     const summary = diff ? summaryOf(diff) : null;
     if (summary) await this.summaries.save(summary);
     return summary;

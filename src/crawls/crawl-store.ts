@@ -145,6 +145,16 @@ export class CrawlStore {
       .executeTakeFirst();
   }
 
+  /** The crawl by its creator's id, whatever its workspace (a crawl job's payload names the creator). */
+  findByCreator(userId: number, id: number): Promise<CrawlRow | undefined> {
+    return this.db
+      .selectFrom("crawls")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
   /** The workspace that holds a crawl, by its creator's id (what the background work's events name). */
   async workspaceOfCrawl(userId: number, id: number): Promise<WorkspaceScope | undefined> {
     const row = await this.db

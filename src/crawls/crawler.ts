@@ -26,6 +26,7 @@ import type { EventSink } from "../events/event-sink.js";
 import { type JobContext, RunLater } from "../jobs/job-queue.js";
 import { nextRunAt } from "../reports/schedules.js";
 import { packResultsOffThread } from "../store/analysis-document.js";
+import { workspaceOf } from "../store/owned-rows.js";
 import type { ReportStore } from "../store/report-store.js";
 import type { SecretBox } from "../store/secret-box.js";
 import { timestamp } from "../timestamps.js";
@@ -104,7 +105,7 @@ const idlePollMs = 200;
 export function crawlHandler(dependencies: CrawlerDependencies) {
   return async (job: JobContext<CrawlPayload>): Promise<void> => {
     const { crawls } = dependencies.stores;
-    const crawl = await crawls.find(job.payload.userId, job.payload.crawlId);
+    const crawl = await crawls.findByCreator(job.payload.userId, job.payload.crawlId);
     if (!crawl || ["complete", "cancelled", "failed"].includes(crawl.status)) return;
     const run = new CrawlRun(crawl, job.payload.part ?? 0, dependencies, job.signal);
     try {
@@ -298,7 +299,7 @@ class CrawlRun {
         return true;
       }
       await new Promise((resolve) => setTimeout(resolve, idlePollMs));
-      const current = await crawls.find(this.crawl.user_id, this.crawl.id);
+      const current = await crawls.find(workspaceOf(this.crawl), this.crawl.id);
       if (current?.status !== "running" || this.signal.aborted) return false;
       this.crawl = current;
       // Waiting for another part's sitemaps is no reason to hold a slot past a turn: back to the queue.
@@ -598,7 +599,7 @@ class CrawlRun {
       heldUntil = timestamp(new Date(now + finishLeaseMs));
       if (await crawls.takeLease(this.crawl.id, "finish_lease_until", timestamp(new Date(now)), heldUntil))
         break;
-      const current = await crawls.find(this.crawl.user_id, this.crawl.id);
+      const current = await crawls.find(workspaceOf(this.crawl), this.crawl.id);
       if (current?.status !== "running") return;
       await new Promise((resolve) => setTimeout(resolve, idlePollMs));
     }
@@ -625,7 +626,7 @@ class CrawlRun {
     const { crawls, site } = this.dependencies.stores;
     const { events } = this.dependencies;
     // A start page that failed asked the crawl to stop with its error: the crawl fails.
-    const failed = (await crawls.find(this.crawl.user_id, this.crawl.id))?.error != null;
+    const failed = (await crawls.find(workspaceOf(this.crawl), this.crawl.id))?.error != null;
     const ending = failed ? "failed" : status;
     await judgeCrawl(site, this.crawl);
     const score = await site.meanScore(this.crawl.id);

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ValidationFailed } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { ReportService } from "../reports/report-service.js";
+import { workspaceOf } from "../store/owned-rows.js";
 import type { DisplayRow } from "../store/report-store.js";
 import { type ReportSchedule, reportSchedules } from "../store/schema.js";
 import { type AnalysisMode, analysisModes } from "../vocabulary.js";
@@ -51,7 +52,7 @@ export async function reportManageRoutes(
     const row = await resources.report(request, "write");
     await quotas.charge("analyses", { userId: row.user_id });
     try {
-      await reports.update(row.user_id, row.id, { results: 1 });
+      await reports.update(workspaceOf(row), row.id, { results: 1 });
     } catch (error) {
       const message = analysisFailureMessage(error);
       if (message === null) throw error;
@@ -67,7 +68,7 @@ export async function reportManageRoutes(
       return showManage(request, reply, row, { error: "Choose who can see the report page." }, 422);
     const password = request.body.password || undefined;
     try {
-      await reports.update(row.user_id, row.id, {
+      await reports.update(workspaceOf(row), row.id, {
         privacy,
         ...(password !== undefined ? { password } : {}),
       });
@@ -88,7 +89,7 @@ export async function reportManageRoutes(
     if (!(analysisModes as readonly string[]).includes(mode))
       return showManage(request, reply, row, { error: "Choose how to read the page." }, 422);
     try {
-      await reports.update(row.user_id, row.id, {
+      await reports.update(workspaceOf(row), row.id, {
         schedule: schedule as ReportSchedule,
         mode: mode as AnalysisMode,
       });
@@ -117,7 +118,7 @@ export async function reportManageRoutes(
 
   app.post<{ Params: { id: string } }>("/reports/:id/delete", async (request, reply) => {
     const row = await resources.report(request, "write");
-    await reports.delete(row.user_id, row.id);
+    await reports.delete(workspaceOf(row), row.id);
     return seeOther(reply, "/reports");
   });
 }

@@ -177,6 +177,38 @@ describe.each(databaseKinds)("webhooks on %s", (kind) => {
     await refuse({ url: `${receiver.url}/eleventh` }, "url", "at most 10 webhooks");
   });
 
+  it("gives a team's webhooks the team's events only, naming the team in the signed payload", async () => {
+    const team = (await call(api, "POST", "/api/v1/teams", { key, json: { name: "Hooks" } })).json().data.id;
+    const teamHook = (
+      await call(api, "POST", `/api/v1/webhooks?team=${team}`, {
+        key,
+        json: { url: `${receiver.url}/team`, events: ["report.completed"] },
+      })
+    ).json().data;
+    await createHook("/own", ["report.completed"]);
+    served = "good";
+    const inTeam = (
+      await call(api, "POST", `/api/v1/reports?team=${team}`, { key, form: { url: `${site.url}/?team` } })
+    ).json().data;
+    const own = (
+      await call(api, "POST", "/api/v1/reports", { key, form: { url: `${site.url}/?own` } })
+    ).json().data;
+    await eventually(async () => at("/team").length === 1 && at("/own").length === 1, "both events", 15_000);
+    const teamEvent = at("/team")[0] as Received;
+    expect(verify(teamHook.secret, teamEvent)).toBe(true);
+    expect(JSON.parse(teamEvent.body)).toMatchObject({
+      type: "report.completed",
+      team,
+      data: { id: inTeam.id },
+    });
+    const ownEvent = JSON.parse((at("/own")[0] as Received).body);
+    expect(ownEvent).toMatchObject({ type: "report.completed", data: { id: own.id } });
+    expect(ownEvent.team).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([at("/team").length, at("/own").length]).toEqual([1, 1]);
+    await call(api, "DELETE", `/api/v1/teams/${team}`, { key });
+  });
+
   it("delivers report.completed, signed, without the results, and report.regressed when a re-run regresses", async () => {
     const hook = await createHook("/reports");
     served = "good";
