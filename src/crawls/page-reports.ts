@@ -16,6 +16,7 @@ import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import type { CrawlRow } from "./crawl-store.js";
 import type { NewReportStatement } from "./frontier-store.js";
+import { workspaceOf } from "../store/owned-rows.js";
 
 /** What an earlier run left of a page: its analysis stored, its failure recorded, or nothing. */
 export type EarlierOutcome =
@@ -40,7 +41,7 @@ export function crawlPageRequestId(crawlId: number, pageId: number): string {
 export class CrawlPageReports {
   constructor(
     private readonly reports: ReportStore,
-    private readonly crawl: Pick<CrawlRow, "id" | "user_id" | "mode" | "privacy">,
+    private readonly crawl: Pick<CrawlRow, "id" | "user_id" | "team_id" | "mode" | "privacy">,
   ) {}
 
   /** The id the page's analysis, stored or failed, is recorded under. */
@@ -51,7 +52,8 @@ export class CrawlPageReports {
   /** What a run cut off before this one recorded of the page, and the report its analysis goes to. */
   async earlierOutcome(page: { id: number; url: string }): Promise<EarlierOutcome> {
     const userId = this.crawl.user_id;
-    const existing = await this.reports.reportOfUrl(userId, page.url);
+    // The crawl's workspace's report of the URL: a team's crawl analyses the team's reports.
+    const existing = await this.reports.reportOfUrl(workspaceOf(this.crawl), page.url);
     if (!existing) return { stored: "nothing", reportId: undefined };
     const before = await this.reports.analysisOfRequest(userId, existing.id, this.requestIdOf(page.id));
     if (!before) return { stored: "nothing", reportId: existing.id };
@@ -109,12 +111,13 @@ export class CrawlPageReports {
 
   /** The page's report when it is a new one of the project (see `storeWithin`). */
   private newReport(report: PageReport): NewReport {
-    const { user_id: userId, mode, privacy } = this.crawl;
+    const { user_id: userId, team_id: teamId, mode, privacy } = this.crawl;
     const { columns, requestId, screenshot } = report;
     const now = timestamp();
     return {
       ...columns,
       user_id: userId,
+      team_id: teamId,
       privacy,
       password_hash: null,
       mode,

@@ -100,12 +100,12 @@ export class ReportReads {
     return { ...row, results: shown?.results ? unpackResults(shown.results) : null };
   }
 
-  /** The user's latest report of this URL (its id, score and result; an index-only lookup). */
-  reportOfUrl(userId: number, url: string): Promise<Pick<ReportRow, "id" | "score" | "result"> | undefined> {
+  /** The workspace's latest report of this URL (its id, score and result). */
+  reportOfUrl(owner: Owner, url: string): Promise<Pick<ReportRow, "id" | "score" | "result"> | undefined> {
     return this.db
       .selectFrom("reports")
       .select(["id", "score", "result"])
-      .where("user_id", "=", userId)
+      .where(inWorkspace(owner))
       .where("url", "=", url)
       .orderBy("id", "desc")
       .limit(1)
