@@ -11,12 +11,12 @@ import type { AnalysisFailure } from "../analysis/analysis-failure.js";
 import type { Screenshot } from "../analysis/render/rendered-page.js";
 import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
 import { withNewReport } from "../store/new-report-statement.js";
+import { workspaceOf } from "../store/owned-rows.js";
 import type { NewReport, ReportStore } from "../store/report-store.js";
 import type { Database } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import type { CrawlRow } from "./crawl-store.js";
 import type { NewReportStatement } from "./frontier-store.js";
-import { workspaceOf } from "../store/owned-rows.js";
 
 /** What an earlier run left of a page: its analysis stored, its failure recorded, or nothing. */
 export type EarlierOutcome =

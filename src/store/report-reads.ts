@@ -127,24 +127,22 @@ export class ReportReads {
 
   /** The workspace that holds a report, by its creator's id (what the background work's events name). */
   async workspaceOfReport(userId: number, id: number): Promise<WorkspaceScope | undefined> {
-    const row = await this.db
-      .selectFrom("reports")
-      .select(["user_id", "team_id"])
-      .where("user_id", "=", userId)
-      .where("id", "=", id)
-      .executeTakeFirst();
+    const row = await this.ownersWhere(sql<SqlBool>`user_id = ${userId}`, id);
     return row && workspaceOf(row);
   }
 
   /** The creator of the workspace's report with this id (whose id its analyses carry); undefined with none. */
   async creatorIn(owner: Owner, id: number): Promise<number | undefined> {
-    const found = await this.db
+    return (await this.ownersWhere(inWorkspace(owner), id))?.user_id;
+  }
+
+  private ownersWhere(condition: Expression<SqlBool>, id: number) {
+    return this.db
       .selectFrom("reports")
-      .select("user_id")
-      .where(inWorkspace(owner))
+      .select(["user_id", "team_id"])
+      .where(condition)
       .where("id", "=", id)
       .executeTakeFirst();
-    return found?.user_id;
   }
 
   async findForDisplay(owner: Owner, id: number): Promise<DisplayRow | undefined> {

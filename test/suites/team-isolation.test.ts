@@ -13,6 +13,7 @@ import { ReportStore } from "../../src/store/report-store.js";
 import { timestamp } from "../../src/timestamps.js";
 import { WebhookStore } from "../../src/webhooks/webhook-store.js";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
+import { runningCrawl } from "../helpers/crawl-rows.js";
 import { seedRow } from "../helpers/seed.js";
 
 type Method = "GET" | "PATCH" | "DELETE";
@@ -77,25 +78,9 @@ describe.each(databaseKinds)("team isolation on %s", (kind) => {
     rows.teamReport = (await report(ids.owner as number, "https://team.example/a", teamA)).id;
     rows.otherTeamReport = (await report(ids.otherOwner as number, "https://other.example/b", teamB)).id;
     rows.personalReport = (await report(ids.owner as number, "https://own.example/c", null)).id;
-    const crawls = openCrawlStores(store).crawls;
-    const crawl = (userId: number, teamId: number | null, project: string) =>
-      crawls.insert({
-        user_id: userId,
-        team_id: teamId,
-        url: `https://${project}/`,
-        project,
-        max_pages: 10,
-        max_depth: 2,
-        sitemaps: 0,
-        include: "[]",
-        exclude: "[]",
-        mode: "raw",
-        privacy: 1,
-        schedule: "off",
-        created_at: timestamp(),
-        updated_at: timestamp(),
-        parts: 1,
-      });
+    const stores = openCrawlStores(store);
+    const crawl = async (userId: number, teamId: number | null, project: string) =>
+      runningCrawl(stores, userId, { team_id: teamId, url: `https://${project}/`, project });
     rows.crawl = (await crawl(ids.editor as number, teamA, "team.example")).id;
     rows.otherCrawl = (await crawl(ids.otherOwner as number, teamB, "other.example")).id;
     await crawl(ids.owner as number, null, "own.example");
