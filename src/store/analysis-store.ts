@@ -57,7 +57,6 @@ export type FailedRun = FailedAnalysis & { mode: AnalysisMode; requestId: string
 const listColumns = [
   "id",
   "report_id",
-  "team_id",
   "status",
   "trigger",
   "mode",

@@ -20,9 +20,9 @@ export function scopeOf(owner: Owner): WorkspaceScope {
   return typeof owner === "number" ? { userId: owner, teamId: null } : owner;
 }
 
-/** The workspace that holds a row (its creator's own, or its team's). */
-export function workspaceOf(row: { user_id: number; team_id: number | null }): WorkspaceScope {
-  return { userId: row.user_id, teamId: row.team_id };
+/** The workspace that holds a row (its creator's own, or its team's; a row read without `team_id`: the own). */
+export function workspaceOf(row: { user_id: number; team_id?: number | null }): WorkspaceScope {
+  return { userId: row.user_id, teamId: row.team_id ?? null };
 }
 
 /**

@@ -83,8 +83,6 @@ export interface AnalysesTable {
   id: Generated<number>;
   report_id: number;
   user_id: number;
-  /** The team whose workspace holds the row; null for the user's own (migration 031). */
-  team_id: number | null;
   status: "complete" | "failed";
   trigger: AnalysisTrigger;
   mode: AnalysisMode;
@@ -198,8 +196,6 @@ export interface WebhookDeliveriesTable {
   id: Generated<number>;
   webhook_id: number;
   user_id: number;
-  /** The team whose workspace holds the row; null for the user's own (migration 031). */
-  team_id: number | null;
   event: string;
   /** What was announced ("analysis:118:report.completed"); unique per webhook. */
   event_key: string;

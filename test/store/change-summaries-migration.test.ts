@@ -21,7 +21,7 @@ describe.each(databaseKinds)("change summaries (migration 024) on %s", (kind) =>
       const complete = async (finishedAt: string, score: number) => {
         const crawl = await runningCrawl(stores, userId);
         await stores.crawls.endRunning(crawl.id, { status: "complete", finished_at: finishedAt, score });
-        return (await stores.crawls.find(userId, crawl.id)) as CrawlRow;
+        return (await stores.crawls.findByCreator(userId, crawl.id)) as CrawlRow;
       };
       const first = await complete("2026-01-01T00:00:00.000000Z", 60);
       const second = await complete("2026-01-02T00:00:00.000000Z", 70);

@@ -57,6 +57,7 @@ describe.each(databaseKinds)("migration 011 (report status) on %s", (kind) => {
             pending_analyses,
             analysis_id,
             analyses,
+            team_id,
             ...rest
           }) => {
             // The report had results but showed no analysis: migration 022 makes them its newest analysis.
@@ -70,6 +71,7 @@ describe.each(databaseKinds)("migration 011 (report status) on %s", (kind) => {
               schedule,
               next_run_at,
               pending_analyses,
+              team_id,
             }).toEqual({
               status: "complete",
               error_reason: null,
@@ -78,6 +80,8 @@ describe.each(databaseKinds)("migration 011 (report status) on %s", (kind) => {
               schedule: "off",
               next_run_at: null,
               pending_analyses: 0,
+              // Migration 031: every existing report stays in its user's own workspace.
+              team_id: null,
             });
             return rest;
           },
