@@ -66,6 +66,44 @@ describe("scheduled crawls", () => {
     expect((await call(api, "GET", "/api/v1/reports?project=127.0.0.1", { key })).json().meta.total).toBe(2);
   });
 
+  it("keeps running a team's scheduled crawl for the team after the member who made it leaves", async () => {
+    const owner = await api.newUser("schedule-owner@example.com");
+    const editor = await api.newUser("schedule-editor@example.com");
+    const team = (await call(api, "POST", "/api/v1/teams", { key: owner, json: { name: "Sites" } })).json()
+      .data.id;
+    const invitation = (
+      await call(api, "POST", `/api/v1/teams/${team}/invitations`, {
+        key: owner,
+        json: { email: "schedule-editor@example.com", role: "editor" },
+      })
+    ).json().data;
+    const token = new URL(invitation.accept_url).searchParams.get("token");
+    await call(api, "POST", "/api/v1/invitations/accept", { key: editor, json: { token } });
+    const created = await call(api, "POST", `/api/v1/crawls?team=${team}`, {
+      key: editor,
+      json: { url: `${site.url}/`, schedule: "daily", sitemaps: 0 },
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const editorId = (await call(api, "GET", "/api/v1/account", { key: editor })).json().data.id;
+    await call(api, "DELETE", `/api/v1/teams/${team}/members/${editorId}`, { key: owner });
+    const teamCrawls = async () =>
+      (await call(api, "GET", `/api/v1/crawls?team=${team}&per_page=100`, { key: owner })).json()
+        .data as Array<{
+        status: string;
+      }>;
+    await eventually(
+      async () => (await teamCrawls()).filter((crawl) => crawl.status === "complete").length >= 2,
+      "two runs in the team",
+      20_000,
+    );
+    // The runs and their pages' reports are the team's, none in the former member's own workspace.
+    expect((await call(api, "GET", "/api/v1/crawls", { key: editor })).json().meta.total).toBe(0);
+    expect((await call(api, "GET", "/api/v1/reports", { key: editor })).json().meta.total).toBe(0);
+    expect(
+      (await call(api, "GET", `/api/v1/reports?team=${team}`, { key: owner })).json().meta.total,
+    ).toBeGreaterThan(0);
+  });
+
   it("never runs a crawl without a schedule again", async () => {
     const other = await api.newUser();
     await call(api, "POST", "/api/v1/crawls", { key: other, json: { url: `${site.url}/`, sitemaps: 0 } });
