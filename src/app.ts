@@ -27,6 +27,7 @@ import { BatchedRateCounters } from "./limits/batched-rate-counters.js";
 import { openRateCounters } from "./limits/open-rate-counters.js";
 import { Quotas } from "./limits/quotas.js";
 import { RateLimiter } from "./limits/rate-limiter.js";
+import { PasswordGate } from "./reports/password-gate.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { createServices } from "./services.js";
 import { sharedSecret } from "./store/secrets.js";
@@ -218,6 +219,7 @@ export async function buildApp({
     webhooks,
     crawls,
     crawlFindings,
+    crawlAudits: services.crawlAudits,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -226,13 +228,22 @@ export async function buildApp({
     closing: closing.signal,
   });
 
+  const accessSecret = await sharedSecret(store, "report-access");
   await app.register(webPages, {
     accounts,
     sessions,
     reports,
     history,
     projects,
-    access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
+    access: new ReportAccess(reportStore, accessSecret, reportPasswordFailures),
+    audits: services.crawlAudits,
+    // A crawl's audit: the reports' secret and wrong-password limit, its tokens and counts told apart by scope.
+    auditAccess: new PasswordGate(
+      (id) => services.crawlAudits.find(id),
+      accessSecret,
+      reportPasswordFailures,
+      "crawl",
+    ),
     loginFailures,
     passwordResets: services.passwordResets,
     resetRequests,

@@ -38,6 +38,7 @@ import { pageCheckCodes } from "./migrations/027_page_check_codes.js";
 import { crawlRowsUnlocked } from "./migrations/028_crawl_rows_unlocked.js";
 import { crawlNotReached } from "./migrations/029_crawl_not_reached.js";
 import { mail } from "./migrations/030_mail.js";
+import { crawlAudits } from "./migrations/032_crawl_audits.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -69,6 +70,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "028_crawl_rows_unlocked": crawlRowsUnlocked(dialect),
     "029_crawl_not_reached": crawlNotReached(),
     "030_mail": mail(dialect),
+    "032_crawl_audits": crawlAudits(),
   };
 }
 

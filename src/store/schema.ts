@@ -252,7 +252,10 @@ export interface CrawlsTable {
   include: string;
   exclude: string;
   mode: AnalysisMode;
+  /** Of its audit page and PDF, and of the reports it creates (a password crawl's reports are private). */
   privacy: number;
+  /** The audit's password (Argon2id), privacy 2 only (migration 032). */
+  password_hash: Generated<string | null>;
   schedule: ReportSchedule;
   discovered: Generated<number>;
   analysed: Generated<number>;

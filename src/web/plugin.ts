@@ -10,17 +10,21 @@ import type { AccountService } from "../accounts/account-service.js";
 import type { PasswordResets } from "../accounts/password-resets.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import type { CrawlAudits } from "../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
+import type { CrawlRow } from "../crawls/crawl-store.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { ProjectService } from "../projects/project-service.js";
 import type { HistoryService } from "../reports/history-service.js";
+import type { PasswordGate } from "../reports/password-gate.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { apiDocs } from "./api-docs.js";
+import { auditRoutes } from "./audit-routes.js";
 import { crawlFindingsRoutes } from "./crawl-findings-routes.js";
 import { crawlRoutes } from "./crawl-routes.js";
 import { refuseForgedForms } from "./csrf.js";
@@ -55,6 +59,9 @@ export interface WebOptions {
   webhooks: WebhookService;
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
+  /** Crawls' shared audits, and who may see them. */
+  audits: CrawlAudits;
+  auditAccess: PasswordGate<CrawlRow>;
   analyzer: Analyzer;
   /** Aborted when the service closes (ends the crawl pages' event streams). */
   closing: AbortSignal;
@@ -77,6 +84,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await reportVisitRoutes(app, options);
   await historyRoutes(app, options);
   await pdfRoutes(app, options);
+  await auditRoutes(app, options);
 
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSignIn);

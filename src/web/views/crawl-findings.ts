@@ -183,7 +183,8 @@ export function linksBody({ crawl, filter, ignored, rows, total, page }: LinksVi
 </article>`;
 }
 
-function pager(
+/** Previous and next links of a paged list, with where it stands. */
+export function pager(
   path: string,
   state: Record<string, string>,
   page: number,

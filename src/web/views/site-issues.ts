@@ -63,7 +63,7 @@ export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state:
 }
 
 /** One finding: its page or group of pages, its other facts, and the pages linking to it. */
-function itemRow(item: Record<string, unknown>): SafeHtml {
+export function itemRow(item: Record<string, unknown>): SafeHtml {
   const urls =
     typeof item.url === "string" ? [item.url] : Array.isArray(item.pages) ? (item.pages as string[]) : [];
   const facts = Object.entries(item)

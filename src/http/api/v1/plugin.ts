@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
+import type { CrawlAudits } from "../../../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../../../crawls/crawl-findings.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { QuotaKind, Quotas } from "../../../limits/quotas.js";
@@ -19,6 +20,7 @@ import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
 import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
+import { crawlAuditRoutes } from "./crawls/audit-routes.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
 import { ownedCrawlLookup } from "./crawls/owned-crawl.js";
 import { crawlRoutes } from "./crawls/routes.js";
@@ -37,6 +39,8 @@ export interface ApiOptions {
   webhooks: WebhookService;
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
+  /** Crawls' shared audits (privacy, password, PDF). */
+  crawlAudits: CrawlAudits;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
@@ -97,4 +101,5 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   await webhookRoutes(app, context);
   await crawlRoutes(app, context);
   await crawlFindingsRoutes(app, context);
+  await crawlAuditRoutes(app, { ...context, audits: options.crawlAudits });
 }

@@ -1,0 +1,94 @@
+/**
+ * A crawl's shared audit as pages, for anyone the crawl's privacy lets in (shared-visit.ts: public, or its
+ * password): the audit (`/crawls/{id}/audit`), each issue's pages (`…/audit/issues/{check}`, paged) and the
+ * password form's answer (`…/audit/unlock`). Never indexed; shown in the shared shell (no navigation, nothing of
+ * the owner's account).
+ */
+import type { FastifyInstance } from "fastify";
+import type { CrawlAudits } from "../crawls/crawl-audits.js";
+import type { CrawlFindings } from "../crawls/crawl-findings.js";
+import type { CrawlRow } from "../crawls/crawl-store.js";
+import type { PasswordGate } from "../reports/password-gate.js";
+import type { SharedShell } from "./layout.js";
+import { notFoundPage, sendHtml } from "./render.js";
+import { type SharedPage, unlockShared, visitShared } from "./shared-visit.js";
+import { auditBody, auditIssueBody, auditItemsPerPage, auditPath } from "./views/audit.js";
+
+export interface AuditRouteOptions {
+  audits: CrawlAudits;
+  auditAccess: PasswordGate<CrawlRow>;
+  crawlFindings: CrawlFindings;
+}
+
+const pagegradeShell: SharedShell = { brandName: "pagegrade", logoUrl: null };
+
+export const auditPages: SharedPage = {
+  what: "audit",
+  cookie: (id) => `pg_audit_${id}`,
+  // The page's path covers its issue pages; its PDF (…/audit.pdf) is outside it and gets its own.
+  cookiePaths: (id) => [auditPath(id), `${auditPath(id)}.pdf`],
+  unlockPath: (id) => `${auditPath(id)}/unlock`,
+  home: auditPath,
+  shell: pagegradeShell,
+};
+
+export async function auditRoutes(
+  app: FastifyInstance,
+  { audits, auditAccess, crawlFindings }: AuditRouteOptions,
+): Promise<void> {
+  const visit = (
+    request: Parameters<typeof visitShared>[2],
+    reply: Parameters<typeof visitShared>[3],
+    id: string,
+  ) => visitShared(auditAccess, auditPages, request, reply, id, { indexPublic: false });
+
+  app.get<{ Params: { id: string } }>("/crawls/:id/audit", async (request, reply) => {
+    const shown = await visit(request, reply, request.params.id);
+    if (!shown) return reply;
+    const contents = await audits.contents(shown.row);
+    const title = `Site audit of ${shown.row.project}`;
+    return sendHtml(request, reply, title, auditBody(contents), 200, pagegradeShell);
+  });
+
+  app.get<{ Params: { id: string; check: string }; Querystring: { page?: string } }>(
+    "/crawls/:id/audit/issues/:check",
+    async (request, reply) => {
+      const shown = await visit(request, reply, request.params.id);
+      if (!shown) return reply;
+      const crawl = shown.row;
+      const fix = (await crawlFindings.fixFirst(crawl.id)).find(
+        (entry) => entry.check === request.params.check,
+      );
+      if (!fix) return notFoundPage(request, reply);
+      const page = /^[1-9][0-9]{0,5}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
+      const offset = (page - 1) * auditItemsPerPage;
+      let list: Parameters<typeof auditIssueBody>[2];
+      if (fix.kind === "page_check") {
+        const { rows, total } = await crawlFindings.checkPages(
+          crawl.id,
+          fix.check,
+          { limit: auditItemsPerPage, offset },
+          { failuresFirst: true },
+        );
+        list = { kind: "page_check", check: fix.check, rows, total };
+      } else {
+        const issue = (await audits.issues(crawl.id)).find((row) => row.check_id === fix.check);
+        if (!issue) return notFoundPage(request, reply);
+        list = { kind: "site_issue", issue };
+      }
+      return sendHtml(
+        request,
+        reply,
+        fix.title,
+        auditIssueBody({ crawl }, fix, list, page),
+        200,
+        pagegradeShell,
+      );
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
+    "/crawls/:id/audit/unlock",
+    async (request, reply) => unlockShared(auditAccess, auditPages, request, reply),
+  );
+}
