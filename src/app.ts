@@ -33,6 +33,7 @@ import { createServices } from "./services.js";
 import { sharedSecret } from "./store/secrets.js";
 import type { Store } from "./store/store.js";
 import { errorPages } from "./web/error-pages.js";
+import { AuditPrinter } from "./web/pdf/audit-printer.js";
 import { ReportPrinter } from "./web/pdf/report-printer.js";
 import { webPages } from "./web/plugin.js";
 
@@ -209,6 +210,7 @@ export async function buildApp({
     maxConcurrent: config.maxConcurrentPdfs,
   });
   app.addHook("onClose", async () => pdfs.close());
+  const auditPdfs = new AuditPrinter(pdfs, services.crawlAudits);
 
   await app.register(apiV1, {
     prefix: "/api/v1",
@@ -220,6 +222,7 @@ export async function buildApp({
     crawls,
     crawlFindings,
     crawlAudits: services.crawlAudits,
+    auditPdfs,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -237,6 +240,7 @@ export async function buildApp({
     projects,
     access: new ReportAccess(reportStore, accessSecret, reportPasswordFailures),
     audits: services.crawlAudits,
+    auditPdfs,
     // A crawl's audit: the reports' secret and wrong-password limit, its tokens and counts told apart by scope.
     auditAccess: new PasswordGate(
       (id) => services.crawlAudits.find(id),

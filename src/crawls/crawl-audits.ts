@@ -6,6 +6,7 @@
  */
 
 import { privacyChanges } from "../reports/privacy-change.js";
+import type { CheckPageRow } from "./check-rollup-store.js";
 import type { CrawlAuditStore } from "./crawl-audit-store.js";
 import type { CrawlChangeSummary } from "./crawl-change-summary.js";
 import type { CrawlFindings } from "./crawl-findings.js";
@@ -23,6 +24,11 @@ export interface AuditContents {
   /** Null when there is no earlier complete crawl, or this one is not complete. */
   changes: CrawlChangeSummary | null;
 }
+
+/** One issue's pages: a page check's pages (failures first) and how many, or a site issue with its findings. */
+export type IssuePages =
+  | { kind: "page_check"; check: string; rows: CheckPageRow[]; total: number }
+  | { kind: "site_issue"; issue: CrawlIssueRow };
 
 export class CrawlAudits {
   constructor(
@@ -49,9 +55,24 @@ export class CrawlAudits {
     return this.store.update(userId, id, changes);
   }
 
-  /** The crawl's site issues, as the audit's issue pages list them. */
-  issues(crawlId: number): Promise<CrawlIssueRow[]> {
-    return this.crawls.issues(crawlId);
+  /**
+   * A page of the fix's pages: a page check's (failures first), or its site issue's findings (the caller pages
+   * the findings the issue holds); undefined when the crawl has no such site issue.
+   */
+  async issuePages(
+    crawlId: number,
+    fix: Fix,
+    page: { limit: number; offset: number },
+    issues?: CrawlIssueRow[],
+  ): Promise<IssuePages | undefined> {
+    if (fix.kind === "page_check") {
+      const { rows, total } = await this.findings.checkPages(crawlId, fix.check, page, {
+        failuresFirst: true,
+      });
+      return { kind: "page_check", check: fix.check, rows, total };
+    }
+    const issue = (issues ?? (await this.crawls.issues(crawlId))).find((row) => row.check_id === fix.check);
+    return issue ? { kind: "site_issue", issue } : undefined;
   }
 
   async contents(crawl: CrawlRow): Promise<AuditContents> {

@@ -1,15 +1,18 @@
 /**
  * A crawl's shared audit as pages, for anyone the crawl's privacy lets in (shared-visit.ts: public, or its
- * password): the audit (`/crawls/{id}/audit`), each issue's pages (`…/audit/issues/{check}`, paged) and the
- * password form's answer (`…/audit/unlock`). Never indexed; shown in the shared shell (no navigation, nothing of
+ * password): the audit (`/crawls/{id}/audit`), each issue's pages (`…/audit/issues/{check}`, paged), its PDF
+ * (`…/audit.pdf`, counted as a report's PDF) and the password form's answer (`…/audit/unlock`). Never indexed; shown in the shared shell (no navigation, nothing of
  * the owner's account).
  */
 import type { FastifyInstance } from "fastify";
 import type { CrawlAudits } from "../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlRow } from "../crawls/crawl-store.js";
+import type { Quotas } from "../limits/quotas.js";
 import type { PasswordGate } from "../reports/password-gate.js";
 import type { SharedShell } from "./layout.js";
+import type { AuditPrinter } from "./pdf/audit-printer.js";
+import { chargePdf, sendPrinted } from "./pdf-routes.js";
 import { notFoundPage, sendHtml } from "./render.js";
 import { type SharedPage, unlockShared, visitShared } from "./shared-visit.js";
 import { auditBody, auditIssueBody, auditItemsPerPage, auditPath } from "./views/audit.js";
@@ -18,6 +21,8 @@ export interface AuditRouteOptions {
   audits: CrawlAudits;
   auditAccess: PasswordGate<CrawlRow>;
   crawlFindings: CrawlFindings;
+  auditPdfs: AuditPrinter;
+  quotas: Quotas;
 }
 
 const pagegradeShell: SharedShell = { brandName: "pagegrade", logoUrl: null };
@@ -34,7 +39,7 @@ export const auditPages: SharedPage = {
 
 export async function auditRoutes(
   app: FastifyInstance,
-  { audits, auditAccess, crawlFindings }: AuditRouteOptions,
+  { audits, auditAccess, crawlFindings, auditPdfs, quotas }: AuditRouteOptions,
 ): Promise<void> {
   const visit = (
     request: Parameters<typeof visitShared>[2],
@@ -61,21 +66,11 @@ export async function auditRoutes(
       );
       if (!fix) return notFoundPage(request, reply);
       const page = /^[1-9][0-9]{0,5}$/.test(request.query.page ?? "") ? Number(request.query.page) : 1;
-      const offset = (page - 1) * auditItemsPerPage;
-      let list: Parameters<typeof auditIssueBody>[2];
-      if (fix.kind === "page_check") {
-        const { rows, total } = await crawlFindings.checkPages(
-          crawl.id,
-          fix.check,
-          { limit: auditItemsPerPage, offset },
-          { failuresFirst: true },
-        );
-        list = { kind: "page_check", check: fix.check, rows, total };
-      } else {
-        const issue = (await audits.issues(crawl.id)).find((row) => row.check_id === fix.check);
-        if (!issue) return notFoundPage(request, reply);
-        list = { kind: "site_issue", issue };
-      }
+      const list = await audits.issuePages(crawl.id, fix, {
+        limit: auditItemsPerPage,
+        offset: (page - 1) * auditItemsPerPage,
+      });
+      if (!list) return notFoundPage(request, reply);
       return sendHtml(
         request,
         reply,
@@ -86,6 +81,13 @@ export async function auditRoutes(
       );
     },
   );
+
+  app.get<{ Params: { id: string } }>("/crawls/:id/audit.pdf", async (request, reply) => {
+    const shown = await visit(request, reply, request.params.id);
+    if (!shown) return reply;
+    const printed = await auditPdfs.print(shown.row, chargePdf(quotas, request));
+    return sendPrinted(request, reply, printed, (pdf) => auditPdfs.send(reply, shown.row.id, pdf));
+  });
 
   app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
     "/crawls/:id/audit/unlock",

@@ -31,6 +31,7 @@ import { refuseForgedForms } from "./csrf.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
 import { historyRoutes } from "./history-routes.js";
 import { passwordResetRoutes } from "./password-reset-routes.js";
+import type { AuditPrinter } from "./pdf/audit-printer.js";
 import type { ReportPrinter } from "./pdf/report-printer.js";
 import { pdfRoutes } from "./pdf-routes.js";
 import { projectRoutes } from "./project-routes.js";
@@ -62,6 +63,7 @@ export interface WebOptions {
   /** Crawls' shared audits, and who may see them. */
   audits: CrawlAudits;
   auditAccess: PasswordGate<CrawlRow>;
+  auditPdfs: AuditPrinter;
   analyzer: Analyzer;
   /** Aborted when the service closes (ends the crawl pages' event streams). */
   closing: AbortSignal;

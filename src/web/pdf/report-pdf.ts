@@ -19,7 +19,7 @@ const assets = new URL("../assets/", import.meta.url);
 let css: string | null = null;
 
 /** app.css then print.css, read once. */
-function printCss(): string {
+export function printCss(): string {
   css ??= ["app.css", "print.css"].map((name) => readFileSync(new URL(name, assets), "utf8")).join("\n");
   return css;
 }
@@ -33,12 +33,12 @@ export function reportPdf(renderer: PdfRenderer, report: ReportView): Promise<Bu
   });
 }
 
-/** Sends the PDF as a download named after the report. */
-export function sendPdf(reply: FastifyReply, reportId: number, pdf: Buffer): FastifyReply {
+/** Sends the PDF as a download with this file name ("report-7.pdf"). */
+export function sendPdf(reply: FastifyReply, fileName: string, pdf: Buffer): FastifyReply {
   return reply
     .code(200)
     .type("application/pdf")
-    .header("content-disposition", `attachment; filename="report-${reportId}.pdf"`)
+    .header("content-disposition", `attachment; filename="${fileName}"`)
     .header("cache-control", "no-store")
     .header("x-content-type-options", "nosniff")
     .send(pdf);

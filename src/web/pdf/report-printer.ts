@@ -14,7 +14,7 @@ import { noAnalysisYet, pdfBusyMessage, pdfUnavailableMessage, reportPdf, sendPd
 /** What became of a request for a report's PDF; every message is ours, never a library's. */
 export type PrintOutcome =
   | { kind: "pdf"; pdf: Buffer }
-  /** The report has no complete analysis yet (409). */
+  /** The report has no complete analysis yet, the crawl has not finished (409). */
   | { kind: "no-analysis"; message: string }
   /** Chromium does not start here (503). */
   | { kind: "unavailable"; message: string }
@@ -39,9 +39,17 @@ export class ReportPrinter {
     const view = reportView(row);
     if (!view) return { kind: "no-analysis", message: noAnalysisYet };
     await beforePrinting?.();
+    return this.printWith((renderer) => reportPdf(renderer, view));
+  }
+
+  /**
+   * Prints with the renderer (a report, a crawl's audit), telling Chromium's absence and a full or late queue
+   * apart from the PDF.
+   */
+  async printWith(print: (renderer: PdfRenderer) => Promise<Buffer>): Promise<PrintOutcome> {
     const { renderer, module } = await this.load();
     try {
-      return { kind: "pdf", pdf: await reportPdf(renderer, view) };
+      return { kind: "pdf", pdf: await print(renderer) };
     } catch (error) {
       if (error instanceof ChromiumUnavailable)
         return { kind: "unavailable", message: pdfUnavailableMessage(error.problem) };
@@ -53,7 +61,7 @@ export class ReportPrinter {
 
   /** Sends a PDF as a download named after its report. */
   send(reply: FastifyReply, reportId: DisplayRow["id"], pdf: Buffer): FastifyReply {
-    return sendPdf(reply, reportId, pdf);
+    return sendPdf(reply, `report-${reportId}.pdf`, pdf);
   }
 
   async close(): Promise<void> {

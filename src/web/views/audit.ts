@@ -5,9 +5,7 @@
  * Nothing of the owner's account and no link into a private page: the pages are named, not linked.
  */
 import { checkTitle } from "../../analysis/check-titles.js";
-import type { CheckPageRow } from "../../crawls/check-rollup-store.js";
-import type { AuditContents } from "../../crawls/crawl-audits.js";
-import type { CrawlIssueRow } from "../../crawls/crawl-store.js";
+import type { AuditContents, IssuePages } from "../../crawls/crawl-audits.js";
 import type { Fix } from "../../crawls/fix-first.js";
 import { siteIssueObject } from "../../crawls/present.js";
 import { html, type SafeHtml } from "../html.js";
@@ -35,7 +33,7 @@ export function auditIssueHref(crawlId: number, fix: Pick<Fix, "check">): string
 export function auditBody({ crawl, trend, fixes, changes }: AuditContents): SafeHtml {
   return html`<article class="audit">
   <h1>Site audit of <span class="key">${crawl.project}</span></h1>
-  <p class="muted">${crawl.url} · ${crawl.finished_at ? `crawled ${day(crawl.finished_at)}` : "crawl not finished"} · ${crawl.analysed} ${crawl.analysed === 1 ? "page" : "pages"} analysed</p>
+  <p class="muted">${crawl.url} · ${crawl.finished_at ? `crawled ${day(crawl.finished_at)}` : "crawl not finished"} · ${crawl.analysed} ${crawl.analysed === 1 ? "page" : "pages"} analysed${crawl.finished_at ? html` · <a href="${auditPath(crawl.id)}.pdf" download>Download the audit (PDF)</a>` : ""}</p>
   <section class="card audit-score">
     ${crawl.score === null ? html`<p>No page was analysed.</p>` : html`<p class="score result-${crawl.result ?? ""}">Site score <strong>${crawl.score}</strong> (${crawl.result ?? ""}), the mean of its pages' scores.</p>`}
     <p class="issue-counts"><a href="#site-issues">Site issues</a>: <span class="badge status-fail">${crawl.issues_high} high</span> <span class="badge status-warn">${crawl.issues_medium} medium</span> <span class="badge status-info">${crawl.issues_low} low</span></p>
@@ -66,15 +64,10 @@ export function auditBody({ crawl, trend, fixes, changes }: AuditContents): Safe
 </article>`;
 }
 
-/** One issue's pages on the shared audit: a page check's pages (failures first), or a site issue's findings. */
-export type AuditIssueList =
-  | { kind: "page_check"; check: string; rows: CheckPageRow[]; total: number }
-  | { kind: "site_issue"; issue: CrawlIssueRow };
-
 export function auditIssueBody(
   contents: Pick<AuditContents, "crawl">,
   fix: Fix,
-  list: AuditIssueList,
+  list: IssuePages,
   page: number,
 ): SafeHtml {
   const { crawl } = contents;

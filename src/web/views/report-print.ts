@@ -63,6 +63,7 @@ export function reportPrintFooter(): SafeHtml {
 /** The page margins the header and footer are drawn in; they match @page in print.css. */
 export const printMargins = { top: "20mm", right: "14mm", bottom: "16mm", left: "14mm" };
 
-const templateStyle = trusted(
+/** The inline style of Chromium's header and footer templates (a template may have no other). */
+export const templateStyle = trusted(
   "width: 100%; box-sizing: border-box; padding: 0 14mm; font-size: 8pt; color: #5b6474; font-family: 'Noto Sans', 'Noto Sans CJK JP', 'Noto Sans Arabic', sans-serif;",
 );

@@ -20,7 +20,7 @@ import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
 import { analysisRoutes } from "./analyses/routes.js";
 import type { ApiContext } from "./context.js";
-import { crawlAuditRoutes } from "./crawls/audit-routes.js";
+import { type AuditPdfs, crawlAuditRoutes } from "./crawls/audit-routes.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
 import { ownedCrawlLookup } from "./crawls/owned-crawl.js";
 import { crawlRoutes } from "./crawls/routes.js";
@@ -39,8 +39,9 @@ export interface ApiOptions {
   webhooks: WebhookService;
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
-  /** Crawls' shared audits (privacy, password, PDF). */
+  /** Crawls' shared audits (privacy, password) and their PDFs. */
   crawlAudits: CrawlAudits;
+  auditPdfs: AuditPdfs;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
@@ -101,5 +102,5 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   await webhookRoutes(app, context);
   await crawlRoutes(app, context);
   await crawlFindingsRoutes(app, context);
-  await crawlAuditRoutes(app, { ...context, audits: options.crawlAudits });
+  await crawlAuditRoutes(app, { ...context, audits: options.crawlAudits, auditPdfs: options.auditPdfs });
 }

@@ -1,17 +1,25 @@
 /**
- * A crawl's shared audit on the API: `PATCH /crawls/{id}` sets who may see it (privacy, password), owner-scoped
- * like every crawl call.
+ * A crawl's shared audit on the API, owner-scoped like every crawl call: `PATCH /crawls/{id}` sets who may see it
+ * (privacy, password), `GET /crawls/{id}/audit.pdf` prints it (counted as report PDFs are).
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { CrawlAudits } from "../../../../crawls/crawl-audits.js";
+import type { CrawlRow } from "../../../../crawls/crawl-store.js";
 import { crawlObject } from "../../../../crawls/present.js";
 import { problems, sendProblem } from "../../../problem.js";
 import type { ApiContext } from "../context.js";
-import { updateCrawl } from "./audit-schema.js";
+import { type ReportPdfs, sendPrintedProblem } from "../reports/pdf-routes.js";
+import { showAuditPdf, updateCrawl } from "./audit-schema.js";
+
+/** What the API needs to print an audit (the web's AuditPrinter, handed over by app.ts). */
+export interface AuditPdfs {
+  print(crawl: CrawlRow): ReturnType<ReportPdfs["print"]>;
+  send(reply: FastifyReply, crawlId: number, pdf: Buffer): FastifyReply;
+}
 
 export async function crawlAuditRoutes(
   app: FastifyInstance,
-  { audits }: ApiContext & { audits: CrawlAudits },
+  { audits, auditPdfs, ownedCrawl, limits }: ApiContext & { audits: CrawlAudits; auditPdfs: AuditPdfs },
 ): Promise<void> {
   app.patch<{ Params: { id: number }; Body: { privacy?: number; password?: string } }>(
     "/crawls/:id",
@@ -20,6 +28,17 @@ export async function crawlAuditRoutes(
       const crawl = await audits.share(request.account.id, request.params.id, request.body);
       if (!crawl) return sendProblem(request, reply, problems.notFound());
       return reply.send({ data: crawlObject(crawl), status: 200 });
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    "/crawls/:id/audit.pdf",
+    { schema: showAuditPdf, preHandler: limits.charge("pdfs") },
+    async (request, reply) => {
+      const crawl = await ownedCrawl(request, reply);
+      if (!crawl) return reply;
+      const printed = await auditPdfs.print(crawl);
+      return sendPrintedProblem(request, reply, printed, (pdf) => auditPdfs.send(reply, crawl.id, pdf));
     },
   );
 }

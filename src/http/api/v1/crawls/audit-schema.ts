@@ -17,3 +17,18 @@ export const updateCrawl = {
   }),
   response: { 200: CrawlEnvelope(200), ...errorResponses(400, 404, 413, 415, 422) },
 };
+
+export const showAuditPdf = {
+  summary: "Download a crawl's audit as a PDF",
+  description:
+    "The audit as an A4 PDF: a cover (site, date, site score, trend chart), the contents, what to fix first, what changed since the previous crawl and every issue with its first 25 pages (the counts complete), page numbers on every page. Counted as report PDFs are. 409 while the crawl is queued or running; 503 when this server has no Chromium, or (with Retry-After) when too many PDFs are being made.",
+  tags: ["crawls"],
+  params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+  response: {
+    200: {
+      description: 'The PDF, as an attachment named "audit-<id>.pdf"',
+      content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
+    },
+    ...errorResponses(404, 409, 429, 503),
+  },
+};

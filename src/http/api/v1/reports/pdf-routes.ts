@@ -3,7 +3,7 @@
  * call. A server without Chromium answers 503: the request is valid and may succeed on another instance or
  * once the operator installs Chromium, so it is the server's condition (5xx), not the client's mistake (422).
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { DisplayRow } from "../../../../store/report-store.js";
 import { type Problem, problems, sendProblem } from "../../../problem.js";
@@ -59,17 +59,27 @@ export async function reportPdfRoutes(
       const row = await reports.show(request.account.id, request.params.id);
       if (!row) return sendProblem(request, reply, problems.notFound());
       const printed = await pdfs.print(row);
-      switch (printed.kind) {
-        case "pdf":
-          return pdfs.send(reply, row.id, printed.pdf);
-        case "no-analysis":
-          return sendProblem(request, reply, problems.conflict(printed.message));
-        case "unavailable":
-          return sendProblem(request, reply, unavailable(printed.message));
-        case "busy":
-          reply.header("retry-after", String(printed.retryAfterSeconds));
-          return sendProblem(request, reply, unavailable(printed.message));
-      }
+      return sendPrintedProblem(request, reply, printed, (pdf) => pdfs.send(reply, row.id, pdf));
     },
   );
+}
+
+/** The PDF, or the problem saying why there is none (not yet: 409; no Chromium or too busy: 503). */
+export function sendPrintedProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  printed: Awaited<ReturnType<ReportPdfs["print"]>>,
+  send: (pdf: Buffer) => FastifyReply,
+): FastifyReply {
+  switch (printed.kind) {
+    case "pdf":
+      return send(printed.pdf);
+    case "no-analysis":
+      return sendProblem(request, reply, problems.conflict(printed.message));
+    case "unavailable":
+      return sendProblem(request, reply, unavailable(printed.message));
+    case "busy":
+      reply.header("retry-after", String(printed.retryAfterSeconds));
+      return sendProblem(request, reply, unavailable(printed.message));
+  }
 }
