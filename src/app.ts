@@ -204,13 +204,16 @@ export async function buildApp({
 
   // Reports as PDFs for the web and the API: the renderer (and playwright-core) is loaded on the first PDF, its
   // one Chromium started then, and closed with the app.
-  const pdfs = new ReportPrinter({
-    executablePath: config.chromiumPath,
-    sandbox: config.chromiumSandbox,
-    maxConcurrent: config.maxConcurrentPdfs,
-  });
+  const pdfs = new ReportPrinter(
+    {
+      executablePath: config.chromiumPath,
+      sandbox: config.chromiumSandbox,
+      maxConcurrent: config.maxConcurrentPdfs,
+    },
+    (userId) => services.brandings.brandOf({ kind: "user", id: userId }),
+  );
   app.addHook("onClose", async () => pdfs.close());
-  const auditPdfs = new AuditPrinter(pdfs, services.crawlAudits);
+  const auditPdfs = new AuditPrinter(pdfs, services.crawlAudits, services.brandings);
 
   await app.register(apiV1, {
     prefix: "/api/v1",
@@ -223,6 +226,7 @@ export async function buildApp({
     crawlFindings,
     crawlAudits: services.crawlAudits,
     auditPdfs,
+    brandings: services.brandings,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -241,6 +245,7 @@ export async function buildApp({
     access: new ReportAccess(reportStore, accessSecret, reportPasswordFailures),
     audits: services.crawlAudits,
     auditPdfs,
+    brandings: services.brandings,
     // A crawl's audit: the reports' secret and wrong-password limit, its tokens and counts told apart by scope.
     auditAccess: new PasswordGate(
       (id) => services.crawlAudits.find(id),

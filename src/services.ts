@@ -8,6 +8,8 @@ import { AccountService } from "./accounts/account-service.js";
 import { PasswordResets } from "./accounts/password-resets.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
+import { BrandingStore } from "./branding/branding-store.js";
+import { Brandings } from "./branding/brandings.js";
 import type { ServiceConfig } from "./config.js";
 import { CrawlAuditStore } from "./crawls/crawl-audit-store.js";
 import { CrawlAudits } from "./crawls/crawl-audits.js";
@@ -59,6 +61,8 @@ export interface Services extends ServiceDependencies {
   crawlFindings: CrawlFindings;
   /** Crawls' shared audits: who may see them and what they hold. */
   crawlAudits: CrawlAudits;
+  /** The brand name and logo shown instead of pagegrade's on audits and PDFs. */
+  brandings: Brandings;
   /** The mail outbox (src/mail/): not set up without the mail settings. */
   mailStore: MailStore;
   mail: MailOutbox;
@@ -121,6 +125,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
     crawls,
     crawlFindings,
     crawlAudits: new CrawlAudits(new CrawlAuditStore(store), crawls, crawlFindings),
+    brandings: new Brandings(new BrandingStore(store)),
     reports: new ReportService({
       reports: reportStore,
       analyzer,

@@ -70,7 +70,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "028_crawl_rows_unlocked": crawlRowsUnlocked(dialect),
     "029_crawl_not_reached": crawlNotReached(),
     "030_mail": mail(dialect),
-    "032_crawl_audits": crawlAudits(),
+    "032_crawl_audits": crawlAudits(dialect),
   };
 }
 

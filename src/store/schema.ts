@@ -424,6 +424,18 @@ export interface CrawlFindingsTable {
   item: string;
 }
 
+/** The name and logo shown instead of pagegrade's on a user's or a team's audits and PDFs (migration 032). */
+export interface BrandingsTable {
+  id: Generated<number>;
+  /** Exactly one of the two owners is set. */
+  user_id: number | null;
+  team_id: number | null;
+  brand_name: string | null;
+  logo: Buffer | null;
+  logo_type: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   crawls: CrawlsTable;
   crawl_findings: CrawlFindingsTable;
@@ -443,6 +455,7 @@ export interface Database {
   job_schedules: JobSchedulesTable;
   sessions: SessionsTable;
   mail_messages: MailMessagesTable;
+  brandings: BrandingsTable;
   password_resets: PasswordResetsTable;
   secrets: SecretsTable;
   users: UsersTable;

@@ -5,6 +5,7 @@
  * the owner's account).
  */
 import type { FastifyInstance } from "fastify";
+import type { Brandings } from "../branding/brandings.js";
 import type { CrawlAudits } from "../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlRow } from "../crawls/crawl-store.js";
@@ -23,6 +24,7 @@ export interface AuditRouteOptions {
   crawlFindings: CrawlFindings;
   auditPdfs: AuditPrinter;
   quotas: Quotas;
+  brandings: Brandings;
 }
 
 const pagegradeShell: SharedShell = { brandName: "pagegrade", logoUrl: null };
@@ -39,8 +41,13 @@ export const auditPages: SharedPage = {
 
 export async function auditRoutes(
   app: FastifyInstance,
-  { audits, auditAccess, crawlFindings, auditPdfs, quotas }: AuditRouteOptions,
+  { audits, auditAccess, crawlFindings, auditPdfs, quotas, brandings }: AuditRouteOptions,
 ): Promise<void> {
+  /** The owner's brand in the page's header, instead of pagegrade's. */
+  const shellOf = async (crawl: CrawlRow): Promise<SharedShell> => {
+    const brand = await brandings.brandOf({ kind: "user", id: crawl.user_id });
+    return { brandName: brand.name, logoUrl: brand.logoUrl };
+  };
   const visit = (
     request: Parameters<typeof visitShared>[2],
     reply: Parameters<typeof visitShared>[3],
@@ -52,7 +59,7 @@ export async function auditRoutes(
     if (!shown) return reply;
     const contents = await audits.contents(shown.row);
     const title = `Site audit of ${shown.row.project}`;
-    return sendHtml(request, reply, title, auditBody(contents), 200, pagegradeShell);
+    return sendHtml(request, reply, title, auditBody(contents), 200, await shellOf(shown.row));
   });
 
   app.get<{ Params: { id: string; check: string }; Querystring: { page?: string } }>(
@@ -77,7 +84,7 @@ export async function auditRoutes(
         fix.title,
         auditIssueBody({ crawl }, fix, list, page),
         200,
-        pagegradeShell,
+        await shellOf(crawl),
       );
     },
   );

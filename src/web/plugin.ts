@@ -10,6 +10,7 @@ import type { AccountService } from "../accounts/account-service.js";
 import type { PasswordResets } from "../accounts/password-resets.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import type { Brandings } from "../branding/brandings.js";
 import type { CrawlAudits } from "../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
@@ -64,6 +65,8 @@ export interface WebOptions {
   audits: CrawlAudits;
   auditAccess: PasswordGate<CrawlRow>;
   auditPdfs: AuditPrinter;
+  /** Owners' brand names and logos, on their audit pages. */
+  brandings: Brandings;
   analyzer: Analyzer;
   /** Aborted when the service closes (ends the crawl pages' event streams). */
   closing: AbortSignal;

@@ -2,13 +2,15 @@
  * A crawl's audit as a PDF, end to end: the API's /api/v1/crawls/{id}/audit.pdf and the web's
  * /crawls/{id}/audit.pdf on a real service, printed by Debian's Chromium and read back with poppler's pdftotext:
  * the cover (site, date, score), the contents, the fix-first list, an issue cut to its first 25 pages with its
- * complete count, page numbers; the audit's access rules on the web and the owner's on the API.
+ * complete count, page numbers; the audit's access rules on the web and the owner's on the API; the owner's brand
+ * on audit and report PDFs.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startApi, type TestApi } from "../helpers/api.js";
 import { endedCrawl } from "../helpers/crawl-api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
+import { multipartBody, pngImage } from "../helpers/multipart.js";
 import { pdfPages } from "../helpers/pdf.js";
 import { WebClient } from "../helpers/web-client.js";
 
@@ -24,7 +26,9 @@ describe("a crawl's audit as PDF", () => {
   let crawlId: number;
 
   beforeAll(async () => {
-    const links = Array.from({ length: 30 }, (_, index) => `<a href="/p/${index}">Part ${index}</a>`).join(" ");
+    const links = Array.from({ length: 30 }, (_, index) => `<a href="/p/${index}">Part ${index}</a>`).join(
+      " ",
+    );
     site = await startServer(
       {
         "/": html(page("Home of the bicycle repair shop", links)),
@@ -75,8 +79,11 @@ describe("a crawl's audit as PDF", () => {
     expect(pages[1]).toContain("Contents");
     const all = pages.join("\n");
     // The fix-first list, in the API's ranking.
-    const fixes = (await call(api, "GET", `/api/v1/crawls/${crawlId}/fix-first`, { key: ownerKey })).json().data;
-    const fixFirstPage = pages.find((text) => text.includes("Fix first Page checks and site issues")) as string;
+    const fixes = (await call(api, "GET", `/api/v1/crawls/${crawlId}/fix-first`, { key: ownerKey })).json()
+      .data;
+    const fixFirstPage = pages.find((text) =>
+      text.includes("Fix first Page checks and site issues"),
+    ) as string;
     expect(fixFirstPage).toBeDefined();
     let at = 0;
     for (const fix of fixes.slice(0, 5)) {
@@ -87,13 +94,14 @@ describe("a crawl's audit as PDF", () => {
     // The alt text check failed on all 31 pages: 25 listed, the count complete.
     expect(all).toContain("The first 25 of 31 are listed.");
     expect(all).toContain(`${site.url}/p/0`);
-    for (const [index, text] of pages.entries()) expect(text).toContain(`Page ${index + 1} of ${pages.length}`);
+    for (const [index, text] of pages.entries())
+      expect(text).toContain(`Page ${index + 1} of ${pages.length}`);
   });
 
   it("is the owner's on the API, and follows the audit's privacy on the web", async () => {
-    expect((await call(api, "GET", `/api/v1/crawls/${crawlId}/audit.pdf`, { key: otherKey })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await call(api, "GET", `/api/v1/crawls/${crawlId}/audit.pdf`, { key: otherKey })).statusCode,
+    ).toBe(404);
     const visitor = new WebClient(api.app, "10.0.1.1");
     expect((await visitor.get(`/crawls/${crawlId}/audit.pdf`)).statusCode).toBe(404);
     await call(api, "PATCH", `/api/v1/crawls/${crawlId}`, {
@@ -103,10 +111,42 @@ describe("a crawl's audit as PDF", () => {
     expect((await visitor.get(`/crawls/${crawlId}/audit.pdf`)).body).toContain("This audit is protected");
     const audit = await visitor.post(`/crawls/${crawlId}/audit/unlock`, { password: "for the client" });
     expect(audit.statusCode).toBe(303);
-    expect((await visitor.get(`/crawls/${crawlId}/audit`)).body).toContain(`href="/crawls/${crawlId}/audit.pdf"`);
+    expect((await visitor.get(`/crawls/${crawlId}/audit`)).body).toContain(
+      `href="/crawls/${crawlId}/audit.pdf"`,
+    );
     const pdf = await visitor.get(`/crawls/${crawlId}/audit.pdf`);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers["content-type"]).toBe("application/pdf");
     expect(pdfPages(pdf.rawPayload)[0]).toContain("Site audit of 127.0.0.1");
+  });
+
+  it("prints the owner's brand on the audit's cover and header and on report PDFs", async () => {
+    const { payload, contentType } = multipartBody(
+      { brand_name: "Acme Web Agency" },
+      { brand_logo: { name: "logo.png", type: "image/png", content: pngImage() } },
+    );
+    const set = await api.app.inject({
+      method: "PUT",
+      url: "/api/v1/branding",
+      headers: { authorization: `Bearer ${ownerKey}`, "content-type": contentType },
+      payload,
+    });
+    expect(set.statusCode).toBe(200);
+    const audit = await call(api, "GET", `/api/v1/crawls/${crawlId}/audit.pdf`, { key: ownerKey });
+    const pages = pdfPages(audit.rawPayload);
+    expect(pages[0]).toContain("Acme Web Agency");
+    for (const text of pages) expect(text).not.toContain("pagegrade");
+    const report = await call(api, "POST", "/api/v1/reports", {
+      key: ownerKey,
+      form: { url: `${site.url}/` },
+    });
+    expect(report.statusCode).toBe(201);
+    const reportPdf = await call(api, "GET", `/api/v1/reports/${report.json().data.id}/pdf`, {
+      key: ownerKey,
+    });
+    expect(reportPdf.statusCode).toBe(200);
+    const reportPages = pdfPages(reportPdf.rawPayload);
+    expect(reportPages[0]).toContain("Acme Web Agency ·");
+    for (const text of reportPages) expect(text).not.toContain("pagegrade ·");
   });
 });

@@ -55,6 +55,11 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/crawls/{id}/links",
         "GET /api/v1/crawls/{id}/diff",
         "GET /api/v1/projects/{project}",
+        "PATCH /api/v1/crawls/{id}",
+        "GET /api/v1/crawls/{id}/audit.pdf",
+        "GET /api/v1/branding",
+        "PUT /api/v1/branding",
+        "DELETE /api/v1/branding",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(

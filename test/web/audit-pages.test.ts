@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
 import { completeWebCrawl, signedInClient } from "../helpers/crawl-api.js";
+import { multipartBody, pngImage } from "../helpers/multipart.js";
 import { WebClient } from "../helpers/web-client.js";
 
 const ownerEmail = "agency@example.com";
@@ -158,5 +159,28 @@ describe.each(databaseKinds)("a crawl's shared audit on %s", (kind) => {
     // Back to private: a 404 again.
     await call(api, "PATCH", `/api/v1/crawls/${crawlId}`, { key, json: { privacy: 1 } });
     expect((await visitor.get(`/crawls/${crawlId}/audit`)).statusCode).toBe(404);
+  });
+
+  it("shows the owner's brand name and logo instead of pagegrade's", async () => {
+    const { payload, contentType } = multipartBody(
+      { brand_name: "Acme <Web> Agency" },
+      { brand_logo: { name: "logo.png", type: "image/png", content: pngImage() } },
+    );
+    const set = await api.app.inject({
+      method: "PUT",
+      url: "/api/v1/branding",
+      headers: { authorization: `Bearer ${key}`, "content-type": contentType },
+      payload,
+    });
+    expect(set.statusCode).toBe(200);
+    await call(api, "PATCH", `/api/v1/crawls/${crawlId}`, { key, json: { privacy: 0 } });
+    const audit = await new WebClient(api.app, "10.0.0.6").get(`/crawls/${crawlId}/audit`);
+    const header = audit.body.slice(audit.body.indexOf("<header"), audit.body.indexOf("</header>"));
+    expect(header).toContain("Acme &#60;Web&#62; Agency");
+    expect(header).toContain('src="data:image/png;base64,');
+    expect(header).not.toContain("pagegrade");
+    expect(audit.body).toContain("<title>Site audit of 127.0.0.1 · Acme &#60;Web&#62; Agency</title>");
+    await call(api, "DELETE", "/api/v1/branding", { key });
+    await call(api, "PATCH", `/api/v1/crawls/${crawlId}`, { key, json: { privacy: 1 } });
   });
 });

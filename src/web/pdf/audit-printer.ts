@@ -2,9 +2,10 @@
  * Crawls' audits as PDFs for both faces: the web's `/crawls/{id}/audit.pdf` and the API's
  * `/api/v1/crawls/{id}/audit.pdf`, each after its own access rules. The audit's contents (crawl-audits.ts) with
  * each issue's first 25 pages, printed as views/audit-print.ts lays them out by the report PDFs' printer (one
- * Chromium, one queue, the same refusals).
+ * Chromium, one queue, the same refusals), under the owner's brand.
  */
 import type { FastifyReply } from "fastify";
+import type { Brandings } from "../../branding/brandings.js";
 import type { CrawlAudits } from "../../crawls/crawl-audits.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import { auditPrintDocument, auditPrintHeader, printedIssueItems } from "../views/audit-print.js";
@@ -18,6 +19,7 @@ export class AuditPrinter {
   constructor(
     private readonly printer: ReportPrinter,
     private readonly audits: CrawlAudits,
+    private readonly brandings: Brandings,
   ) {}
 
   /**
@@ -34,11 +36,12 @@ export class AuditPrinter {
       const first = { limit: printedIssueItems, offset: 0 };
       lists.push({ fix, list: await this.audits.issuePages(crawl.id, fix, first, contents.issues) });
     }
-    const view = { ...contents, lists };
+    const brand = await this.brandings.brandOf({ kind: "user", id: crawl.user_id });
+    const view = { ...contents, lists, brand };
     return this.printer.printWith((renderer) =>
       renderer.render({
         html: auditPrintDocument(view, printCss()).value,
-        headerTemplate: auditPrintHeader(view, "pagegrade").value,
+        headerTemplate: auditPrintHeader(view, brand.name).value,
         footerTemplate: reportPrintFooter().value,
         margin: printMargins,
       }),

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { FastifyReply } from "fastify";
+import type { Brand } from "../../branding/brandings.js";
 import type { ReportView } from "../views/report-page.js";
 import {
   printMargins,
@@ -24,10 +25,10 @@ export function printCss(): string {
   return css;
 }
 
-export function reportPdf(renderer: PdfRenderer, report: ReportView): Promise<Buffer> {
+export function reportPdf(renderer: PdfRenderer, report: ReportView, brand?: Brand): Promise<Buffer> {
   return renderer.render({
-    html: reportPrintDocument(report, printCss()).value,
-    headerTemplate: reportPrintHeader(report).value,
+    html: reportPrintDocument(report, printCss(), brand).value,
+    headerTemplate: reportPrintHeader(report, brand).value,
     footerTemplate: reportPrintFooter().value,
     margin: printMargins,
   });

@@ -6,6 +6,7 @@
  */
 import type { FastifyReply } from "fastify";
 import { ChromiumUnavailable } from "../../analysis/render/render-errors.js";
+import { type Brand, pagegradeBrand } from "../../branding/brandings.js";
 import type { DisplayRow } from "../../store/report-store.js";
 import { reportView } from "../report-view.js";
 import type { PdfRenderer, PdfRendererOptions } from "./pdf-renderer.js";
@@ -26,20 +27,25 @@ export class ReportPrinter {
     null;
   private closed = false;
 
-  constructor(private readonly options: PdfRendererOptions) {}
+  constructor(
+    private readonly options: PdfRendererOptions,
+    /** The brand a user's PDFs show (pagegrade's by default). */
+    private readonly brandOf: (userId: number) => Promise<Brand> = async () => pagegradeBrand,
+  ) {}
 
   /**
    * The report's PDF. `beforePrinting` runs once the report has something to print and before any work
    * (the web charges its quota there, so a report without an analysis costs nothing).
    */
   async print(
-    row: Parameters<typeof reportView>[0],
+    row: Parameters<typeof reportView>[0] & { user_id: number },
     beforePrinting?: () => Promise<void>,
   ): Promise<PrintOutcome> {
     const view = reportView(row);
     if (!view) return { kind: "no-analysis", message: noAnalysisYet };
     await beforePrinting?.();
-    return this.printWith((renderer) => reportPdf(renderer, view));
+    const brand = await this.brandOf(row.user_id);
+    return this.printWith((renderer) => reportPdf(renderer, view, brand));
   }
 
   /**

@@ -5,6 +5,7 @@
  * header (the site and the date) and the report PDF's footer (page numbers). Page text stays text: everything
  * goes through the html template.
  */
+import type { Brand } from "../../branding/brandings.js";
 import type { AuditContents, IssuePages } from "../../crawls/crawl-audits.js";
 import type { Fix } from "../../crawls/fix-first.js";
 import { siteIssueObject } from "../../crawls/present.js";
@@ -13,7 +14,7 @@ import { auditFixesShown } from "./audit.js";
 import { fixFirstList } from "./fix-first.js";
 import { day } from "./history.js";
 import { crawlScoreChart, latestCrawlChanges } from "./project-dashboard.js";
-import { templateStyle } from "./report-print.js";
+import { printedBrandLogo, templateStyle } from "./report-print.js";
 import { itemRow } from "./site-issues.js";
 
 /** Pages or findings each issue lists in the PDF; its count stays complete. */
@@ -22,12 +23,14 @@ export const printedIssueItems = 25;
 export interface AuditPrintView extends AuditContents {
   /** Each fix's first pages, in the ranking's order. */
   lists: Array<{ fix: Fix; list: IssuePages | undefined }>;
+  /** The owner's name and logo, on the cover and in the header. */
+  brand: Brand;
 }
 
 const anchor = (_crawlId: number, fix: Pick<Fix, "check">) => `#issue-${fix.check}`;
 
 export function auditPrintDocument(view: AuditPrintView, css: string): SafeHtml {
-  const { crawl, trend, fixes, changes, lists } = view;
+  const { crawl, trend, fixes, changes, lists, brand } = view;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -39,6 +42,8 @@ export function auditPrintDocument(view: AuditPrintView, css: string): SafeHtml 
 <body>
 <article class="report audit-print">
   <section class="audit-cover">
+    ${printedBrandLogo(brand)}
+    <p class="muted">${brand.name}</p>
     <h1>Site audit of <span class="key">${crawl.project}</span></h1>
     <p class="key">${crawl.url}</p>
     <p>${crawl.finished_at ? `Crawled ${day(crawl.finished_at)}` : "Crawl not finished"} · ${crawl.analysed} ${crawl.analysed === 1 ? "page" : "pages"} analysed</p>

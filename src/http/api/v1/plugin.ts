@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
+import type { Brandings } from "../../../branding/brandings.js";
 import type { CrawlAudits } from "../../../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../../../crawls/crawl-findings.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
@@ -19,6 +20,7 @@ import { rateLimitHeaders } from "../../rate-limit-headers.js";
 import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
 import { analysisRoutes } from "./analyses/routes.js";
+import { brandingRoutes } from "./branding-routes.js";
 import type { ApiContext } from "./context.js";
 import { type AuditPdfs, crawlAuditRoutes } from "./crawls/audit-routes.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
@@ -42,6 +44,7 @@ export interface ApiOptions {
   /** Crawls' shared audits (privacy, password) and their PDFs. */
   crawlAudits: CrawlAudits;
   auditPdfs: AuditPdfs;
+  brandings: Brandings;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
@@ -103,4 +106,5 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   await crawlRoutes(app, context);
   await crawlFindingsRoutes(app, context);
   await crawlAuditRoutes(app, { ...context, audits: options.crawlAudits, auditPdfs: options.auditPdfs });
+  await brandingRoutes(app, { brandings: options.brandings });
 }
