@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startApi, type TestApi } from "../helpers/api.js";
 import { endedCrawl } from "../helpers/crawl-api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
-import { multipartBody, pngImage } from "../helpers/multipart.js";
+import { setBranding } from "../helpers/multipart.js";
 import { pdfPages } from "../helpers/pdf.js";
 import { WebClient } from "../helpers/web-client.js";
 
@@ -121,16 +121,7 @@ describe("a crawl's audit as PDF", () => {
   });
 
   it("prints the owner's brand on the audit's cover and header and on report PDFs", async () => {
-    const { payload, contentType } = multipartBody(
-      { brand_name: "Acme Web Agency" },
-      { brand_logo: { name: "logo.png", type: "image/png", content: pngImage() } },
-    );
-    const set = await api.app.inject({
-      method: "PUT",
-      url: "/api/v1/branding",
-      headers: { authorization: `Bearer ${ownerKey}`, "content-type": contentType },
-      payload,
-    });
+    const set = await setBranding(api.app, ownerKey, "Acme Web Agency");
     expect(set.statusCode).toBe(200);
     const audit = await call(api, "GET", `/api/v1/crawls/${crawlId}/audit.pdf`, { key: ownerKey });
     const pages = pdfPages(audit.rawPayload);

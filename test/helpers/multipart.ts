@@ -1,6 +1,10 @@
 /**
- * A multipart/form-data body for API tests (what `curl -F` sends): text fields and files, with its content type.
+ * Multipart bodies in tests: a multipart/form-data body (what a browser's file form or `curl -F` sends) with its
+ * content type, a small PNG, and setting a user's branding through the API with them.
  */
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+
+/** A multipart/form-data body: text fields and files, with its content type. */
 export function multipartBody(
   fields: Record<string, string>,
   files: Record<string, { name: string; type: string; content: Buffer | string }> = {},
@@ -32,4 +36,22 @@ export function pngImage(bytes = 0): Buffer {
     "base64",
   );
   return bytes > png.length ? Buffer.concat([png, Buffer.alloc(bytes - png.length)]) : png;
+}
+
+/** Sets the key's user's brand name and a small PNG logo with PUT /api/v1/branding. */
+export function setBranding(
+  app: FastifyInstance,
+  key: string,
+  brandName: string,
+): Promise<LightMyRequestResponse> {
+  const { payload, contentType } = multipartBody(
+    { brand_name: brandName },
+    { brand_logo: { name: "logo.png", type: "image/png", content: pngImage() } },
+  );
+  return app.inject({
+    method: "PUT",
+    url: "/api/v1/branding",
+    headers: { authorization: `Bearer ${key}`, "content-type": contentType },
+    payload,
+  });
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
 import { completeWebCrawl, signedInClient } from "../helpers/crawl-api.js";
-import { multipartBody, pngImage } from "../helpers/multipart.js";
+import { setBranding } from "../helpers/multipart.js";
 import { WebClient } from "../helpers/web-client.js";
 
 const ownerEmail = "agency@example.com";
@@ -162,16 +162,7 @@ describe.each(databaseKinds)("a crawl's shared audit on %s", (kind) => {
   });
 
   it("shows the owner's brand name and logo instead of pagegrade's", async () => {
-    const { payload, contentType } = multipartBody(
-      { brand_name: "Acme <Web> Agency" },
-      { brand_logo: { name: "logo.png", type: "image/png", content: pngImage() } },
-    );
-    const set = await api.app.inject({
-      method: "PUT",
-      url: "/api/v1/branding",
-      headers: { authorization: `Bearer ${key}`, "content-type": contentType },
-      payload,
-    });
+    const set = await setBranding(api.app, key, "Acme <Web> Agency");
     expect(set.statusCode).toBe(200);
     await call(api, "PATCH", `/api/v1/crawls/${crawlId}`, { key, json: { privacy: 0 } });
     const audit = await new WebClient(api.app, "10.0.0.6").get(`/crawls/${crawlId}/audit`);

@@ -1,6 +1,7 @@
 /** Request and response schemas of a crawl's shared audit: its privacy and password. */
 import { Type } from "typebox";
 import { errorResponses, integerEnum } from "../common-schema.js";
+import { pdfDownload } from "../reports/pdf-routes.js";
 import { CrawlEnvelope } from "./schema.js";
 
 export const updateCrawl = {
@@ -25,10 +26,7 @@ export const showAuditPdf = {
   tags: ["crawls"],
   params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
   response: {
-    200: {
-      description: 'The PDF, as an attachment named "audit-<id>.pdf"',
-      content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
-    },
+    200: pdfDownload("audit-<id>.pdf"),
     ...errorResponses(404, 409, 429, 503),
   },
 };

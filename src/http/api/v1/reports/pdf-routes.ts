@@ -25,6 +25,14 @@ export interface ReportPdfs {
   send(reply: FastifyReply, reportId: number, pdf: Buffer): FastifyReply;
 }
 
+/** A PDF answer, documented as an attachment of this name. */
+export function pdfDownload(fileName: string) {
+  return {
+    description: `The PDF, as an attachment named "${fileName}"`,
+    content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
+  };
+}
+
 export const showReportPdf = {
   summary: "Download a report as a PDF",
   description:
@@ -33,10 +41,7 @@ export const showReportPdf = {
   tags: ["reports"],
   params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
   response: {
-    200: {
-      description: 'The PDF, as an attachment named "report-<id>.pdf"',
-      content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
-    },
+    200: pdfDownload("report-<id>.pdf"),
     ...errorResponses(404, 409, 503),
   },
 };
