@@ -30,7 +30,17 @@ const layers: Array<{ name: string; holds: string[] }> = [
   { name: "faces", holds: ["cli/", "http/", "web/"] },
   {
     name: "services",
-    holds: ["crawls/", "webhooks/", "reports/", "projects/", "teams/", "accounts/", "mail/", "events/"],
+    holds: [
+      "crawls/",
+      "webhooks/",
+      "reports/",
+      "projects/",
+      "teams/",
+      "accounts/",
+      "mail/",
+      "events/",
+      "branding/",
+    ],
   },
   { name: "limits", holds: ["limits/"] },
   { name: "jobs", holds: ["jobs/"] },
@@ -49,7 +59,7 @@ const faces = ["cli/", "http/", "web/"];
  * Services, top to bottom: a service may import the ones after it, never one before it. Crawls store reports
  * and announce through events; webhooks present reports and diffs for their payloads; reports announce through
  * events and read projects' rules; teams check addresses as accounts do and mail invitations; accounts send
- * mail (password reset); mail and events use nobody.
+ * mail (password reset); mail, events and branding use nobody.
  */
 const serviceOrder = [
   "crawls/",
@@ -60,6 +70,7 @@ const serviceOrder = [
   "accounts/",
   "mail/",
   "events/",
+  "branding/",
 ];
 
 /** Edges that still break the rule, each to be removed by the change that fixes it. "from -> to", src-relative. */
