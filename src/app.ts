@@ -27,11 +27,13 @@ import { BatchedRateCounters } from "./limits/batched-rate-counters.js";
 import { openRateCounters } from "./limits/open-rate-counters.js";
 import { Quotas } from "./limits/quotas.js";
 import { RateLimiter } from "./limits/rate-limiter.js";
+import { PasswordGate } from "./reports/password-gate.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { createServices } from "./services.js";
 import { sharedSecret } from "./store/secrets.js";
 import type { Store } from "./store/store.js";
 import { errorPages } from "./web/error-pages.js";
+import { AuditPrinter } from "./web/pdf/audit-printer.js";
 import { ReportPrinter } from "./web/pdf/report-printer.js";
 import { webPages } from "./web/plugin.js";
 
@@ -204,12 +206,16 @@ export async function buildApp({
 
   // Reports as PDFs for the web and the API: the renderer (and playwright-core) is loaded on the first PDF, its
   // one Chromium started then, and closed with the app.
-  const pdfs = new ReportPrinter({
-    executablePath: config.chromiumPath,
-    sandbox: config.chromiumSandbox,
-    maxConcurrent: config.maxConcurrentPdfs,
-  });
+  const pdfs = new ReportPrinter(
+    {
+      executablePath: config.chromiumPath,
+      sandbox: config.chromiumSandbox,
+      maxConcurrent: config.maxConcurrentPdfs,
+    },
+    (userId) => services.brandings.brandOf({ kind: "user", id: userId }),
+  );
   app.addHook("onClose", async () => pdfs.close());
+  const auditPdfs = new AuditPrinter(pdfs, services.crawlAudits, services.brandings);
 
   await app.register(apiV1, {
     prefix: "/api/v1",
@@ -221,6 +227,9 @@ export async function buildApp({
     crawls,
     crawlFindings,
     teams: services.teams,
+    crawlAudits: services.crawlAudits,
+    auditPdfs,
+    brandings: services.brandings,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -229,13 +238,24 @@ export async function buildApp({
     closing: closing.signal,
   });
 
+  const accessSecret = await sharedSecret(store, "report-access");
   await app.register(webPages, {
     accounts,
     sessions,
     reports,
     history,
     projects,
-    access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
+    access: new ReportAccess(reportStore, accessSecret, reportPasswordFailures),
+    audits: services.crawlAudits,
+    auditPdfs,
+    brandings: services.brandings,
+    // A crawl's audit: the reports' secret and wrong-password limit, its tokens and counts told apart by scope.
+    auditAccess: new PasswordGate(
+      (id) => services.crawlAudits.find(id),
+      accessSecret,
+      reportPasswordFailures,
+      "crawl",
+    ),
     loginFailures,
     passwordResets: services.passwordResets,
     resetRequests,

@@ -8,7 +8,11 @@ import { AccountService } from "./accounts/account-service.js";
 import { PasswordResets } from "./accounts/password-resets.js";
 import { SessionService } from "./accounts/session-service.js";
 import type { Analyzer } from "./analysis/analyse.js";
+import { BrandingStore } from "./branding/branding-store.js";
+import { Brandings } from "./branding/brandings.js";
 import type { ServiceConfig } from "./config.js";
+import { CrawlAuditStore } from "./crawls/crawl-audit-store.js";
+import { CrawlAudits } from "./crawls/crawl-audits.js";
 import { CrawlChangeSummaries } from "./crawls/crawl-change-summary.js";
 import { CrawlComparison, isSiteRegression, shortenedDiff } from "./crawls/crawl-diff.js";
 import { CrawlFindings } from "./crawls/crawl-findings.js";
@@ -57,6 +61,10 @@ export interface Services extends ServiceDependencies {
   crawlStores: CrawlStores;
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
+  /** Crawls' shared audits: who may see them and what they hold. */
+  crawlAudits: CrawlAudits;
+  /** The brand name and logo shown instead of pagegrade's on audits and PDFs. */
+  brandings: Brandings;
   /** The mail outbox (src/mail/): not set up without the mail settings. */
   mailStore: MailStore;
   mail: MailOutbox;
@@ -74,6 +82,17 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const secrets = new SecretBox(config.encryptionKey);
   const crawlComparison = new CrawlComparison(crawlStores.crawls, crawlStores.diffs);
   const changeSummaries = new CrawlChangeSummaries(crawlComparison, crawlStores.summaries, crawlStores.diffs);
+  const crawls = new CrawlService(
+    crawlStores.crawls,
+    crawlStores.listings,
+    jobs,
+    analyzer,
+    config.crawls,
+    secrets,
+    crawlComparison,
+    changeSummaries,
+  );
+  const crawlFindings = new CrawlFindings(crawlStores.rollups, crawlStores.links, crawlStores.listings);
   const events = new WebhookEvents({
     webhooks: webhookStore,
     history,
@@ -108,17 +127,10 @@ export function createServices(dependencies: ServiceDependencies): Services {
     secrets,
     webhooks: new WebhookService(webhookStore, jobs, secrets, analyzer.outbound().guard),
     crawlStores,
-    crawls: new CrawlService(
-      crawlStores.crawls,
-      crawlStores.listings,
-      jobs,
-      analyzer,
-      config.crawls,
-      secrets,
-      crawlComparison,
-      changeSummaries,
-    ),
-    crawlFindings: new CrawlFindings(crawlStores.rollups, crawlStores.links, crawlStores.listings),
+    crawls,
+    crawlFindings,
+    crawlAudits: new CrawlAudits(new CrawlAuditStore(store), crawls, crawlFindings),
+    brandings: new Brandings(new BrandingStore(store)),
     reports: new ReportService({
       reports: reportStore,
       analyzer,

@@ -128,6 +128,8 @@ export class CrawlService {
       exclude,
       mode,
       privacy,
+      // The next audit is shared as this one was, with the same password.
+      password_hash: previous.password_hash,
       schedule,
     };
     return this.start(previous.user_id, fields);
@@ -138,7 +140,10 @@ export class CrawlService {
    * (PAGEGRADE_CRAWL_HOST_CONCURRENCY), keyed `crawl:<id>:<part>`, so the parts spread over the workers. Nothing
    * stays behind if the queue refuses.
    */
-  private async start(userId: number, fields: ReturnType<typeof crawlFields>): Promise<CrawlRow> {
+  private async start(
+    userId: number,
+    fields: ReturnType<typeof crawlFields> & { password_hash?: string | null },
+  ): Promise<CrawlRow> {
     const now = timestamp();
     const parts = Math.max(1, this.settings.hostConcurrency);
     const crawl = await this.crawls.insert({

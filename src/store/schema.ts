@@ -254,7 +254,10 @@ export interface CrawlsTable {
   include: string;
   exclude: string;
   mode: AnalysisMode;
+  /** Of its audit page and PDF, and of the reports it creates (a password crawl's reports are private). */
   privacy: number;
+  /** The audit's password (Argon2id), privacy 2 only (migration 032). */
+  password_hash: Generated<string | null>;
   schedule: ReportSchedule;
   discovered: Generated<number>;
   analysed: Generated<number>;
@@ -479,6 +482,18 @@ export type WorkspaceColumns = {
   };
 };
 
+/** The name and logo shown instead of pagegrade's on a user's or a team's audits and PDFs (migration 032). */
+export interface BrandingsTable {
+  id: Generated<number>;
+  /** Exactly one of the two owners is set. */
+  user_id: number | null;
+  team_id: number | null;
+  brand_name: string | null;
+  logo: Buffer | null;
+  logo_type: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
@@ -502,6 +517,7 @@ export interface Database {
   job_schedules: JobSchedulesTable;
   sessions: SessionsTable;
   mail_messages: MailMessagesTable;
+  brandings: BrandingsTable;
   password_resets: PasswordResetsTable;
   secrets: SecretsTable;
   users: UsersTable;

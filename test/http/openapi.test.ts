@@ -69,6 +69,11 @@ describe("the OpenAPI document", () => {
         "DELETE /api/v1/teams/{id}/invitations/{invitation_id}",
         "POST /api/v1/invitations/accept",
         "GET /api/v1/teams/{id}/activity",
+        "PATCH /api/v1/crawls/{id}",
+        "GET /api/v1/crawls/{id}/audit.pdf",
+        "GET /api/v1/branding",
+        "PUT /api/v1/branding",
+        "DELETE /api/v1/branding",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(

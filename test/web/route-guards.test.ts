@@ -9,7 +9,7 @@ import { startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 import { WebClient } from "../helpers/web-client.js";
 
-/** Pages anyone may open (a report's own privacy rules decide who sees a report). */
+/** Pages anyone may open (a report's or a crawl's own privacy rules decide who sees it). */
 const publicPages = [
   "GET /",
   // The API's documentation (Swagger UI): its page, its OpenAPI document and its files.
@@ -35,12 +35,17 @@ const publicPages = [
   "GET /reports/:id/screenshot",
   "GET /reports/:id/history",
   "GET /reports/:id/analyses/:analysis",
+  // A crawl's shared audit (the crawl's privacy decides who sees it).
+  "GET /crawls/:id/audit",
+  "GET /crawls/:id/audit.pdf",
+  "GET /crawls/:id/audit/issues/:check",
   "POST /register",
   "POST /login",
   "POST /forgot-password",
   "POST /reset-password",
   "POST /logout",
   "POST /reports/:id/unlock",
+  "POST /crawls/:id/audit/unlock",
 ];
 
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -183,6 +183,7 @@ export function linksBody({ crawl, filter, ignored, rows, total, page }: LinksVi
 </article>`;
 }
 
+/** Previous and next links of a paged list, with where it stands. */
 export function pager(
   path: string,
   state: Record<string, string>,

@@ -65,7 +65,7 @@ export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state:
 }
 
 /** One finding: its page or group of pages, its other facts, and the pages linking to it. */
-function itemRow(item: Record<string, unknown>): SafeHtml {
+export function itemRow(item: Record<string, unknown>): SafeHtml {
   const { urls, facts, sources } = findingParts(item, wholeListKeys);
   const list = (values: string[]): HtmlValue =>
     values.map((url, index) => html`${index > 0 ? html`<br>` : ""}<span class="key">${url}</span>`);

@@ -4,6 +4,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
+import type { Brandings } from "../../../branding/brandings.js";
+import type { CrawlAudits } from "../../../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../../../crawls/crawl-findings.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { QuotaKind, Quotas } from "../../../limits/quotas.js";
@@ -20,7 +22,9 @@ import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
 import { apiAccess } from "./access.js";
 import { analysisRoutes } from "./analyses/routes.js";
+import { brandingRoutes } from "./branding-routes.js";
 import type { ApiContext } from "./context.js";
+import { type AuditPdfs, crawlAuditRoutes } from "./crawls/audit-routes.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
 import { crawlRoutes } from "./crawls/routes.js";
 import { metaRoutes } from "./meta/routes.js";
@@ -40,6 +44,10 @@ export interface ApiOptions {
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
   teams: TeamService;
+  /** Crawls' shared audits (privacy, password) and their PDFs. */
+  crawlAudits: CrawlAudits;
+  auditPdfs: AuditPdfs;
+  brandings: Brandings;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
@@ -105,4 +113,6 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     chargeTeamCreation: charge("team-creations"),
     chargeInvitation: charge("invitations"),
   });
+  await crawlAuditRoutes(app, { ...context, audits: options.crawlAudits, auditPdfs: options.auditPdfs });
+  await brandingRoutes(app, { brandings: options.brandings, access: context.access });
 }
