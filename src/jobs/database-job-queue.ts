@@ -5,7 +5,7 @@
  * A worker claims a job with a lease (owner + locked_until) and renews it while the handler runs. A process that
  * dies (SIGKILL, power) stops renewing, so its jobs become claimable again once their lease expires; a worker
  * that fails to renew (it lost the lease) aborts its handler, and every write that ends a job names the owner, so
- * two live workers never both record one (those writes, and the claim per dialect: job-claims.ts). Which due
+ * two live workers never both record one (those writes, and the claim per dialect: job-claim-store.ts). Which due
  * jobs a claim takes is fair between users (fair-claim.ts). A handler that throws `RunLater` puts its job back to
  * waiting, due later, without using an attempt.
  */
@@ -15,7 +15,7 @@ import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { retryDelayMs } from "./backoff.js";
 import { fairCandidates, recordService } from "./fair-claim.js";
-import { JobClaims, type JobRow } from "./job-claims.js";
+import { JobClaimStore, type JobRow } from "./job-claim-store.js";
 import {
   type AbortReason,
   type EnqueueOptions,
@@ -85,7 +85,7 @@ export class DatabaseJobQueue implements JobQueue {
   private woken = false;
   private renewTimer: NodeJS.Timeout | null = null;
   private schedulesCheckedAt = 0;
-  private readonly claims: JobClaims;
+  private readonly claims: JobClaimStore;
 
   constructor(
     private readonly store: Store,
@@ -94,7 +94,7 @@ export class DatabaseJobQueue implements JobQueue {
     this.slots = new Slots(options.workers);
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.claims = new JobClaims(store, this.owner, this.leaseMs);
+    this.claims = new JobClaimStore(store, this.owner, this.leaseMs);
   }
 
   register<Payload>(name: string, handler: JobHandler<Payload>, options: HandlerOptions = {}): void {

@@ -21,7 +21,7 @@ export type JobRow = Pick<
 /** A write to the jobs table, before it is narrowed to one held job. */
 type JobWrite = UpdateQueryBuilder<Database, "jobs", "jobs", UpdateResult>;
 
-export class JobClaims {
+export class JobClaimStore {
   constructor(
     private readonly store: Store,
     /** Identifies this process's claims. */
