@@ -41,40 +41,26 @@ export interface PageCrawlPart {
 }
 
 export class PageCrawler {
-  private readonly crawl: CrawlRow;
-  private readonly dependencies: CrawlerDependencies;
-  private readonly robots: RobotsTxt;
-  private readonly requests: CrawlRequests;
-  private readonly bounds: CrawlBounds;
-  private readonly listed: boolean;
-  private readonly commits: PageCommits;
   private readonly patterns: PathPatterns;
   private readonly pageReports: CrawlPageReports;
   private readonly extract: ExtractionRule[];
 
-  constructor(part: PageCrawlPart) {
-    this.crawl = part.crawl;
-    this.dependencies = part.dependencies;
-    this.robots = part.robots;
-    this.requests = part.requests;
-    this.bounds = part.bounds;
-    this.listed = part.listed;
-    this.commits = part.commits;
-    this.patterns = pathPatterns(JSON.parse(this.crawl.include), JSON.parse(this.crawl.exclude));
-    this.pageReports = new CrawlPageReports(this.dependencies.reports, this.crawl);
-    this.extract = JSON.parse(this.crawl.extract) as ExtractionRule[];
+  constructor(private readonly part: PageCrawlPart) {
+    this.patterns = pathPatterns(JSON.parse(this.part.crawl.include), JSON.parse(this.part.crawl.exclude));
+    this.pageReports = new CrawlPageReports(this.part.dependencies.reports, this.part.crawl);
+    this.extract = JSON.parse(this.part.crawl.extract) as ExtractionRule[];
   }
 
   /** Crawls one claimed page; returns once it is settled or on its way to its commit. */
   async crawlPage(page: CrawlPageRow): Promise<void> {
-    const { frontier } = this.dependencies.stores;
+    const { frontier } = this.part.dependencies.stores;
     const url = new URL(page.url);
     // A listed URL was asked for by name: the path patterns do not apply to it, as to a start page.
-    const isStart = page.url === this.crawl.url || this.listed;
-    if (page.depth !== null && page.depth > this.crawl.max_depth) {
-      return frontier.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.crawl.id);
+    const isStart = page.url === this.part.crawl.url || this.part.listed;
+    if (page.depth !== null && page.depth > this.part.crawl.max_depth) {
+      return frontier.settlePage(page.id, { state: "excluded", excluded: "limit" }, this.part.crawl.id);
     }
-    if (!isAllowed(this.robots, robotsAgent, url)) {
+    if (!isAllowed(this.part.robots, robotsAgent, url)) {
       await this.failStartWith(page, {
         reason: "robots",
         message: `The start page ${page.url} is disallowed for pagegrade by the site's robots.txt: there is nothing to crawl.`,
@@ -82,11 +68,11 @@ export class PageCrawler {
       return frontier.settlePage(
         page.id,
         { state: "excluded", excluded: "robots", disallowed: 1 },
-        this.crawl.id,
+        this.part.crawl.id,
       );
     }
     if (!isStart && !patternsAllow(page.url, this.patterns)) {
-      return frontier.settlePage(page.id, { state: "excluded", excluded: "pattern" }, this.crawl.id);
+      return frontier.settlePage(page.id, { state: "excluded", excluded: "pattern" }, this.part.crawl.id);
     }
     const earlier = await this.pageReports.earlierOutcome(page);
     if (earlier.stored === "failure") {
@@ -106,12 +92,12 @@ export class PageCrawler {
     let analysed: Awaited<ReturnType<Analyzer["analyse"]>>;
     try {
       // Raw mode stops at a redirect so that each hop is a page of its own (rendered mode: the browser follows).
-      analysed = await this.dependencies.analyzer.analyse(page.url, {
-        mode: this.crawl.mode,
+      analysed = await this.part.dependencies.analyzer.analyse(page.url, {
+        mode: this.part.crawl.mode,
         followRedirects: false,
-        owner: `user ${this.crawl.user_id}`,
-        crawlProject: this.crawl.project,
-        site: this.requests,
+        owner: `user ${this.part.crawl.user_id}`,
+        crawlProject: this.part.crawl.project,
+        site: this.part.requests,
         extract: this.extract,
       });
     } catch (error) {
@@ -126,7 +112,7 @@ export class PageCrawler {
     // what outlives the thread-pool round trip below survives young-generation collections and fills the heap.
     return this.storePage(
       page,
-      pageRecordOf(page, this.crawl, { response, crawled, report }),
+      pageRecordOf(page, this.part.crawl, { response, crawled, report }),
       this.pageReports.reportOf(page.id, earlier.reportId, analysed),
       failedChecksOf(report.results),
     );
@@ -143,16 +129,16 @@ export class PageCrawler {
     checks: PageCheck[],
   ): Promise<void> {
     const packedResults = await packResultsOffThread(report.columns.results);
-    this.commits.add(
-      this.dependencies.stores.frontier.completePage(
-        this.crawl.id,
+    this.part.commits.add(
+      this.part.dependencies.stores.frontier.completePage(
+        this.part.crawl.id,
         page,
         record.facts,
         {
           links: record.links,
           linksLeftOut: record.linksLeftOut,
           discovered: record.discovered,
-          bounds: this.bounds,
+          bounds: this.part.bounds,
           checks,
         },
         (trx) => this.pageReports.storeWithin(trx, report, packedResults),
@@ -174,7 +160,7 @@ export class PageCrawler {
     // Before the page is settled: a run cut off in between fetches the page again and fails it again.
     await this.failIfStart(page, failure);
     if (reportId !== undefined) await this.pageReports.recordFailure(page, reportId, failure);
-    await this.dependencies.stores.frontier.settlePage(page.id, { state: "failed", ...changes });
+    await this.part.dependencies.stores.frontier.settlePage(page.id, { state: "failed", ...changes });
   }
 
   /**
@@ -194,23 +180,23 @@ export class PageCrawler {
    */
   private async failStartWith(page: CrawlPageRow, error: { reason: string; message: string }): Promise<void> {
     // In list mode every URL is a start of its own: one that fails is a failed page, not a failed crawl.
-    if (page.depth !== 0 || this.listed) return;
-    await this.dependencies.stores.crawls.failStart(this.crawl.id, error, timestamp());
+    if (page.depth !== 0 || this.part.listed) return;
+    await this.part.dependencies.stores.crawls.failStart(this.part.crawl.id, error, timestamp());
   }
 
   /** This URL redirects: the crawl records the hop and queues where it goes (which is a page of its own). */
   private async redirected(page: CrawlPageRow, status: number, location: string): Promise<void> {
-    const { frontier } = this.dependencies.stores;
+    const { frontier } = this.part.dependencies.stores;
     const target = crawlUrl(location, page.url);
     // The target is queued before the hop is settled: in between, another part must see either this page still
     // fetching or its target queued, or it may find nothing left and end the crawl without the target.
-    if (target && inScope(target, this.crawl.project) && !this.listed) {
-      await frontier.discover(this.crawl.id, [{ url: target, depth: page.depth }], this.bounds);
-    } else if (!this.listed) {
+    if (target && inScope(target, this.part.crawl.project) && !this.part.listed) {
+      await frontier.discover(this.part.crawl.id, [{ url: target, depth: page.depth }], this.part.bounds);
+    } else if (!this.part.listed) {
       await this.failStartWith(page, {
         reason: "off-site",
         message: target
-          ? `The start page ${page.url} redirects to ${target}, off the project ${this.crawl.project}: there is nothing to crawl.`
+          ? `The start page ${page.url} redirects to ${target}, off the project ${this.part.crawl.project}: there is nothing to crawl.`
           : `The start page ${page.url} redirects to an invalid address: there is nothing to crawl.`,
       });
     }
@@ -218,7 +204,7 @@ export class PageCrawler {
   }
 
   private async failed(page: CrawlPageRow, error: unknown, reportId: number | undefined): Promise<void> {
-    const { frontier } = this.dependencies.stores;
+    const { frontier } = this.part.dependencies.stores;
     const failure = analysisFailureOf(error);
     if (!failure) throw error;
     if (error instanceof FetchFailure) {
@@ -239,9 +225,9 @@ export class PageCrawler {
         // Retry-After says (at most a minute), else 1 s, 2 s, … per try.
         const asked = typeof error.facts.retry_after === "number" ? error.facts.retry_after * 1000 : null;
         const untilMs = Date.now() + Math.min(60_000, asked ?? 1_000 * 2 ** (page.attempts - 1));
-        await frontier.pauseRequests(this.crawl.id, untilMs);
-        this.requests.paused(untilMs);
-        return frontier.settlePage(page.id, { state: "queued" }, this.crawl.id);
+        await frontier.pauseRequests(this.part.crawl.id, untilMs);
+        this.part.requests.paused(untilMs);
+        return frontier.settlePage(page.id, { state: "queued" }, this.part.crawl.id);
       }
       const changes = { status_code: status, error: status === null ? failure.reason : null };
       return this.settleFailed(page, changes, failure, reportId);
@@ -255,11 +241,11 @@ export class PageCrawler {
    * page back and throws `RunLater`, so the part's job waits in the queue instead.
    */
   private async politely(page: CrawlPageRow): Promise<void> {
-    const { frontier } = this.dependencies.stores;
+    const { frontier } = this.part.dependencies.stores;
     // A read of the next start (with no delay, a pause's end): nothing is taken here.
-    const wait = (await this.requests.nextStartMs()) - Date.now();
+    const wait = (await this.part.requests.nextStartMs()) - Date.now();
     if (wait > waitInSlotMs) {
-      await frontier.handBack(page.id, this.crawl.id);
+      await frontier.handBack(page.id, this.part.crawl.id);
       throw new RunLater(wait);
     }
   }
