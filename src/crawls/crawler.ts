@@ -10,8 +10,7 @@
  * and throws `RunLater(0)`, so its job goes back to the queue with its attempts as they were and the fair queue
  * decides who runs next; the next run goes on from the frontier like any other.
  */
-import type { RobotsTxt } from "../analysis/robots/robots-txt.js";
-import { parseRobotsTxt } from "../analysis/robots/robots-txt.js";
+import { parseRobotsTxt, type RobotsTxt } from "../analysis/robots/robots-txt.js";
 import { defaultCrawlSlice } from "../config.js";
 import { type JobContext, RunLater } from "../jobs/job-queue.js";
 import { timestamp } from "../timestamps.js";
