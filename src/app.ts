@@ -221,6 +221,7 @@ export async function buildApp({
     crawls,
     crawlFindings,
     teams: services.teams,
+    notifications: services.notifications,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -245,6 +246,7 @@ export async function buildApp({
     crawls,
     crawlFindings,
     teams: services.teams,
+    notifications: services.notifications,
     analyzer,
     closing: closing.signal,
   });

@@ -23,13 +23,25 @@ export class MailStore {
     this.db = store.db;
   }
 
-  async insert(mail: Insertable<MailMessagesTable>): Promise<number> {
-    const row = await this.db
+  /**
+   * Adds the mail, unless one with its `dedupe_key` is stored already; resolves with the stored row's id and
+   * delivery state (the new row's, or the earlier one's).
+   */
+  async insertOnce(
+    mail: Insertable<MailMessagesTable>,
+  ): Promise<Pick<StoredMail, "id" | "status" | "attempts">> {
+    const inserted = await this.db
       .insertInto("mail_messages")
       .values(mail)
-      .returning("id")
+      .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
+      .returning(["id", "status", "attempts"])
+      .executeTakeFirst();
+    if (inserted) return inserted;
+    return this.db
+      .selectFrom("mail_messages")
+      .select(["id", "status", "attempts"])
+      .where("dedupe_key", "=", String(mail.dedupe_key))
       .executeTakeFirstOrThrow();
-    return row.id;
   }
 
   find(id: number): Promise<StoredMail | undefined> {

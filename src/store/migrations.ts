@@ -40,6 +40,7 @@ import { crawlNotReached } from "./migrations/029_crawl_not_reached.js";
 import { mail } from "./migrations/030_mail.js";
 import { teams } from "./migrations/031_teams.js";
 import { oneVersionBump } from "./migrations/033_one_version_bump.js";
+import { crawlNotifications } from "./migrations/034_crawl_notifications.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -73,6 +74,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "030_mail": mail(dialect),
     "031_teams": teams(dialect),
     "033_one_version_bump": oneVersionBump(dialect),
+    "034_crawl_notifications": crawlNotifications(dialect),
   };
 }
 

@@ -14,6 +14,7 @@ import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { NotificationSettings } from "../notifications/notification-settings.js";
 import type { ProjectService } from "../projects/project-service.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
@@ -37,6 +38,7 @@ import { signInRoutes } from "./sign-in-routes.js";
 import { requireSignIn } from "./signed-in.js";
 import { siteRoutes } from "./site-routes.js";
 import { invitationLinkRoute, teamRoutes } from "./team-routes.js";
+import { unsubscribeRoutes } from "./unsubscribe-routes.js";
 import { webAccess } from "./web-access.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
@@ -59,6 +61,8 @@ export interface WebOptions {
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
   teams: TeamService;
+  /** Crawl notification settings, and the unsubscribe links of their mails. */
+  notifications: NotificationSettings;
   analyzer: Analyzer;
   /** Aborted when the service closes (ends the crawl pages' event streams). */
   closing: AbortSignal;
@@ -82,6 +86,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await historyRoutes(app, options);
   await pdfRoutes(app, options);
   await invitationLinkRoute(app);
+  await unsubscribeRoutes(app, options);
 
   // The signed-in pages' resources, loaded within the user's workspace (web-access.ts).
   const signedInOptions = { ...options, resources: webAccess(options) };
