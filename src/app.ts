@@ -16,6 +16,7 @@ import { Problem } from "./http/api/v1/common-schema.js";
 import { findingsSchemas } from "./http/api/v1/crawls/findings-schema.js";
 import { crawlSchemas } from "./http/api/v1/crawls/schema.js";
 import { apiV1 } from "./http/api/v1/plugin.js";
+import { NotificationSettings } from "./http/api/v1/projects/notification-schema.js";
 import { Project, ProjectDetail } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
 import { webhookSchemas } from "./http/api/v1/webhooks/schema.js";
@@ -123,6 +124,7 @@ export async function buildApp({
     ...analysisSchemas,
     Project,
     ProjectDetail,
+    NotificationSettings,
     ...webhookSchemas,
     ...crawlSchemas,
     ...findingsSchemas,

@@ -55,7 +55,7 @@ export class NotificationSettings {
       : [(await this.accounts.findById(ownerId))?.email].filter((email) => email !== undefined);
     if (saved) return { email_on: saved.email_on, recipients, saved: true };
     const schedule = await this.store.latestCrawlSchedule(ownerId, project);
-    const scheduled = schedule !== undefined && schedule !== "none";
+    const scheduled = schedule !== undefined && schedule !== "off";
     return { email_on: scheduled ? "regressed" : "never", recipients, saved: false };
   }
 
