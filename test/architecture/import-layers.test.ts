@@ -30,7 +30,17 @@ const layers: Array<{ name: string; holds: string[] }> = [
   { name: "faces", holds: ["cli/", "http/", "web/"] },
   {
     name: "services",
-    holds: ["crawls/", "webhooks/", "reports/", "projects/", "teams/", "accounts/", "mail/", "events/"],
+    holds: [
+      "notifications/",
+      "crawls/",
+      "webhooks/",
+      "reports/",
+      "projects/",
+      "teams/",
+      "accounts/",
+      "mail/",
+      "events/",
+    ],
   },
   { name: "limits", holds: ["limits/"] },
   { name: "jobs", holds: ["jobs/"] },
@@ -46,12 +56,14 @@ const layers: Array<{ name: string; holds: string[] }> = [
 const faces = ["cli/", "http/", "web/"];
 
 /**
- * Services, top to bottom: a service may import the ones after it, never one before it. Crawls store reports
+ * Services, top to bottom: a service may import the ones after it, never one before it. Notifications compare
+ * crawls and send mail when one ends (told through events like the webhooks); crawls store reports
  * and announce through events; webhooks present reports and diffs for their payloads; reports announce through
  * events and read projects' rules; teams check addresses as accounts do and mail invitations; accounts send
  * mail (password reset); mail and events use nobody.
  */
 const serviceOrder = [
+  "notifications/",
   "crawls/",
   "webhooks/",
   "reports/",
