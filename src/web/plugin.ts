@@ -28,6 +28,7 @@ import { crawlRoutes } from "./crawl-routes.js";
 import { refuseForgedForms } from "./csrf.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
 import { historyRoutes } from "./history-routes.js";
+import { notificationRoutes } from "./notification-routes.js";
 import { passwordResetRoutes } from "./password-reset-routes.js";
 import type { ReportPrinter } from "./pdf/report-printer.js";
 import { pdfRoutes } from "./pdf-routes.js";
@@ -95,6 +96,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
     await dashboardRoutes(signedIn, signedInOptions);
     await reportManageRoutes(signedIn, signedInOptions);
     await projectRoutes(signedIn, signedInOptions);
+    await notificationRoutes(signedIn, signedInOptions);
     await accountRoutes(signedIn, options);
     await webhookRoutes(signedIn, signedInOptions);
     await crawlRoutes(signedIn, signedInOptions);

@@ -14,6 +14,7 @@ import { DatabaseJobQueue } from "../../src/jobs/database-job-queue.js";
 import { createServices } from "../../src/services.js";
 import { call, databaseKinds, startApi, type TestApi, testServiceSettings } from "../helpers/api.js";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
+import { endedCrawlPage, signedInClient } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { startTestSmtp, type TestSmtp } from "../helpers/smtp.js";
 
@@ -259,6 +260,48 @@ describe("crawl notification settings without mail set up", () => {
         message:
           "Mail is not set up on this server (PAGEGRADE_SMTP_URL, PAGEGRADE_MAIL_FROM, PAGEGRADE_PUBLIC_URL).",
       });
+    } finally {
+      await api.close();
+      await site.close();
+    }
+  });
+});
+
+describe("the project page's notification form", () => {
+  it("shows the settings, saves a change, refuses a bad address with its message, and says mail is not set up", async () => {
+    const api = await startApi("sqlite", { PAGEGRADE_CRAWL_DELAY_MS: "0" });
+    const site = await startChangingSite();
+    try {
+      const client = await signedInClient(api.app, "web-owner@example.com");
+      const crawl = await client.post("/crawls", { url: site.url("/"), max_pages: "3" });
+      await endedCrawlPage(client, String(crawl.headers.location));
+      const page = await client.get("/projects/127.0.0.1");
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('action="/projects/127.0.0.1/notifications"');
+      expect(page.body).toContain('value="web-owner@example.com"');
+      expect(page.body).toContain("Mail is not set up on this server");
+
+      const refused = await client.post("/projects/127.0.0.1/notifications", {
+        email_on: "completed",
+        recipients: "web-owner@example.com, not an address",
+      });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.body).toContain("recipients[1] is not one plain e-mail address");
+
+      const saved = await client.post("/projects/127.0.0.1/notifications", {
+        email_on: "completed",
+        recipients: "web-owner@example.com, Client@Example.com",
+      });
+      expect(saved.statusCode).toBe(303);
+      const shown = await client.get(String(saved.headers.location));
+      expect(shown.body).toContain("Saved.");
+      expect(shown.body).toContain('<option value="completed" selected>');
+      expect(shown.body).toContain('value="web-owner@example.com, client@example.com"');
+      // Another user's project of the same name is not this one.
+      const stranger = await signedInClient(api.app, "stranger@example.com");
+      expect(
+        (await stranger.post("/projects/127.0.0.1/notifications", { email_on: "never" })).statusCode,
+      ).toBe(404);
     } finally {
       await api.close();
       await site.close();
