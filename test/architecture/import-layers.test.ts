@@ -12,49 +12,6 @@ import { describe, expect, it } from "vitest";
 
 const src = new URL("../../src/", import.meta.url).pathname;
 
-/** Top to bottom. A module may import its own layer's modules and any layer below. */
-const layers: Array<{ name: string; holds: string[] }> = [
-  {
-    name: "composition",
-    holds: [
-      "main.ts",
-      "worker.ts",
-      "cli/main.ts",
-      "cli/command-line.ts",
-      "app.ts",
-      "services.ts",
-      "job-registry.ts",
-      "error-handling.ts",
-    ],
-  },
-  { name: "faces", holds: ["cli/", "http/", "web/"] },
-  {
-    name: "services",
-    holds: [
-      "notifications/",
-      "crawls/",
-      "webhooks/",
-      "reports/",
-      "projects/",
-      "teams/",
-      "accounts/",
-      "mail/",
-      "events/",
-    ],
-  },
-  { name: "limits", holds: ["limits/"] },
-  { name: "jobs", holds: ["jobs/"] },
-  { name: "analysis", holds: ["analysis/"] },
-  { name: "store", holds: ["store/"] },
-  {
-    name: "ground",
-    holds: ["config.ts", "timestamps.ts", "errors.ts", "vocabulary.ts", "ip-range.ts", "runtime/"],
-  },
-];
-
-/** Faces never import each other: what one gives another is handed over by composition. */
-const faces = ["cli/", "http/", "web/"];
-
 /**
  * Services, top to bottom: a service may import the ones after it, never one before it. Notifications compare
  * crawls and send mail when one ends (told through events like the webhooks); crawls store reports
@@ -73,6 +30,39 @@ const serviceOrder = [
   "mail/",
   "events/",
 ];
+
+/** Top to bottom. A module may import its own layer's modules and any layer below. */
+const layers: Array<{ name: string; holds: string[] }> = [
+  {
+    name: "composition",
+    holds: [
+      "main.ts",
+      "worker.ts",
+      "cli/main.ts",
+      "cli/command-line.ts",
+      "app.ts",
+      "services.ts",
+      "job-registry.ts",
+      "error-handling.ts",
+    ],
+  },
+  { name: "faces", holds: ["cli/", "http/", "web/"] },
+  {
+    name: "services",
+    holds: serviceOrder,
+  },
+  { name: "limits", holds: ["limits/"] },
+  { name: "jobs", holds: ["jobs/"] },
+  { name: "analysis", holds: ["analysis/"] },
+  { name: "store", holds: ["store/"] },
+  {
+    name: "ground",
+    holds: ["config.ts", "timestamps.ts", "errors.ts", "vocabulary.ts", "ip-range.ts", "runtime/"],
+  },
+];
+
+/** Faces never import each other: what one gives another is handed over by composition. */
+const faces = ["cli/", "http/", "web/"];
 
 /** Edges that still break the rule, each to be removed by the change that fixes it. "from -> to", src-relative. */
 const allowed: Record<string, string> = {

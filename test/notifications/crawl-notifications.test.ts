@@ -14,7 +14,7 @@ import { DatabaseJobQueue } from "../../src/jobs/database-job-queue.js";
 import { createServices } from "../../src/services.js";
 import { call, databaseKinds, startApi, type TestApi, testServiceSettings } from "../helpers/api.js";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
-import { endedCrawlPage, signedInClient } from "../helpers/crawl-api.js";
+import { endedCrawl, endedCrawlPage, signedInClient } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { startTestSmtp, type TestSmtp } from "../helpers/smtp.js";
 
@@ -73,11 +73,7 @@ describe.each(databaseKinds)("crawl notifications (%s)", (kind) => {
     expect(created.statusCode, created.body).toBe(202);
     const id = created.json().data.id as number;
     project = created.json().data.project;
-    await eventually(
-      async () => (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data.status === "complete",
-      "the crawl to complete",
-      60_000,
-    );
+    expect((await endedCrawl(api, key, id, 60_000)).status).toBe("complete");
     crawls.push(id);
     return id;
   };
