@@ -4,8 +4,10 @@
  * regresses mails each recipient once, with both parts, the regressions, the links to the comparison and the
  * audit and a one-click `List-Unsubscribe`; announcing the same crawl's end again sends nothing more;
  * `completed`, `regressed` and `never` decide which crawls are mailed; the unsubscribe link works without
- * signing in (GET confirms, POST unsubscribes) and stops the next mails to that address only.
+ * signing in (GET confirms, POST unsubscribes) and stops the next mails to that address only. Also with the
+ * jobs on BullMQ (Redis). And the project page's form.
  */
+import { randomBytes } from "node:crypto";
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyse.js";
@@ -16,6 +18,7 @@ import { call, databaseKinds, startApi, type TestApi, testServiceSettings } from
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
 import { endedCrawl, endedCrawlPage, signedInClient } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
+import { dropRedisKeys, redisUrl } from "../helpers/redis.js";
 import { startTestSmtp, type TestSmtp } from "../helpers/smtp.js";
 
 const mailSettings = (smtp: TestSmtp) => ({
@@ -42,7 +45,14 @@ const unsubscribePath = (mail: ParsedMail) => {
   return `${url.pathname}${url.search}`;
 };
 
-describe.each(databaseKinds)("crawl notifications (%s)", (kind) => {
+/** Both databases with the embedded queue, and SQLite with BullMQ (Redis) running the jobs. */
+const variants = [
+  ...databaseKinds.map((kind) => ({ kind, bullmq: false })),
+  { kind: "sqlite" as const, bullmq: true },
+];
+
+describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind, bullmq }) => {
+  const redisPrefix = `pagegrade-test-notifications-${randomBytes(4).toString("hex")}:`;
   let smtp: TestSmtp;
   let api: TestApi;
   let site: ChangingSite;
@@ -54,7 +64,11 @@ describe.each(databaseKinds)("crawl notifications (%s)", (kind) => {
   beforeAll(async () => {
     smtp = await startTestSmtp();
     site = await startChangingSite();
-    api = await startApi(kind, { ...mailSettings(smtp), PAGEGRADE_CRAWL_DELAY_MS: "0" });
+    api = await startApi(kind, {
+      ...mailSettings(smtp),
+      PAGEGRADE_CRAWL_DELAY_MS: "0",
+      ...(bullmq ? { PAGEGRADE_QUEUE_URL: redisUrl, PAGEGRADE_REDIS_KEY_PREFIX: redisPrefix } : {}),
+    });
     key = (await api.accounts.createUser(owner, null)).key;
     other = await api.newUser();
   });
@@ -62,6 +76,7 @@ describe.each(databaseKinds)("crawl notifications (%s)", (kind) => {
     await api.close();
     await site.close();
     await smtp.close();
+    if (bullmq) await dropRedisKeys(redisPrefix);
   });
 
   const crawl = async (version: 1 | 2) => {
