@@ -243,27 +243,24 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
 });
 
 describe("crawl notification settings without mail set up", () => {
-  it("stores them and says plainly that mail is not set up", async () => {
+  it("default to `regressed` for a scheduled crawl's project, and are stored saying plainly that mail is not set up", async () => {
     const api = await startApi("sqlite", { PAGEGRADE_CRAWL_DELAY_MS: "0" });
     const site = await startChangingSite();
     try {
       const key = await api.newUser();
       const created = await call(api, "POST", "/api/v1/crawls", {
         key,
-        json: { url: site.url("/"), sitemaps: 0 },
+        json: { url: site.url("/"), sitemaps: 0, schedule: "daily" },
       });
       const project = created.json().data.project as string;
       const id = created.json().data.id as number;
-      await eventually(
-        async () =>
-          (await call(api, "GET", `/api/v1/crawls/${id}`, { key })).json().data.status === "complete",
-        "the crawl to complete",
-        60_000,
-      );
-      const saved = await call(api, "PUT", `/api/v1/projects/${encodeURIComponent(project)}/notifications`, {
-        key,
-        json: { email_on: "completed" },
+      expect((await endedCrawl(api, key, id, 60_000)).status).toBe("complete");
+      const path = `/api/v1/projects/${encodeURIComponent(project)}/notifications`;
+      expect((await call(api, "GET", path, { key })).json().data).toMatchObject({
+        email_on: "regressed",
+        default: true,
       });
+      const saved = await call(api, "PUT", path, { key, json: { email_on: "completed" } });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json().data).toMatchObject({
         email_on: "completed",
