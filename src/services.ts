@@ -109,6 +109,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
     accounts,
     mail,
     new UnsubscribeTokens(() => sharedSecret(store, "notification-unsubscribe")),
+    mailStore,
   );
   const events = everySink([
     webhookEvents,

@@ -12,9 +12,11 @@ import type { CrawlStore } from "../crawls/crawl-store.js";
 import type { CrawlFinished, EventSink } from "../events/event-sink.js";
 import type { MailOutbox } from "../mail/mail-outbox.js";
 import { crawlNotificationMail } from "./crawl-notification-mail.js";
-import type { NotificationSettings } from "./notification-settings.js";
-
-export const crawlNotificationPurpose = "crawl-notification";
+import {
+  crawlNotificationKey,
+  crawlNotificationPurpose,
+  type NotificationSettings,
+} from "./notification-settings.js";
 
 export interface CrawlNotificationDependencies {
   settings: NotificationSettings;
@@ -59,7 +61,7 @@ export class CrawlNotifications implements EventSink {
         },
       });
       await mail.send(crawlNotificationPurpose, ownerId, content, {
-        dedupeKey: `${crawlNotificationPurpose}:${crawl.id}:${recipient}`,
+        dedupeKey: `${crawlNotificationKey(crawl.id)}${recipient}`,
       });
     }
   }

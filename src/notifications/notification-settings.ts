@@ -4,15 +4,27 @@
  * crawl has a schedule, never otherwise), `recipients` (plain addresses, at most 20, lower-cased and without
  * repeats; by default the owner's), the addresses unsubscribed, and whether mail is set up at all. Settings are
  * stored even without mail; the answer then says plainly that nothing will be sent. Also the unsubscribe link's
- * side: reading its token and recording the unsubscription.
+ * side (reading its token, recording the unsubscription) and the latest notification mails' delivery states.
  */
 import type { AccountService } from "../accounts/account-service.js";
 import { ValidationFailed } from "../errors.js";
 import { isPlainAddress } from "../mail/mail-message.js";
 import { MailNotSetUp, type MailOutbox } from "../mail/mail-outbox.js";
+import type { MailStore, StoredMail } from "../mail/mail-store.js";
 import type { NotificationTrigger } from "../store/schema.js";
 import type { NotificationStore } from "./notification-store.js";
 import type { UnsubscribeSubject, UnsubscribeTokens } from "./unsubscribe-token.js";
+
+export const crawlNotificationPurpose = "crawl-notification";
+
+/** The outbox's dedupe key of a crawl's notification mails, before the recipient. */
+export const crawlNotificationKey = (crawlId: number) => `${crawlNotificationPurpose}:${crawlId}:`;
+
+/** A notification mail's delivery state, for the project page. */
+export type NotificationMailState = Pick<
+  StoredMail,
+  "recipient" | "status" | "last_error" | "created_at" | "sent_at"
+>;
 
 export const notificationTriggers: readonly NotificationTrigger[] = ["regressed", "completed", "never"];
 
@@ -42,7 +54,14 @@ export class NotificationSettings {
     private readonly accounts: AccountService,
     private readonly mail: MailOutbox,
     private readonly tokens: UnsubscribeTokens,
+    private readonly mails: MailStore,
   ) {}
+
+  /** The delivery states of the mails about the project's latest five crawls, newest first (at most 10). */
+  async latestMails(ownerId: number, project: string): Promise<NotificationMailState[]> {
+    const crawlIds = await this.store.latestCrawlIds(ownerId, project, 5);
+    return this.mails.latestByKeyPrefix(ownerId, crawlIds.map(crawlNotificationKey), 10);
+  }
 
   /** What applies to the project: its saved settings or the defaults. */
   async effective(

@@ -61,6 +61,19 @@ export class NotificationStore {
     return row?.schedule;
   }
 
+  /** The ids of the project's latest crawls, newest first. */
+  async latestCrawlIds(ownerId: number, project: string, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom("crawls")
+      .select("id")
+      .where("user_id", "=", ownerId)
+      .where("project", "=", project)
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   async unsubscribed(ownerId: number, project: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom("notification_unsubscribes")

@@ -80,7 +80,10 @@ export async function projectRoutes(
       const notificationCard = notificationFormCard(
         request.csrfToken,
         await notifications.show(ownerId, project.project),
-        { saved: request.query.notifications === "saved" },
+        {
+          saved: request.query.notifications === "saved",
+          mails: await notifications.latestMails(ownerId, project.project),
+        },
       );
       return sendHtml(request, reply, project.project, html`${dashboard}${notificationCard}`);
     },

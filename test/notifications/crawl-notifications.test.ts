@@ -20,6 +20,7 @@ import { endedCrawl, endedCrawlPage, signedInClient } from "../helpers/crawl-api
 import { eventually } from "../helpers/job-queues.js";
 import { dropRedisKeys, redisUrl } from "../helpers/redis.js";
 import { startTestSmtp, type TestSmtp } from "../helpers/smtp.js";
+import { WebClient } from "../helpers/web-client.js";
 
 const mailSettings = (smtp: TestSmtp) => ({
   PAGEGRADE_SMTP_URL: smtp.url,
@@ -221,6 +222,17 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
     expect(recipientOf(next)).toBe(owner);
     expect(next.subject).toMatch(/^Crawl complete: /);
     expect(await outbox(third)).toHaveLength(1);
+
+    // The project page shows the latest mails' delivery states.
+    const userId = (await api.accounts.findByEmail(owner))?.id as number;
+    await api.accounts.setPassword(userId, "correct horse battery");
+    const web = new WebClient(api.app);
+    await web.post("/login", { email: owner, password: "correct horse battery" });
+    await eventually(async () => (await outbox(third))[0]?.status === "sent", "the mail recorded as sent");
+    const projectPage = await web.get(`/projects/${encodeURIComponent(project)}`);
+    expect(projectPage.body).toContain("Latest mails");
+    expect(projectPage.body).toContain(`${owner}: sent`);
+    expect(projectPage.body).toContain(`Unsubscribed: ${colleague}`);
   });
 
   it("mails under `regressed` only a crawl that regressed, and under `never` none", async () => {

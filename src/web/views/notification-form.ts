@@ -1,8 +1,12 @@
 /**
  * The project page's card for its crawl notification mails: when (`email_on`) and to whom, the addresses that
- * unsubscribed, and a plain statement when mail is not set up (the settings are still kept).
+ * unsubscribed, the latest mails' delivery states (a failing mail server shows here), and a plain statement
+ * when mail is not set up (the settings are still kept).
  */
-import type { NotificationSettingsView } from "../../notifications/notification-settings.js";
+import type {
+  NotificationMailState,
+  NotificationSettingsView,
+} from "../../notifications/notification-settings.js";
 import { html, type SafeHtml } from "../html.js";
 import { alert, csrfField, notice } from "./forms.js";
 
@@ -15,8 +19,9 @@ const choices = [
 export function notificationFormCard(
   csrf: string,
   settings: NotificationSettingsView,
-  state: { error?: string; recipients?: string; saved?: boolean } = {},
+  state: { error?: string; recipients?: string; saved?: boolean; mails?: NotificationMailState[] } = {},
 ): SafeHtml {
+  const mails = state.mails ?? [];
   const action = `/projects/${encodeURIComponent(settings.project)}/notifications`;
   const recipients = state.recipients ?? settings.recipients.join(", ");
   return html`<section class="card" id="notifications">
@@ -36,5 +41,14 @@ export function notificationFormCard(
     ${settings.unsubscribed.length > 0 ? html`<p>Unsubscribed: ${settings.unsubscribed.join(", ")}</p>` : ""}
     <p><button type="submit">Save</button></p>
   </form>
+  ${
+    mails.length > 0
+      ? html`<h3>Latest mails</h3>
+  <ul class="notification-mails">${mails.map(
+    (mail) =>
+      html`<li>${mail.recipient}: ${mail.status}${mail.sent_at ? html` (${mail.sent_at})` : ""}${mail.last_error ? html` — ${mail.last_error}` : ""}</li>`,
+  )}</ul>`
+      : ""
+  }
 </section>`;
 }
