@@ -16,6 +16,7 @@ import { Problem } from "./http/api/v1/common-schema.js";
 import { findingsSchemas } from "./http/api/v1/crawls/findings-schema.js";
 import { crawlSchemas } from "./http/api/v1/crawls/schema.js";
 import { apiV1 } from "./http/api/v1/plugin.js";
+import { NotificationSettings } from "./http/api/v1/projects/notification-schema.js";
 import { Project, ProjectDetail } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
 import { webhookSchemas } from "./http/api/v1/webhooks/schema.js";
@@ -125,6 +126,7 @@ export async function buildApp({
     ...analysisSchemas,
     Project,
     ProjectDetail,
+    NotificationSettings,
     ...webhookSchemas,
     ...crawlSchemas,
     ...findingsSchemas,
@@ -230,6 +232,7 @@ export async function buildApp({
     crawlAudits: services.crawlAudits,
     auditPdfs,
     brandings: services.brandings,
+    notifications: services.notifications,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -265,6 +268,7 @@ export async function buildApp({
     crawls,
     crawlFindings,
     teams: services.teams,
+    notifications: services.notifications,
     analyzer,
     closing: closing.signal,
   });

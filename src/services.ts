@@ -20,9 +20,14 @@ import { CrawlService } from "./crawls/crawl-service.js";
 import { type CrawlStores, openCrawlStores } from "./crawls/crawl-stores.js";
 import { crawlObject } from "./crawls/present.js";
 import type { EventSink } from "./events/event-sink.js";
+import { everySink } from "./events/every-sink.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import { MailOutbox } from "./mail/mail-outbox.js";
 import { MailStore } from "./mail/mail-store.js";
+import { CrawlNotifications } from "./notifications/crawl-notifications.js";
+import { NotificationSettings } from "./notifications/notification-settings.js";
+import { NotificationStore } from "./notifications/notification-store.js";
+import { UnsubscribeTokens } from "./notifications/unsubscribe-token.js";
 import { ProjectService } from "./projects/project-service.js";
 import { ProjectStore } from "./projects/project-store.js";
 import { AnalysisCapacity } from "./reports/analysis-capacity.js";
@@ -32,6 +37,7 @@ import { ReportService } from "./reports/report-service.js";
 import { AnalysisStore } from "./store/analysis-store.js";
 import { ReportStore } from "./store/report-store.js";
 import { SecretBox } from "./store/secret-box.js";
+import { sharedSecret } from "./store/secrets.js";
 import type { Store } from "./store/store.js";
 import { TeamService } from "./teams/team-service.js";
 import { TeamStore } from "./teams/team-store.js";
@@ -53,7 +59,7 @@ export interface Services extends ServiceDependencies {
   projects: ProjectService;
   accounts: AccountService;
   sessions: SessionService;
-  /** Who is told when an analysis is stored or a crawl ends: the webhooks. */
+  /** Who is told when an analysis is stored or a crawl ends: the webhooks, then the crawl notification mails. */
   events: EventSink;
   webhookStore: WebhookStore;
   webhooks: WebhookService;
@@ -69,6 +75,8 @@ export interface Services extends ServiceDependencies {
   mailStore: MailStore;
   mail: MailOutbox;
   passwordResets: PasswordResets;
+  /** Crawl notification settings per project and their unsubscribe links (src/notifications/). */
+  notifications: NotificationSettings;
   /** Teams, their members, invitations and activity (src/teams/). */
   teams: TeamService;
 }
@@ -93,7 +101,7 @@ export function createServices(dependencies: ServiceDependencies): Services {
     changeSummaries,
   );
   const crawlFindings = new CrawlFindings(crawlStores.rollups, crawlStores.links, crawlStores.listings);
-  const events = new WebhookEvents({
+  const webhookEvents = new WebhookEvents({
     webhooks: webhookStore,
     history,
     jobs,
@@ -115,10 +123,28 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const sessions = new SessionService(store);
   const mailStore = new MailStore(store);
   const mail = new MailOutbox(config.mail, mailStore, jobs);
+  const notifications = new NotificationSettings(
+    new NotificationStore(store),
+    accounts,
+    mail,
+    new UnsubscribeTokens(() => sharedSecret(store, "notification-unsubscribe")),
+    mailStore,
+  );
+  const events = everySink([
+    webhookEvents,
+    new CrawlNotifications({
+      settings: notifications,
+      crawls: crawlStores.crawls,
+      comparison: crawlComparison,
+      mail,
+      regressionScoreDrop: config.regressionScoreDrop,
+    }),
+  ]);
   return {
     ...dependencies,
     mailStore,
     mail,
+    notifications,
     passwordResets: new PasswordResets(store, accounts, sessions, mail, jobs),
     teams: new TeamService(new TeamStore(store), mail),
     reportStore,

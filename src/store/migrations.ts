@@ -41,6 +41,7 @@ import { mail } from "./migrations/030_mail.js";
 import { teams } from "./migrations/031_teams.js";
 import { crawlAudits } from "./migrations/032_crawl_audits.js";
 import { oneVersionBump } from "./migrations/033_one_version_bump.js";
+import { crawlNotifications } from "./migrations/034_crawl_notifications.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -75,6 +76,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "031_teams": teams(dialect),
     "032_crawl_audits": crawlAudits(dialect),
     "033_one_version_bump": oneVersionBump(dialect),
+    "034_crawl_notifications": crawlNotifications(dialect),
   };
 }
 

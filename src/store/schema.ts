@@ -226,6 +226,36 @@ export interface MailMessagesTable {
   next_attempt_at: string | null;
   created_at: string;
   sent_at: string | null;
+  /** Unique when set (migration 034): one row per what the mail is about (a crawl and a recipient). */
+  dedupe_key: Generated<string | null>;
+  /** Extra headers as a JSON object (`List-Unsubscribe`, …); null for none (migration 034). */
+  headers: Generated<string | null>;
+}
+
+/** A notification e-mail's trigger (migration 034). */
+export type NotificationTrigger = "regressed" | "completed" | "never";
+
+/** A project's crawl notification settings (migration 034, src/notifications/). */
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  team_id: Generated<number | null>;
+  project: string;
+  email_on: NotificationTrigger;
+  /** A JSON array of addresses; null: the owner's. */
+  recipients: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An address unsubscribed from one project's notifications (migration 034). */
+export interface NotificationUnsubscribesTable {
+  id: Generated<number>;
+  user_id: number;
+  team_id: Generated<number | null>;
+  project: string;
+  recipient: string;
+  created_at: string;
 }
 
 /** A password-reset link (migration 030): only the SHA-256 digest of its token. */
@@ -518,6 +548,8 @@ export interface Database {
   sessions: SessionsTable;
   mail_messages: MailMessagesTable;
   brandings: BrandingsTable;
+  notification_settings: NotificationSettingsTable;
+  notification_unsubscribes: NotificationUnsubscribesTable;
   password_resets: PasswordResetsTable;
   secrets: SecretsTable;
   users: UsersTable;

@@ -17,6 +17,7 @@ import type { CrawlService } from "../crawls/crawl-service.js";
 import type { CrawlRow } from "../crawls/crawl-store.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { NotificationSettings } from "../notifications/notification-settings.js";
 import type { ProjectService } from "../projects/project-service.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { PasswordGate } from "../reports/password-gate.js";
@@ -32,6 +33,7 @@ import { crawlRoutes } from "./crawl-routes.js";
 import { refuseForgedForms } from "./csrf.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
 import { historyRoutes } from "./history-routes.js";
+import { notificationRoutes } from "./notification-routes.js";
 import { passwordResetRoutes } from "./password-reset-routes.js";
 import type { AuditPrinter } from "./pdf/audit-printer.js";
 import type { ReportPrinter } from "./pdf/report-printer.js";
@@ -43,6 +45,7 @@ import { signInRoutes } from "./sign-in-routes.js";
 import { requireSignIn } from "./signed-in.js";
 import { siteRoutes } from "./site-routes.js";
 import { invitationLinkRoute, teamRoutes } from "./team-routes.js";
+import { unsubscribeRoutes } from "./unsubscribe-routes.js";
 import { webAccess } from "./web-access.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
@@ -71,6 +74,8 @@ export interface WebOptions {
   auditPdfs: AuditPrinter;
   /** Owners' brand names and logos, on their audit pages. */
   brandings: Brandings;
+  /** Crawl notification settings, and the unsubscribe links of their mails. */
+  notifications: NotificationSettings;
   analyzer: Analyzer;
   /** Aborted when the service closes (ends the crawl pages' event streams). */
   closing: AbortSignal;
@@ -95,6 +100,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await pdfRoutes(app, options);
   await invitationLinkRoute(app);
   await auditRoutes(app, options);
+  await unsubscribeRoutes(app, options);
 
   // The signed-in pages' resources, loaded within the user's workspace (web-access.ts).
   const signedInOptions = { ...options, resources: webAccess(options) };
@@ -103,6 +109,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
     await dashboardRoutes(signedIn, signedInOptions);
     await reportManageRoutes(signedIn, signedInOptions);
     await projectRoutes(signedIn, signedInOptions);
+    await notificationRoutes(signedIn, signedInOptions);
     await accountRoutes(signedIn, options);
     await webhookRoutes(signedIn, signedInOptions);
     await crawlRoutes(signedIn, signedInOptions);

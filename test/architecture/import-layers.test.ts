@@ -13,12 +13,14 @@ import { describe, expect, it } from "vitest";
 const src = new URL("../../src/", import.meta.url).pathname;
 
 /**
- * Services, top to bottom: a service may import the ones after it, never one before it. Crawls store reports
+ * Services, top to bottom: a service may import the ones after it, never one before it. Notifications compare
+ * crawls and send mail when one ends (told through events like the webhooks); crawls store reports
  * and announce through events; webhooks present reports and diffs for their payloads; reports announce through
  * events and read projects' rules; teams check addresses as accounts do and mail invitations; accounts send
  * mail (password reset); mail, events and branding use nobody.
  */
 const serviceOrder = [
+  "notifications/",
   "crawls/",
   "webhooks/",
   "reports/",

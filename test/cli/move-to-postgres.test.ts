@@ -168,6 +168,13 @@ describe("moving a SQLite service to PostgreSQL", () => {
       30_000,
     );
 
+    // The crawl's project mails its crawls to two addresses (stored, though mail is not set up here).
+    const notificationsPath = `/api/v1/projects/${encodeURIComponent(crawl.project)}/notifications`;
+    await ok(sqliteService, aliceKey, "PUT", notificationsPath, {
+      email_on: "completed",
+      recipients: ["alice@example.com", "client@example.com"],
+    });
+
     // A team of Alice's with Bob as its editor and an invitation still open.
     const team = (await ok(sqliteService, aliceKey, "POST", "/api/v1/teams", { name: "Agency" })).data;
     const invitation = (
@@ -221,6 +228,7 @@ describe("moving a SQLite service to PostgreSQL", () => {
       "/api/v1/webhooks",
       `/api/v1/webhooks/${webhook.id}`,
       `/api/v1/webhooks/${webhook.id}/deliveries`,
+      notificationsPath,
       "/api/v1/teams",
       ...teamPaths,
     ];

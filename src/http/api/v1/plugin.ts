@@ -10,6 +10,7 @@ import type { CrawlFindings } from "../../../crawls/crawl-findings.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { QuotaKind, Quotas } from "../../../limits/quotas.js";
 import type { RateLimiter } from "../../../limits/rate-limiter.js";
+import type { NotificationSettings } from "../../../notifications/notification-settings.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
@@ -28,6 +29,7 @@ import { type AuditPdfs, crawlAuditRoutes } from "./crawls/audit-routes.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
 import { crawlRoutes } from "./crawls/routes.js";
 import { metaRoutes } from "./meta/routes.js";
+import { notificationRoutes } from "./projects/notification-routes.js";
 import { projectRoutes } from "./projects/routes.js";
 import { type ReportPdfs, reportPdfRoutes } from "./reports/pdf-routes.js";
 import { reportRoutes } from "./reports/routes.js";
@@ -48,6 +50,8 @@ export interface ApiOptions {
   crawlAudits: CrawlAudits;
   auditPdfs: AuditPdfs;
   brandings: Brandings;
+  /** Crawl notification settings per project. */
+  notifications: NotificationSettings;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
@@ -104,6 +108,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   await reportScreenshotRoutes(app, context);
   await analysisRoutes(app, context);
   await projectRoutes(app, context);
+  await notificationRoutes(app, { access: context.access, notifications: options.notifications });
   await metaRoutes(app, context);
   await webhookRoutes(app, context);
   await crawlRoutes(app, context);
