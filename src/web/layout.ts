@@ -61,7 +61,7 @@ ${
   <nav aria-label="Main">
     ${
       user
-        ? html`<a href="/reports">Reports</a> <a href="/projects">Projects</a> <a href="/crawls">Crawls</a> <a href="/teams">Teams</a> <a href="/account">Account</a>
+        ? html`<a href="/reports">Reports</a> <a href="/projects">Projects</a> <a href="/crawls">Crawls</a> <a href="/teams" class="wide-only">Teams</a> <a href="/account">Account</a>
     <form method="post" action="/logout" class="inline-form"><input type="hidden" name="_csrf" value="${csrfToken ?? ""}"><button type="submit" class="link-button">Log out</button></form>`
         : html`<a href="/login">Log in</a> <a href="/register" class="button">Sign up</a>`
     }
