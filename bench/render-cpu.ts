@@ -23,24 +23,9 @@ export class CpuMeter {
   private readonly lastSeen = new Map<number, number>();
 
   sample(): CpuSample {
-    const parents = new Map<number, number>();
-    const ticks = new Map<number, number>();
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        // "pid (comm) state ppid … utime stime …": comm may hold spaces, so read after the last ")".
-        const close = stat.lastIndexOf(")");
-        const comm = stat.slice(stat.indexOf("(") + 1, close);
-        const fields = stat.slice(close + 2).split(" ");
-        parents.set(Number(entry), Number(fields[1]));
-        if (comm.startsWith("chrom")) ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-      } catch {
-        // The process ended while we looked.
-      }
-    }
-    for (const [pid, count] of ticks) {
-      if (descendsFrom(pid, parents)) this.lastSeen.set(pid, count);
+    for (const { pid, fields } of chromiumProcesses()) {
+      // utime and stime, the 14th and 15th fields of the line.
+      this.lastSeen.set(pid, Number(fields[11]) + Number(fields[12]));
     }
     let chromium = 0;
     for (const count of this.lastSeen.values()) chromium += count;
@@ -51,6 +36,29 @@ export class CpuMeter {
       wall: performance.now() / 1000,
     };
   }
+}
+
+/**
+ * Every Chromium process under this one, with the fields of its /proc/<pid>/stat after the command's name
+ * ("state ppid pgrp …": the name may hold spaces and parentheses, so they are read after the last ")").
+ */
+export function chromiumProcesses(): Array<{ pid: number; fields: string[] }> {
+  const parents = new Map<number, number>();
+  const chromium: Array<{ pid: number; fields: string[] }> = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const fields = stat.slice(close + 2).split(" ");
+      parents.set(Number(entry), Number(fields[1]));
+      if (stat.slice(stat.indexOf("(") + 1, close).startsWith("chrom"))
+        chromium.push({ pid: Number(entry), fields });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return chromium.filter(({ pid }) => descendsFrom(pid, parents));
 }
 
 function descendsFrom(pid: number, parents: Map<number, number>): boolean {

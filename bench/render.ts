@@ -46,7 +46,7 @@ import { corpusDir } from "../test/helpers/corpus.js";
 import { notFound, startServer } from "../test/helpers/local-server.js";
 import { agreementWithLighthouse } from "./lighthouse-agreement.js";
 import { ensureLighthouse, lighthouseCli, lighthouseDir, lighthouseVersion } from "./lighthouse-install.js";
-import { PartCpu } from "./render-cpu.js";
+import { chromiumProcesses, PartCpu } from "./render-cpu.js";
 
 const cacheDir = join(lighthouseDir, `results-${lighthouseVersion}-guard-proxy`);
 const outputDir = new URL("../bench-output/render/", import.meta.url).pathname;
@@ -538,33 +538,8 @@ function startMemorySampler(): { stop(): number } {
 }
 
 function chromiumPssKiB(): number {
-  const parents = new Map<number, number>();
-  const names = new Map<number, string>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ")".
-      const close = stat.lastIndexOf(")");
-      names.set(Number(entry), stat.slice(stat.indexOf("(") + 1, close));
-      parents.set(Number(entry), Number(stat.slice(close + 2).split(" ")[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const descends = (pid: number): boolean => {
-    for (
-      let current = parents.get(pid);
-      current !== undefined && current > 1;
-      current = parents.get(current)
-    ) {
-      if (current === process.pid) return true;
-    }
-    return false;
-  };
   let total = 0;
-  for (const [pid, name] of names) {
-    if (!name.startsWith("chrom") || !descends(pid)) continue;
+  for (const { pid } of chromiumProcesses()) {
     try {
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
       total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
