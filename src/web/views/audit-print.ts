@@ -8,7 +8,7 @@
 import type { Brand } from "../../branding/brandings.js";
 import type { AuditContents, IssuePages } from "../../crawls/crawl-audits.js";
 import type { Fix } from "../../crawls/fix-first.js";
-import { siteIssueObject } from "../../crawls/present.js";
+import { listedSiteIssueObject } from "../../crawls/present.js";
 import { html, type SafeHtml, trusted } from "../html.js";
 import { auditFixesShown } from "./audit.js";
 import { fixFirstList } from "./fix-first.js";
@@ -88,7 +88,7 @@ function issueItems(list: IssuePages): SafeHtml {
         html`<li><span class="key">${row.url}</span> <span class="muted">${row.status}${row.message ? ` · ${row.message}` : ""}</span></li>`,
     )}</ul>${listedNote(list.rows.length, list.total)}`;
   }
-  const issue = siteIssueObject(list.issue);
+  const issue = listedSiteIssueObject(list.issue, null);
   const shown = issue.items.slice(0, printedIssueItems);
   return html`<table class="evidence">
     <thead><tr><th scope="col">Page</th><th scope="col">Details</th><th scope="col">Linked from</th></tr></thead>
