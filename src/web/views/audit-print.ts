@@ -11,6 +11,7 @@ import type { Fix } from "../../crawls/fix-first.js";
 import { listedSiteIssueObject } from "../../crawls/present.js";
 import { html, type SafeHtml, trusted } from "../html.js";
 import { auditFixesShown } from "./audit.js";
+import { listedNote } from "./crawl-findings.js";
 import { fixFirstList } from "./fix-first.js";
 import { day } from "./history.js";
 import { crawlScoreChart, latestCrawlChanges } from "./project-dashboard.js";
@@ -94,10 +95,6 @@ function issueItems(list: IssuePages): SafeHtml {
     <thead><tr><th scope="col">Page</th><th scope="col">Details</th><th scope="col">Linked from</th></tr></thead>
     <tbody>${shown.map((item) => itemRow(item))}</tbody>
   </table>${listedNote(shown.length, issue.count)}`;
-}
-
-function listedNote(listed: number, total: number): SafeHtml | "" {
-  return total > listed ? html`<p class="muted">The first ${listed} of ${total} are listed.</p>` : "";
 }
 
 /** Chromium's header template: the site and the crawl's date on every page. */

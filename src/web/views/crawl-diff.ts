@@ -9,6 +9,7 @@ import type { CrawlDiff, SiteIssueChange } from "../../crawls/crawl-diff.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
 import { wholeListLinkKeys } from "../../crawls/finding-url-lists.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
+import { listedNote } from "./crawl-findings.js";
 import { findingParts } from "./finding-parts.js";
 import { alert } from "./forms.js";
 
@@ -141,10 +142,6 @@ function findingMarkup(item: Record<string, unknown>, page: (url: string) => Saf
 function pageList(title: string, entries: SafeHtml[]): SafeHtml | "" {
   if (entries.length === 0) return "";
   return html`<h3>${title}</h3><ul class="evidence">${entries.map((entry) => html`<li>${entry}</li>`)}</ul>`;
-}
-
-function listedNote(listed: number, total: number): SafeHtml | "" {
-  return total > listed ? html`<p class="muted">The first ${listed} of ${total} are listed.</p>` : "";
 }
 
 function stamp(at: string | null): string {
