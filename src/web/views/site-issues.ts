@@ -83,7 +83,7 @@ const wholeListKeys = ["page_count", ...wholeListLinkKeys];
  * Where a finding's URL list was cut: a link to the whole of it, or where its reader cannot open that (the shared
  * audit), how many were left out; nothing for a finding shown whole.
  */
-function cutListNote(item: Record<string, unknown>): SafeHtml | "" {
+export function cutListNote(item: Record<string, unknown>): SafeHtml | "" {
   if (typeof item.pages_url === "string")
     return html`<br><a href="${item.pages_url}">All ${String(item.page_count)} pages of this group</a>`;
   if (typeof item.chain_url === "string")
