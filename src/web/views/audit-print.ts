@@ -8,9 +8,10 @@
 import type { Brand } from "../../branding/brandings.js";
 import type { AuditContents, IssuePages } from "../../crawls/crawl-audits.js";
 import type { Fix } from "../../crawls/fix-first.js";
-import { siteIssueObject } from "../../crawls/present.js";
+import { listedSiteIssueObject } from "../../crawls/present.js";
 import { html, type SafeHtml, trusted } from "../html.js";
 import { auditFixesShown } from "./audit.js";
+import { listedNote } from "./crawl-findings.js";
 import { fixFirstList } from "./fix-first.js";
 import { day } from "./history.js";
 import { crawlScoreChart, latestCrawlChanges } from "./project-dashboard.js";
@@ -88,16 +89,12 @@ function issueItems(list: IssuePages): SafeHtml {
         html`<li><span class="key">${row.url}</span> <span class="muted">${row.status}${row.message ? ` · ${row.message}` : ""}</span></li>`,
     )}</ul>${listedNote(list.rows.length, list.total)}`;
   }
-  const issue = siteIssueObject(list.issue);
+  const issue = listedSiteIssueObject(list.issue, null);
   const shown = issue.items.slice(0, printedIssueItems);
   return html`<table class="evidence">
     <thead><tr><th scope="col">Page</th><th scope="col">Details</th><th scope="col">Linked from</th></tr></thead>
     <tbody>${shown.map((item) => itemRow(item))}</tbody>
   </table>${listedNote(shown.length, issue.count)}`;
-}
-
-function listedNote(listed: number, total: number): SafeHtml | "" {
-  return total > listed ? html`<p class="muted">The first ${listed} of ${total} are listed.</p>` : "";
 }
 
 /** Chromium's header template: the site and the crawl's date on every page. */

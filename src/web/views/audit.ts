@@ -7,7 +7,7 @@
 import { checkTitle } from "../../analysis/check-titles.js";
 import type { AuditContents, IssuePages } from "../../crawls/crawl-audits.js";
 import type { Fix } from "../../crawls/fix-first.js";
-import { siteIssueObject } from "../../crawls/present.js";
+import { listedSiteIssueObject } from "../../crawls/present.js";
 import { html, type SafeHtml } from "../html.js";
 import { pager } from "./crawl-findings.js";
 import { fixFirstList } from "./fix-first.js";
@@ -96,7 +96,8 @@ export function auditIssueBody(
   </section>
 </article>`;
   }
-  const issue = siteIssueObject(list.issue);
+  // A group's first pages and a chain's first URLs with their counts; the whole lists are the owner's (signed in).
+  const issue = listedSiteIssueObject(list.issue, null);
   const shown = issue.items.slice((page - 1) * auditItemsPerPage, page * auditItemsPerPage);
   return html`<article class="audit">
   <h1>${issue.title}</h1>
