@@ -16,17 +16,13 @@ import { readFileSync } from "node:fs";
 import { createServer, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
-import { insertNamedRows } from "../src/crawls/page-check-code-store.js";
-import { urlTemplate } from "../src/crawls/page-checks.js";
-import type { Store } from "../src/store/store.js";
-import { timestamp } from "../src/timestamps.js";
 import {
   type BenchDatabase,
   benchDatabase,
   benchUser,
-  insertCompleteCrawl,
   postgresAnswers,
   postgresUrl,
+  seedShopCrawl,
 } from "./seeded-crawl.js";
 
 const pages = Number(process.env.BENCH_EXPORT_PAGES ?? 10_000);
@@ -111,77 +107,11 @@ async function baseline(body: Buffer): Promise<Download> {
 }
 
 /** A complete crawl of `pages` pages, its links and its failed checks, written directly. */
-async function seedCrawl(store: Store, userId: number): Promise<number> {
-  const now = timestamp();
-  const crawlId = await insertCompleteCrawl(store, {
-    userId,
-    url: `${site}/`,
-    pages,
-    score: 71,
-    result: "decent",
-    startedAt: now,
-    finishedAt: now,
-  });
-  const urlOf = (index: number) =>
-    index === 0 ? `${site}/` : `${site}/${["blog", "shop", "docs", "help"][index % 4]}/page-${index}`;
-  const batch = 500;
-  await store.db.transaction().execute(async (trx) => {
-    for (let start = 0; start < pages; start += batch) {
-      const indexes = Array.from({ length: Math.min(batch, pages - start) }, (_, offset) => start + offset);
-      const rows = await trx
-        .insertInto("crawl_pages")
-        .values(
-          indexes.map((index) => ({
-            crawl_id: crawlId,
-            url: urlOf(index),
-            depth: 1,
-            state: "done" as const,
-            status_code: index % 50 === 49 ? 404 : 200,
-            content_type: "text/html",
-            title: `Page ${index}, with "quotes" and a comma`,
-            outlinks: linksPerPage,
-            score: 71,
-            result: "decent",
-          })),
-        )
-        .returning(["id", "url"])
-        .execute();
-      await trx
-        .insertInto("crawl_links")
-        .values(
-          indexes.flatMap((index) =>
-            Array.from({ length: linksPerPage }, (_, link) => ({
-              crawl_id: crawlId,
-              from_url: urlOf(index),
-              to_url: urlOf((index + link + 1) % pages),
-              nofollow: 0,
-              anchor: `Read page ${(index + link + 1) % pages}`,
-            })),
-          ),
-        )
-        .execute();
-      await insertNamedRows(
-        trx,
-        rows.flatMap((row) =>
-          ["image-alt", "meta-description", "inline-css"].map((check) => ({
-            crawl_id: crawlId,
-            page_id: row.id,
-            check_id: check,
-            status: check === "inline-css" ? ("warn" as const) : ("fail" as const),
-            template: urlTemplate(row.url),
-          })),
-        ),
-      );
-    }
-  });
-  return crawlId;
-}
-
 async function benchOn(kind: string, database: BenchDatabase): Promise<void> {
   const { store, url: databaseUrl, schema } = database;
   const { userId, key } = await benchUser(store);
   const seeding = performance.now();
-  const crawlId = await seedCrawl(store, userId);
+  const crawlId = await seedShopCrawl(store, userId, { pages, linksPerPage, site });
   // As autovacuum leaves a table after a crawl's inserts: the planner knows its size.
   if (schema) await sql`analyze crawl_links, crawl_pages, crawl_page_checks`.execute(store.db);
   console.log(

@@ -6,8 +6,11 @@
 import type { Insertable, Kysely } from "kysely";
 import pg from "pg";
 import { AccountService } from "../src/accounts/account-service.js";
+import { insertNamedRows } from "../src/crawls/page-check-code-store.js";
+import { urlTemplate } from "../src/crawls/page-checks.js";
 import type { Database } from "../src/store/schema.js";
 import type { Store } from "../src/store/store.js";
+import { timestamp } from "../src/timestamps.js";
 import { freshDatabase, postgresUrl, type TestDatabase } from "../test/helpers/api.js";
 
 export { postgresUrl };
@@ -92,4 +95,78 @@ export async function insertInBatches<Table extends keyof Database>(
       .values(rows.slice(start, start + batch) as never)
       .execute();
   }
+}
+
+/**
+ * A complete crawl of a shop (bench:exports, bench:audit-pdf): `pages` pages (every 50th a 404), `linksPerPage`
+ * internal links each, and 3 checks failed or warned on every page; returns its id.
+ */
+export async function seedShopCrawl(
+  store: Store,
+  userId: number,
+  { pages, linksPerPage, site }: { pages: number; linksPerPage: number; site: string },
+): Promise<number> {
+  const now = timestamp();
+  const crawlId = await insertCompleteCrawl(store, {
+    userId,
+    url: `${site}/`,
+    pages,
+    score: 71,
+    result: "decent",
+    startedAt: now,
+    finishedAt: now,
+  });
+  const urlOf = (index: number) =>
+    index === 0 ? `${site}/` : `${site}/${["blog", "shop", "docs", "help"][index % 4]}/page-${index}`;
+  const batch = 500;
+  await store.db.transaction().execute(async (trx) => {
+    for (let start = 0; start < pages; start += batch) {
+      const indexes = Array.from({ length: Math.min(batch, pages - start) }, (_, offset) => start + offset);
+      const rows = await trx
+        .insertInto("crawl_pages")
+        .values(
+          indexes.map((index) => ({
+            crawl_id: crawlId,
+            url: urlOf(index),
+            depth: 1,
+            state: "done" as const,
+            status_code: index % 50 === 49 ? 404 : 200,
+            content_type: "text/html",
+            title: `Page ${index}, with "quotes" and a comma`,
+            outlinks: linksPerPage,
+            score: 71,
+            result: "decent",
+          })),
+        )
+        .returning(["id", "url"])
+        .execute();
+      await trx
+        .insertInto("crawl_links")
+        .values(
+          indexes.flatMap((index) =>
+            Array.from({ length: linksPerPage }, (_, link) => ({
+              crawl_id: crawlId,
+              from_url: urlOf(index),
+              to_url: urlOf((index + link + 1) % pages),
+              nofollow: 0,
+              anchor: `Read page ${(index + link + 1) % pages}`,
+            })),
+          ),
+        )
+        .execute();
+      await insertNamedRows(
+        trx,
+        rows.flatMap((row) =>
+          ["image-alt", "meta-description", "inline-css"].map((check) => ({
+            crawl_id: crawlId,
+            page_id: row.id,
+            check_id: check,
+            status: check === "inline-css" ? ("warn" as const) : ("fail" as const),
+            template: urlTemplate(row.url),
+          })),
+        ),
+      );
+    }
+  });
+  return crawlId;
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: regenerates docs/screenshots/ — the report, crawl and project pages (and the rest of the
+ * `npm run screenshots`: regenerates docs/screenshots/ — the report, crawl, project and shared audit pages (and the rest of the
  * app with `--all`) at a desk's 1350×940 and a phone's 390×844, over realistic data (test/helpers/realistic-app.ts:
  * a rendered report of a page failing many checks, a crawl of a few hundred pages). Prints each page's size.
  * Each picture is the page's first screen (what a visitor sees before scrolling, and small enough to keep in
@@ -17,7 +17,7 @@ const sizes = [
 const argv = process.argv.slice(2);
 const outAt = argv.indexOf("--out");
 const out = outAt >= 0 ? (argv[outAt + 1] as string) : "docs/screenshots";
-const kept = argv.includes("--all") ? null : ["report", "crawl", "project"];
+const kept = argv.includes("--all") ? null : ["report", "crawl", "project", "audit"];
 const fullPage = argv.includes("--full");
 
 /** The innermost elements that reach past the screen's right edge, as tag.class (for a sideways scroll). */

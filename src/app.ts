@@ -4,11 +4,13 @@
  * the services (services.ts) and the job queue the configuration names, whose workers run in this process. Built by a function
  * so tests drive it with inject() and the server start-up lives elsewhere (main.ts).
  */
+
 import { randomUUID } from "node:crypto";
 import formbody from "@fastify/formbody";
 import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Analyzer } from "./analysis/analyse.js";
+import { brandOwnerOf } from "./branding/branding-store.js";
 import { redactedSmtpUrl, type ServiceConfig } from "./config.js";
 import { frameworkErrors, installErrorHandling, installNotFound } from "./error-handling.js";
 import { analysisSchemas } from "./http/api/v1/analyses/schema.js";
@@ -16,6 +18,7 @@ import { Problem } from "./http/api/v1/common-schema.js";
 import { findingsSchemas } from "./http/api/v1/crawls/findings-schema.js";
 import { crawlSchemas } from "./http/api/v1/crawls/schema.js";
 import { apiV1 } from "./http/api/v1/plugin.js";
+import { NotificationSettings } from "./http/api/v1/projects/notification-schema.js";
 import { Project, ProjectDetail } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
 import { webhookSchemas } from "./http/api/v1/webhooks/schema.js";
@@ -27,11 +30,13 @@ import { BatchedRateCounters } from "./limits/batched-rate-counters.js";
 import { openRateCounters } from "./limits/open-rate-counters.js";
 import { Quotas } from "./limits/quotas.js";
 import { RateLimiter } from "./limits/rate-limiter.js";
+import { PasswordGate } from "./reports/password-gate.js";
 import { ReportAccess } from "./reports/report-access.js";
 import { createServices } from "./services.js";
 import { sharedSecret } from "./store/secrets.js";
 import type { Store } from "./store/store.js";
 import { errorPages } from "./web/error-pages.js";
+import { AuditPrinter } from "./web/pdf/audit-printer.js";
 import { ReportPrinter } from "./web/pdf/report-printer.js";
 import { webPages } from "./web/plugin.js";
 
@@ -123,6 +128,7 @@ export async function buildApp({
     ...analysisSchemas,
     Project,
     ProjectDetail,
+    NotificationSettings,
     ...webhookSchemas,
     ...crawlSchemas,
     ...findingsSchemas,
@@ -204,12 +210,16 @@ export async function buildApp({
 
   // Reports as PDFs for the web and the API: the renderer (and playwright-core) is loaded on the first PDF, its
   // one Chromium started then, and closed with the app.
-  const pdfs = new ReportPrinter({
-    executablePath: config.chromiumPath,
-    sandbox: config.chromiumSandbox,
-    maxConcurrent: config.maxConcurrentPdfs,
-  });
+  const pdfs = new ReportPrinter(
+    {
+      executablePath: config.chromiumPath,
+      sandbox: config.chromiumSandbox,
+      maxConcurrent: config.maxConcurrentPdfs,
+    },
+    (workspace) => services.brandings.brandOf(brandOwnerOf(workspace)),
+  );
   app.addHook("onClose", async () => pdfs.close());
+  const auditPdfs = new AuditPrinter(pdfs, services.crawlAudits, services.brandings);
 
   await app.register(apiV1, {
     prefix: "/api/v1",
@@ -221,6 +231,10 @@ export async function buildApp({
     crawls,
     crawlFindings,
     teams: services.teams,
+    crawlAudits: services.crawlAudits,
+    auditPdfs,
+    brandings: services.brandings,
+    notifications: services.notifications,
     requestLimiter,
     quotas,
     authFailureLimiter,
@@ -229,13 +243,24 @@ export async function buildApp({
     closing: closing.signal,
   });
 
+  const accessSecret = await sharedSecret(store, "report-access");
   await app.register(webPages, {
     accounts,
     sessions,
     reports,
     history,
     projects,
-    access: new ReportAccess(reportStore, await sharedSecret(store, "report-access"), reportPasswordFailures),
+    access: new ReportAccess(reportStore, accessSecret, reportPasswordFailures),
+    audits: services.crawlAudits,
+    auditPdfs,
+    brandings: services.brandings,
+    // A crawl's audit: the reports' secret and wrong-password limit, its tokens and counts told apart by scope.
+    auditAccess: new PasswordGate(
+      (id) => services.crawlAudits.find(id),
+      accessSecret,
+      reportPasswordFailures,
+      "crawl",
+    ),
     loginFailures,
     passwordResets: services.passwordResets,
     resetRequests,
@@ -245,6 +270,7 @@ export async function buildApp({
     crawls,
     crawlFindings,
     teams: services.teams,
+    notifications: services.notifications,
     analyzer,
     closing: closing.signal,
   });

@@ -12,7 +12,7 @@ import { diffAnalyses, isRegression } from "../analysis/analysis-diff.js";
 import { analysisFailureOf } from "../analysis/analysis-failure.js";
 import { ChromiumUnavailable } from "../analysis/render/render-errors.js";
 import { InvalidUrl } from "../analysis/submitted-url.js";
-import { ConfigError, loadAnalysisConfig } from "../config.js";
+import { ConfigError } from "../config.js";
 import { UsageError } from "../errors.js";
 import type { AnalysisMode } from "../vocabulary.js";
 import { paletteFor } from "./colour.js";
@@ -22,6 +22,7 @@ import { type GateCase, junitXml } from "./gate/junit.js";
 import { renderDiff } from "./gate/render-diff.js";
 import { ProgressBar } from "./progress-bar.js";
 import { renderReport, safe } from "./render-report.js";
+import { commandAnalysisConfig } from "./renders-at-once.js";
 
 /** The report fields the command prints with --json (the API's report object, without storage fields). */
 export function reportJson(report: AnalysisReport) {
@@ -69,10 +70,11 @@ function modeOf(raw: string | undefined): AnalysisMode {
 
 /**
  * The analyzer for the mode; rendered mode starts Chromium once first, and stops before any page is fetched
- * when Chromium is missing or will not start (exit 2, the problem named).
+ * when Chromium is missing or will not start (exit 2, the problem named). Its browser pool renders
+ * `concurrency` pages at once (renders-at-once.ts).
  */
-async function analyzerFor(mode: AnalysisMode): Promise<Analyzer> {
-  const analyzer = new Analyzer(loadAnalysisConfig());
+async function analyzerFor(mode: AnalysisMode, concurrency = 1): Promise<Analyzer> {
+  const analyzer = new Analyzer(commandAnalysisConfig(concurrency));
   if (mode !== "rendered") return analyzer;
   const chromium = await analyzer.chromium.probe();
   if (chromium.problem) {
@@ -202,7 +204,7 @@ async function analyseFile(
     .filter((line) => line !== "" && !line.startsWith("#"));
   const out = jsonLines === undefined || jsonLines === "-" ? process.stdout : createWriteStream(jsonLines);
   const progress = new ProgressBar(process.stderr, urls.length);
-  const analyzer = await analyzerFor(mode);
+  const analyzer = await analyzerFor(mode, concurrency);
   let failed = 0;
   let next = 0;
   const worker = async () => {

@@ -130,6 +130,8 @@ export class CrawlService {
       exclude,
       mode,
       privacy,
+      // The next audit is shared as this one was, with the same password.
+      password_hash: previous.password_hash,
       schedule,
     };
     // In the previous run's workspace: a team's schedule runs for the team, whoever of it made it.
@@ -141,7 +143,10 @@ export class CrawlService {
    * (PAGEGRADE_CRAWL_HOST_CONCURRENCY), keyed `crawl:<id>:<part>`, so the parts spread over the workers. Nothing
    * stays behind if the queue refuses.
    */
-  private async start(owner: WorkspaceScope, fields: ReturnType<typeof crawlFields>): Promise<CrawlRow> {
+  private async start(
+    owner: WorkspaceScope,
+    fields: ReturnType<typeof crawlFields> & { password_hash?: string | null },
+  ): Promise<CrawlRow> {
     const { userId, teamId } = owner;
     const now = timestamp();
     const parts = Math.max(1, this.settings.hostConcurrency);

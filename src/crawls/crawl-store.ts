@@ -27,10 +27,10 @@ import { timestamp } from "../timestamps.js";
 
 export type CrawlRow = Selectable<CrawlsTable>;
 /**
- * A crawl as lists and event streams show it: its row without what may be large (a list crawl's `urls`, up to 1 MiB;
- * robots.txt; the sealed headers), with the number of listed URLs instead (null when it follows links).
+ * A crawl as lists and event streams show it: its row without what may be large or secret (a list crawl's `urls`, up to 1 MiB;
+ * robots.txt; the sealed headers; the audit's password hash), with the number of listed URLs instead (null when it follows links).
  */
-export type CrawlSummaryRow = Omit<CrawlRow, "urls" | "robots_txt" | "headers"> & {
+export type CrawlSummaryRow = Omit<CrawlRow, "urls" | "robots_txt" | "headers" | "password_hash"> & {
   url_count: number | null;
 };
 
@@ -108,6 +108,7 @@ export type NewCrawl = Pick<
   header_names?: string;
   urls?: string | null;
   extract?: string;
+  password_hash?: string | null;
 };
 
 export interface CrawlListQuery {

@@ -5,8 +5,9 @@
  * list cut says how long it is (`page_count`, or `hop_count` for a chain) and where the whole of it is paged
  * (`pages_url` / `chain_url`: `GET /crawls/{id}/issues/{check}/findings/{fingerprint}/urls`, the web page
  * `/crawls/{id}/issues/{check}/findings/{fingerprint}`). The comparison of two crawls lists its new and
- * resolved findings the same way (each linking to its own crawl's list). A finding within these bounds is shown
- * exactly as stored; the stored findings, the issues CSV and the CLI keep every URL.
+ * resolved findings the same way (each linking to its own crawl's list), and a crawl's shared audit (its page and
+ * PDF) with the counts but no link, its visitors being unable to open the signed-in list. A finding within these
+ * bounds is shown exactly as stored; the stored findings, the issues CSV and the CLI keep every URL.
  */
 
 export const listedGroupPages = 20;
@@ -47,11 +48,11 @@ export function findingUrls(item: Record<string, unknown>): string[] | null {
 
 /**
  * The finding with its URL list cut to its first entries when longer, with the total and `linkTo(fingerprint)`
- * (where the whole list is paged) beside it; as it is otherwise.
+ * (where the whole list is paged; none when `linkTo` is null) beside it; as it is otherwise.
  */
 export function withBoundedUrls(
   item: Record<string, unknown>,
-  linkTo: (fingerprint: string) => string,
+  linkTo: ((fingerprint: string) => string) | null,
 ): Record<string, unknown> {
   for (const { field, listed, count, link } of urlLists) {
     const list = item[field];
@@ -62,7 +63,7 @@ export function withBoundedUrls(
       ...item,
       [field]: list.slice(0, listed),
       [name]: of(list.length),
-      ...(fingerprint ? { [link]: linkTo(fingerprint) } : {}),
+      ...(fingerprint && linkTo ? { [link]: linkTo(fingerprint) } : {}),
     };
   }
   return item;

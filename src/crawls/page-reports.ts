@@ -10,6 +10,7 @@ import type { AnalysisReport } from "../analysis/analyse.js";
 import type { AnalysisFailure } from "../analysis/analysis-failure.js";
 import type { Screenshot } from "../analysis/render/rendered-page.js";
 import { analysisColumns, storedScreenshot } from "../reports/analysis-columns.js";
+import { privacyLevels } from "../reports/privacy-change.js";
 import { withNewReport } from "../store/new-report-statement.js";
 import { workspaceOf } from "../store/owned-rows.js";
 import type { NewReport, ReportStore } from "../store/report-store.js";
@@ -118,7 +119,8 @@ export class CrawlPageReports {
       ...columns,
       user_id: userId,
       team_id: teamId,
-      privacy,
+      // A password guards the crawl's audit only: the pages' reports of a password crawl are private.
+      privacy: privacy === privacyLevels.password ? privacyLevels.private : privacy,
       password_hash: null,
       mode,
       created_at: now,

@@ -147,15 +147,16 @@ export function siteIssueObject(row: CrawlIssueRow) {
 }
 
 /**
- * A site issue as the issue lists show it (the API's, the crawl page's): each finding's URL list bounded
- * (finding-url-lists.ts), with the address of the whole: `address` (`apiFindingUrlsPath` or `findingPath`).
+ * A site issue as the issue lists show it (the API's, the crawl page's, the shared audit's): each finding's URL
+ * list bounded (finding-url-lists.ts), with the address of the whole: `address` (`apiFindingUrlsPath` or
+ * `findingPath`), or null where the reader cannot open it (the shared audit: the counts alone).
  */
 export function listedSiteIssueObject(
   row: CrawlIssueRow,
-  address: (crawlId: number, check: string, fingerprint: string) => string,
+  address: ((crawlId: number, check: string, fingerprint: string) => string) | null,
 ) {
   const issue = siteIssueObject(row);
-  const linkTo = (fingerprint: string) => address(row.crawl_id, row.check_id, fingerprint);
+  const linkTo = address ? (fingerprint: string) => address(row.crawl_id, row.check_id, fingerprint) : null;
   return { ...issue, items: issue.items.map((item) => withBoundedUrls(item, linkTo)) };
 }
 

@@ -5,18 +5,17 @@
  * A worker claims a job with a lease (owner + locked_until) and renews it while the handler runs. A process that
  * dies (SIGKILL, power) stops renewing, so its jobs become claimable again once their lease expires; a worker
  * that fails to renew (it lost the lease) aborts its handler, and every write that ends a job names the owner, so
- * two live workers never both record one. PostgreSQL claims with `for update skip locked`, so many processes
- * share the table without waiting on each other; SQLite serialises writers, which is fine for its one process.
- * Which due jobs a claim takes is fair between users (fair-claim.ts). A handler that throws `RunLater` puts its
- * job back to waiting, due later, without using an attempt.
+ * two live workers never both record one (those writes, and the claim per dialect: job-claim-store.ts). Which due
+ * jobs a claim takes is fair between users (fair-claim.ts). A handler that throws `RunLater` puts its job back to
+ * waiting, due later, without using an attempt.
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import type { JobsTable } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { timestamp } from "../timestamps.js";
 import { retryDelayMs } from "./backoff.js";
 import { fairCandidates, recordService } from "./fair-claim.js";
+import { JobClaimStore, type JobRow } from "./job-claim-store.js";
 import {
   type AbortReason,
   type EnqueueOptions,
@@ -56,14 +55,6 @@ interface Running {
   done: Promise<void>;
 }
 
-type JobRow = Pick<
-  JobsTable,
-  "name" | "payload" | "key" | "max_attempts" | "backoff_ms" | "backoff_max_ms" | "user_id"
-> & {
-  id: number;
-  attempts_made: number;
-};
-
 /**
  * Deletes the finished rows (completed, failed, cancelled) of the embedded queue that finished before `before`.
  * A function of the table rather than of a running queue: the maintenance job prunes the table whichever queue
@@ -94,6 +85,7 @@ export class DatabaseJobQueue implements JobQueue {
   private woken = false;
   private renewTimer: NodeJS.Timeout | null = null;
   private schedulesCheckedAt = 0;
+  private readonly claims: JobClaimStore;
 
   constructor(
     private readonly store: Store,
@@ -102,6 +94,7 @@ export class DatabaseJobQueue implements JobQueue {
     this.slots = new Slots(options.workers);
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.claims = new JobClaimStore(store, this.owner, this.leaseMs);
   }
 
   register<Payload>(name: string, handler: JobHandler<Payload>, options: HandlerOptions = {}): void {
@@ -316,38 +309,7 @@ export class DatabaseJobQueue implements JobQueue {
     const now = Date.now();
     const ids = await fairCandidates(this.store.db, names, now, limit);
     if (ids.length === 0) return 0;
-    const claimable = this.store.db
-      .selectFrom("jobs")
-      .select("id")
-      .where("id", "in", ids)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("state", "=", "waiting"), eb("run_at", "<=", now)]),
-          // A running job whose lease ran out: its worker died. Taking it over counts as an attempt.
-          eb.and([eb("state", "=", "running"), eb("locked_until", "<", now)]),
-        ]),
-      );
-    const claimed = await this.store.db
-      .updateTable("jobs")
-      .set((eb) => ({
-        state: "running",
-        owner: this.owner,
-        locked_until: now + this.leaseMs,
-        attempts_made: eb("attempts_made", "+", 1),
-      }))
-      .where("id", "in", this.store.dialect === "postgres" ? claimable.forUpdate().skipLocked() : claimable)
-      .returning([
-        "id",
-        "name",
-        "payload",
-        "key",
-        "attempts_made",
-        "max_attempts",
-        "backoff_ms",
-        "backoff_max_ms",
-        "user_id",
-      ])
-      .execute();
+    const claimed = await this.claims.claim(ids, now);
     if (claimed.length === 0) return 0;
     await recordService(
       this.store.db,
@@ -388,7 +350,7 @@ export class DatabaseJobQueue implements JobQueue {
     try {
       if (row.attempts_made > row.max_attempts) {
         // Taken over from dead workers more often than it may run: give up rather than loop forever.
-        await this.finish(row.id, "failed", "the worker running it stopped before it finished");
+        await this.claims.finish(row.id, "failed", "the worker running it stopped before it finished");
         return;
       }
       let payload: unknown;
@@ -408,7 +370,7 @@ export class DatabaseJobQueue implements JobQueue {
           }),
         signal,
       );
-      await this.finish(row.id, "completed", null);
+      await this.claims.finish(row.id, "completed", null);
     } catch (error) {
       if (error instanceof RunLater && !signal.aborted) {
         await this.runLater(row.id, error.delayMs).catch((storeError: unknown) => {
@@ -420,7 +382,7 @@ export class DatabaseJobQueue implements JobQueue {
         ? ((signal.reason as JobAborted | undefined)?.reason ?? "shutdown")
         : null;
       try {
-        if (reason === "cancelled") await this.finish(row.id, "cancelled", "cancelled");
+        if (reason === "cancelled") await this.claims.finish(row.id, "cancelled", "cancelled");
         else if (reason === "shutdown") await this.handBack(row.id, true);
         else if (reason === "lease-lost") return;
         else await this.failOrRetry(row, error);
@@ -434,65 +396,24 @@ export class DatabaseJobQueue implements JobQueue {
   private async failOrRetry(row: JobRow, error: unknown): Promise<void> {
     const message = ((error as Error)?.message ?? String(error)).slice(0, 1000);
     if (row.attempts_made >= row.max_attempts) {
-      await this.finish(row.id, "failed", message);
+      await this.claims.finish(row.id, "failed", message);
       return;
     }
     const delay = retryDelayMs(row.attempts_made, {
       delayMs: row.backoff_ms,
       maxDelayMs: row.backoff_max_ms,
     });
-    await this.store.db
-      .updateTable("jobs")
-      .set({
-        state: "waiting",
-        owner: null,
-        locked_until: null,
-        run_at: Date.now() + delay,
-        last_error: message,
-      })
-      .where("id", "=", row.id)
-      .where("owner", "=", this.owner)
-      .where("state", "=", "running")
-      .execute();
-  }
-
-  /** Records the end of a job this process still owns; a job someone else took over is theirs to record. */
-  private async finish(id: number, state: "completed" | "failed" | "cancelled", error: string | null) {
-    await this.store.db
-      .updateTable("jobs")
-      .set({ state, owner: null, locked_until: null, finished_at: timestamp(), last_error: error })
-      .where("id", "=", id)
-      .where("owner", "=", this.owner)
-      .where("state", "=", "running")
-      .execute();
+    await this.claims.retry(row.id, Date.now() + delay, message);
   }
 
   /** Puts a running job back to waiting, due `delayMs` from now, without using one of its attempts. */
   private runLater(id: number, delayMs: number): Promise<void> {
-    return this.requeue(id, Date.now() + Math.max(0, delayMs));
+    return this.claims.requeue(id, Date.now() + Math.max(0, delayMs));
   }
 
   /** Puts a claimed job back to waiting, due now; the claim did not use one of its attempts. */
   private handBack(id: number, ran = false): Promise<void> {
-    return this.requeue(id, Date.now(), ran ? "handed back at shutdown" : undefined);
-  }
-
-  /** A job of this worker back to waiting, due at `runAt`, its attempt given back. */
-  private async requeue(id: number, runAt: number, lastError?: string): Promise<void> {
-    await this.store.db
-      .updateTable("jobs")
-      .set((eb) => ({
-        state: "waiting",
-        owner: null,
-        locked_until: null,
-        run_at: runAt,
-        attempts_made: eb("attempts_made", "-", 1),
-        ...(lastError ? { last_error: lastError } : {}),
-      }))
-      .where("id", "=", id)
-      .where("owner", "=", this.owner)
-      .where("state", "=", "running")
-      .execute();
+    return this.claims.requeue(id, Date.now(), ran ? "handed back at shutdown" : undefined);
   }
 
   /** Extends the lease of every job running here; aborts those it could not renew or that were cancelled. */
@@ -500,15 +421,7 @@ export class DatabaseJobQueue implements JobQueue {
     const ids = [...this.running.keys()];
     if (ids.length === 0) return;
     try {
-      const renewed = await this.store.db
-        .updateTable("jobs")
-        .set({ locked_until: Date.now() + this.leaseMs })
-        .where("id", "in", ids)
-        .where("owner", "=", this.owner)
-        .where("state", "=", "running")
-        .returning(["id", "cancel_requested"])
-        .execute();
-      const held = new Map(renewed.map((row) => [row.id, row.cancel_requested]));
+      const held = await this.claims.renew(ids);
       for (const id of ids) {
         const job = this.running.get(id);
         if (!job) continue;

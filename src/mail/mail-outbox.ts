@@ -37,12 +37,21 @@ export class MailOutbox {
     return `${this.settings.publicUrl}${path.startsWith("/") ? "" : "/"}${path}`;
   }
 
-  /** Stores the mail and enqueues its first attempt; resolves with its outbox id. */
-  async send(purpose: string, userId: number | null, content: MailContent): Promise<number> {
+  /**
+   * Stores the mail and enqueues its first attempt; resolves with its outbox id. With a `dedupeKey`, a mail
+   * already stored under that key is not stored again: its first attempt is enqueued again while none ran (the
+   * queue's key makes that a no-op while the job waits), so a caller run twice sends once.
+   */
+  async send(
+    purpose: string,
+    userId: number | null,
+    content: MailContent,
+    options: { dedupeKey?: string } = {},
+  ): Promise<number> {
     if (!this.settings) throw new MailNotSetUp();
     const message = composeMail(content);
     const domain = this.settings.from.split("@")[1] ?? "pagegrade.invalid";
-    const id = await this.mails.insert({
+    const stored = await this.mails.insertOnce({
       purpose,
       user_id: userId,
       recipient: message.to,
@@ -52,8 +61,10 @@ export class MailOutbox {
       message_id: `<${randomBytes(16).toString("hex")}@${domain}>`,
       status: "pending",
       created_at: timestamp(),
+      dedupe_key: options.dedupeKey ?? null,
+      headers: Object.keys(message.headers).length > 0 ? JSON.stringify(message.headers) : null,
     });
-    await enqueueMail(this.jobs, id, 1);
-    return id;
+    if (stored.status === "pending" && stored.attempts === 0) await enqueueMail(this.jobs, stored.id, 1);
+    return stored.id;
   }
 }

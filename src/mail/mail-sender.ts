@@ -15,6 +15,8 @@ export interface OutgoingMail {
   text: string;
   html: string;
   messageId: string;
+  /** Extra headers, their values already free of CR and LF (mail-message.ts). */
+  headers: Record<string, string>;
 }
 
 export type SendOutcome = { sent: true } | { sent: false; error: string; final: boolean };
@@ -70,6 +72,7 @@ export class SmtpSender implements MailSender {
           text: mail.text,
           html: mail.html,
           messageId: mail.messageId,
+          headers: mail.headers,
         })
         .then((): SendOutcome => ({ sent: true }))
         .catch((error: unknown): SendOutcome => failure(error, timeoutMs));

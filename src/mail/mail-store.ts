@@ -1,6 +1,7 @@
 /**
  * Queries on the mail outbox (`mail_messages`, migration 030): add a composed mail, read one, record that an
- * attempt starts (status `sending`, before the SMTP exchange) and how it ended (after it).
+ * attempt starts (status `sending`, before the SMTP exchange) and how it ended (after it), and list a user's
+ * latest mails whose dedupe key starts with one of some prefixes (a feature's status display).
  */
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { Database, MailMessagesTable, MailStatus } from "../store/schema.js";
@@ -23,13 +24,42 @@ export class MailStore {
     this.db = store.db;
   }
 
-  async insert(mail: Insertable<MailMessagesTable>): Promise<number> {
-    const row = await this.db
+  /**
+   * Adds the mail, unless one with its `dedupe_key` is stored already; resolves with the stored row's id and
+   * delivery state (the new row's, or the earlier one's).
+   */
+  async insertOnce(
+    mail: Insertable<MailMessagesTable>,
+  ): Promise<Pick<StoredMail, "id" | "status" | "attempts">> {
+    const inserted = await this.db
       .insertInto("mail_messages")
       .values(mail)
-      .returning("id")
+      .onConflict((conflict) => conflict.column("dedupe_key").doNothing())
+      .returning(["id", "status", "attempts"])
+      .executeTakeFirst();
+    if (inserted) return inserted;
+    return this.db
+      .selectFrom("mail_messages")
+      .select(["id", "status", "attempts"])
+      .where("dedupe_key", "=", String(mail.dedupe_key))
       .executeTakeFirstOrThrow();
-    return row.id;
+  }
+
+  /** The user's latest mails (newest first) whose `dedupe_key` starts with one of `prefixes` (no wildcards). */
+  async latestByKeyPrefix(
+    userId: number,
+    prefixes: string[],
+    limit: number,
+  ): Promise<Array<Pick<StoredMail, "recipient" | "status" | "last_error" | "created_at" | "sent_at">>> {
+    if (prefixes.length === 0) return [];
+    return this.db
+      .selectFrom("mail_messages")
+      .select(["recipient", "status", "last_error", "created_at", "sent_at"])
+      .where("user_id", "=", userId)
+      .where((eb) => eb.or(prefixes.map((prefix) => eb("dedupe_key", "like", `${prefix}%`))))
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
   }
 
   find(id: number): Promise<StoredMail | undefined> {

@@ -51,6 +51,7 @@ export function sendMailHandler({ mails, jobs, sender, retrySchedule }: SendMail
             text: mail.text_body,
             html: mail.html_body,
             messageId: mail.message_id,
+            headers: mail.headers ? (JSON.parse(mail.headers) as Record<string, string>) : {},
           },
           job.signal,
         )

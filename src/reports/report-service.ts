@@ -32,10 +32,10 @@ import type { AnalysisMode } from "../vocabulary.js";
 import type { AnalysisCapacity } from "./analysis-capacity.js";
 import { analysisColumns, storedScreenshot } from "./analysis-columns.js";
 import { enqueueAnalysis } from "./analysis-job.js";
+import { checkPassword, privacyChanges, privacyLevels } from "./privacy-change.js";
 import { nextRunAt } from "./schedules.js";
 
-export const privacyLevels = { public: 0, private: 1, password: 2 } as const;
-export const maxPasswordLength = 128;
+export { privacyLevels } from "./privacy-change.js";
 
 export interface CreateReportInput {
   url: string;
@@ -163,18 +163,7 @@ export class ReportService {
     const existing = await this.reports.findIn(owner, id);
     if (!existing) return undefined;
     const { userId } = scopeOf(owner);
-    checkPassword(input.password);
-    const changes: ReportChanges = {};
-    const privacy = input.privacy ?? existing.privacy;
-    if (privacy !== existing.privacy) changes.privacy = privacy;
-    if (privacy === privacyLevels.password) {
-      if (input.password !== undefined) changes.password_hash = await hashPassword(input.password);
-      else if (existing.password_hash === null) {
-        throw ValidationFailed.of("password", "The password field is required when privacy is 2.");
-      }
-    } else if (existing.password_hash !== null) {
-      changes.password_hash = null;
-    }
+    const changes: ReportChanges = await privacyChanges(existing, input);
     if (input.mode !== undefined && input.mode !== existing.mode) changes.mode = this.checkMode(input.mode);
     if (input.schedule !== undefined && input.schedule !== existing.schedule) {
       changes.schedule = input.schedule;
@@ -295,13 +284,4 @@ function validUrl(raw: string): URL {
 
 function validationMessageFor(error: InvalidUrl): string {
   return error.message.replace(/^The url /, "The url field ");
-}
-
-function checkPassword(password: string | undefined): void {
-  if (password !== undefined && password.length > maxPasswordLength) {
-    throw ValidationFailed.of(
-      "password",
-      `The password field must not be greater than ${maxPasswordLength} characters.`,
-    );
-  }
 }

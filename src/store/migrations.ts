@@ -39,7 +39,9 @@ import { crawlRowsUnlocked } from "./migrations/028_crawl_rows_unlocked.js";
 import { crawlNotReached } from "./migrations/029_crawl_not_reached.js";
 import { mail } from "./migrations/030_mail.js";
 import { teams } from "./migrations/031_teams.js";
+import { crawlAudits } from "./migrations/032_crawl_audits.js";
 import { oneVersionBump } from "./migrations/033_one_version_bump.js";
+import { crawlNotifications } from "./migrations/034_crawl_notifications.js";
 import { ownWorkspaceIndexes } from "./migrations/035_own_workspace_indexes.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
@@ -73,7 +75,9 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "029_crawl_not_reached": crawlNotReached(),
     "030_mail": mail(dialect),
     "031_teams": teams(dialect),
+    "032_crawl_audits": crawlAudits(dialect),
     "033_one_version_bump": oneVersionBump(dialect),
+    "034_crawl_notifications": crawlNotifications(dialect),
     "035_own_workspace_indexes": ownWorkspaceIndexes(dialect),
   };
 }

@@ -230,6 +230,36 @@ export interface MailMessagesTable {
   next_attempt_at: string | null;
   created_at: string;
   sent_at: string | null;
+  /** Unique when set (migration 034): one row per what the mail is about (a crawl and a recipient). */
+  dedupe_key: Generated<string | null>;
+  /** Extra headers as a JSON object (`List-Unsubscribe`, …); null for none (migration 034). */
+  headers: Generated<string | null>;
+}
+
+/** A notification e-mail's trigger (migration 034). */
+export type NotificationTrigger = "regressed" | "completed" | "never";
+
+/** A project's crawl notification settings (migration 034, src/notifications/). */
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  team_id: Generated<number | null>;
+  project: string;
+  email_on: NotificationTrigger;
+  /** A JSON array of addresses; null: the owner's. */
+  recipients: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An address unsubscribed from one project's notifications (migration 034). */
+export interface NotificationUnsubscribesTable {
+  id: Generated<number>;
+  user_id: number;
+  team_id: Generated<number | null>;
+  project: string;
+  recipient: string;
+  created_at: string;
 }
 
 /** A password-reset link (migration 030): only the SHA-256 digest of its token. */
@@ -260,7 +290,10 @@ export interface CrawlsTable {
   include: string;
   exclude: string;
   mode: AnalysisMode;
+  /** Of its audit page and PDF, and of the reports it creates (a password crawl's reports are private). */
   privacy: number;
+  /** The audit's password (Argon2id), privacy 2 only (migration 032). */
+  password_hash: Generated<string | null>;
   schedule: ReportSchedule;
   discovered: Generated<number>;
   analysed: Generated<number>;
@@ -473,6 +506,18 @@ export interface TeamActivityTable {
   target: string;
 }
 
+/** The name and logo shown instead of pagegrade's on a user's or a team's audits and PDFs (migration 032). */
+export interface BrandingsTable {
+  id: Generated<number>;
+  /** Exactly one of the two owners is set. */
+  user_id: number | null;
+  team_id: number | null;
+  brand_name: string | null;
+  logo: Buffer | null;
+  logo_type: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
@@ -496,6 +541,9 @@ export interface Database {
   job_schedules: JobSchedulesTable;
   sessions: SessionsTable;
   mail_messages: MailMessagesTable;
+  brandings: BrandingsTable;
+  notification_settings: NotificationSettingsTable;
+  notification_unsubscribes: NotificationUnsubscribesTable;
   password_resets: PasswordResetsTable;
   secrets: SecretsTable;
   users: UsersTable;

@@ -2,6 +2,8 @@
  * Forged forms: every request that can change something (any method but GET, HEAD and OPTIONS) must carry the
  * request's CSRF token (web-context.ts) in its `_csrf` field; one that does not gets the "form expired" page
  * (403), before any other rule of its route is looked at. A hook of the whole web scope, so no page can forget.
+ * The one exception is a route marked `config: { signedLink: true }`, whose URL carries a signed token of its own
+ * that a forger cannot know (a mail's unsubscribe link, posted by mail clients without any form).
  */
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
@@ -9,6 +11,13 @@ import { sendHtml } from "./render.js";
 import { errorBody } from "./views/site.js";
 
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route's URL carries its own signed token: its POST needs no CSRF token. */
+    signedLink?: boolean;
+  }
+}
 
 /**
  * The preHandler hook: refuses a state-changing request whose form does not carry the CSRF token. Written with
@@ -19,7 +28,8 @@ export function refuseForgedForms(
   reply: FastifyReply,
   done: HookHandlerDoneFunction,
 ): void {
-  if (safeMethods.has(request.method) || csrfValid(request)) done();
+  const signedLink = request.routeOptions.config.signedLink === true;
+  if (safeMethods.has(request.method) || signedLink || csrfValid(request)) done();
   else expiredFormPage(request, reply);
 }
 

@@ -14,6 +14,17 @@ export interface LayoutOptions {
   body: HtmlValue;
   /** Extra <head> content (our own markup only). */
   head?: SafeHtml;
+  /**
+   * A page shared with someone who has no account here (a crawl's audit): its header shows the owner's brand (or
+   * pagegrade's name) and no navigation, and it is never indexed.
+   */
+  shared?: SharedShell;
+}
+
+export interface SharedShell {
+  brandName: string;
+  /** The logo's address, or null for none. */
+  logoUrl: string | null;
 }
 
 /** The app's small scripts, each loaded only by a page whose markup has the attribute it works on. */
@@ -23,7 +34,7 @@ const pageScripts: Array<[attribute: string, script: string]> = [
   ["data-crawl-events", "/assets/crawl-progress.js"],
 ];
 
-export function layout({ title, user, csrfToken, body, head }: LayoutOptions): SafeHtml {
+export function layout({ title, user, csrfToken, body, head, shared }: LayoutOptions): SafeHtml {
   const main = html`${body}`;
   const wanted = pageScripts
     .filter(([attribute]) => main.value.includes(attribute))
@@ -34,28 +45,40 @@ export function layout({ title, user, csrfToken, body, head }: LayoutOptions): S
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · pagegrade</title>
+<title>${title} · ${shared ? shared.brandName : "pagegrade"}</title>
+${shared ? html`<meta name="robots" content="noindex">` : ""}
 <link rel="stylesheet" href="/assets/app.css">
 <link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
 ${scripts}
 ${head}
 </head>
 <body>
-<header class="site-header">
+${
+  shared
+    ? sharedHeader(shared)
+    : html`<header class="site-header">
   <a class="brand" href="/">pagegrade</a>
   <nav aria-label="Main">
     ${
       user
-        ? html`<a href="/reports">Reports</a> <a href="/projects">Projects</a> <a href="/crawls">Crawls</a> <a href="/teams">Teams</a> <a href="/account">Account</a>
+        ? html`<a href="/reports">Reports</a> <a href="/projects">Projects</a> <a href="/crawls">Crawls</a> <a href="/teams" class="wide-only">Teams</a> <a href="/account">Account</a>
     <form method="post" action="/logout" class="inline-form"><input type="hidden" name="_csrf" value="${csrfToken ?? ""}"><button type="submit" class="link-button">Log out</button></form>`
         : html`<a href="/login">Log in</a> <a href="/register" class="button">Sign up</a>`
     }
   </nav>
-</header>
+</header>`
+}
 <main id="main">
 ${main}
 </main>
-<footer class="site-footer"><a href="/docs">API documentation</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>
+${shared ? "" : html`<footer class="site-footer"><a href="/docs">API documentation</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>`}
 </body>
 </html>`;
+}
+
+/** A shared page's header: the brand, linking nowhere. */
+function sharedHeader({ brandName, logoUrl }: SharedShell): SafeHtml {
+  return html`<header class="site-header shared-header">
+  <span class="brand">${logoUrl ? html`<img class="brand-logo" src="${logoUrl}" alt="" height="32">` : ""}${brandName}</span>
+</header>`;
 }

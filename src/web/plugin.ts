@@ -10,24 +10,32 @@ import type { AccountService } from "../accounts/account-service.js";
 import type { PasswordResets } from "../accounts/password-resets.js";
 import type { SessionService } from "../accounts/session-service.js";
 import type { Analyzer } from "../analysis/analyse.js";
+import type { Brandings } from "../branding/brandings.js";
+import type { CrawlAudits } from "../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
+import type { CrawlRow } from "../crawls/crawl-store.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { NotificationSettings } from "../notifications/notification-settings.js";
 import type { ProjectService } from "../projects/project-service.js";
 import type { HistoryService } from "../reports/history-service.js";
+import type { PasswordGate } from "../reports/password-gate.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import type { ReportService } from "../reports/report-service.js";
 import type { TeamService } from "../teams/team-service.js";
 import type { WebhookService } from "../webhooks/webhook-service.js";
 import { accountRoutes } from "./account-routes.js";
 import { apiDocs } from "./api-docs.js";
+import { auditRoutes } from "./audit-routes.js";
 import { crawlFindingsRoutes } from "./crawl-findings-routes.js";
 import { crawlRoutes } from "./crawl-routes.js";
 import { refuseForgedForms } from "./csrf.js";
 import { dashboardRoutes } from "./dashboard-routes.js";
 import { historyRoutes } from "./history-routes.js";
+import { notificationRoutes } from "./notification-routes.js";
 import { passwordResetRoutes } from "./password-reset-routes.js";
+import type { AuditPrinter } from "./pdf/audit-printer.js";
 import type { ReportPrinter } from "./pdf/report-printer.js";
 import { pdfRoutes } from "./pdf-routes.js";
 import { projectRoutes } from "./project-routes.js";
@@ -37,6 +45,7 @@ import { signInRoutes } from "./sign-in-routes.js";
 import { requireSignIn } from "./signed-in.js";
 import { siteRoutes } from "./site-routes.js";
 import { invitationLinkRoute, teamRoutes } from "./team-routes.js";
+import { unsubscribeRoutes } from "./unsubscribe-routes.js";
 import { webAccess } from "./web-access.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
@@ -59,6 +68,14 @@ export interface WebOptions {
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
   teams: TeamService;
+  /** Crawls' shared audits, and who may see them. */
+  audits: CrawlAudits;
+  auditAccess: PasswordGate<CrawlRow>;
+  auditPdfs: AuditPrinter;
+  /** Owners' brand names and logos, on their audit pages. */
+  brandings: Brandings;
+  /** Crawl notification settings, and the unsubscribe links of their mails. */
+  notifications: NotificationSettings;
   analyzer: Analyzer;
   /** Aborted when the service closes (ends the crawl pages' event streams). */
   closing: AbortSignal;
@@ -82,6 +99,8 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await historyRoutes(app, options);
   await pdfRoutes(app, options);
   await invitationLinkRoute(app);
+  await auditRoutes(app, options);
+  await unsubscribeRoutes(app, options);
 
   // The signed-in pages' resources, loaded within the user's workspace (web-access.ts).
   const signedInOptions = { ...options, resources: webAccess(options) };
@@ -90,6 +109,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
     await dashboardRoutes(signedIn, signedInOptions);
     await reportManageRoutes(signedIn, signedInOptions);
     await projectRoutes(signedIn, signedInOptions);
+    await notificationRoutes(signedIn, signedInOptions);
     await accountRoutes(signedIn, options);
     await webhookRoutes(signedIn, signedInOptions);
     await crawlRoutes(signedIn, signedInOptions);

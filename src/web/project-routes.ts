@@ -1,17 +1,21 @@
 /**
  * The user's projects (signed-in): the list (searched, sorted and paged from the query string), a project's
  * dashboard (with what changed in its latest crawl against the one before, stored when the crawl completed
- * or else compared now), and deleting a project with all of its reports, after a confirmation page.
+ * or else compared now, and its crawl notification form, notification-routes.ts), and deleting a project with
+ * all of its reports, after a confirmation page.
  */
 import type { FastifyInstance } from "fastify";
 import { found } from "../accounts/access.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
+import { type NotificationSettings, notificationOwner } from "../notifications/notification-settings.js";
 import type { ProjectService } from "../projects/project-service.js";
+import { html } from "./html.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
 import { seeOther, sendHtml } from "./render.js";
 import { fixFirstShown } from "./views/fix-first.js";
 import { confirmBody } from "./views/forms.js";
+import { notificationFormCard } from "./views/notification-form.js";
 import { projectDashboardBody } from "./views/project-dashboard.js";
 import { projectsBody } from "./views/projects.js";
 import type { WebAccess } from "./web-access.js";
@@ -28,8 +32,15 @@ export async function projectRoutes(
     projects,
     crawls,
     crawlFindings,
+    notifications,
     resources,
-  }: { projects: ProjectService; crawls: CrawlService; crawlFindings: CrawlFindings; resources: WebAccess },
+  }: {
+    projects: ProjectService;
+    crawls: CrawlService;
+    crawlFindings: CrawlFindings;
+    notifications: NotificationSettings;
+    resources: WebAccess;
+  },
 ): Promise<void> {
   app.get("/projects", async (request, reply) => {
     const { values, page, ignored } = readListQuery(
@@ -49,27 +60,34 @@ export async function projectRoutes(
     return sendHtml(request, reply, "Projects", projectsBody({ items: rows, total, state, ignored }));
   });
 
-  app.get<{ Params: { project: string } }>("/projects/:project", async (request, reply) => {
-    const project = await resources.project(request);
-    const workspace = await resources.workspace(request);
-    const trend = await crawls.trend(workspace, project.project);
-    const latest = trend.at(-1);
-    const [fixes, changes] = latest
-      ? await Promise.all([crawlFindings.fixFirst(latest.id), crawls.changes.latest(latest)])
-      : [[], null];
-    return sendHtml(
-      request,
-      reply,
-      project.project,
-      projectDashboardBody({
+  app.get<{ Params: { project: string }; Querystring: { notifications?: string } }>(
+    "/projects/:project",
+    async (request, reply) => {
+      const project = await resources.project(request);
+      const workspace = await resources.workspace(request);
+      const trend = await crawls.trend(workspace, project.project);
+      const latest = trend.at(-1);
+      const [fixes, changes] = latest
+        ? await Promise.all([crawlFindings.fixFirst(latest.id), crawls.changes.latest(latest)])
+        : [[], null];
+      const dashboard = projectDashboardBody({
         project,
         trend,
         fixFirst: fixes.slice(0, fixFirstShown),
         fixFirstTotal: fixes.length,
         changes,
-      }),
-    );
-  });
+      });
+      const notificationCard = notificationFormCard(
+        request.csrfToken,
+        await notifications.show(notificationOwner(workspace), project.project),
+        {
+          saved: request.query.notifications === "saved",
+          mails: await notifications.latestMails(notificationOwner(workspace), project.project),
+        },
+      );
+      return sendHtml(request, reply, project.project, html`${dashboard}${notificationCard}`);
+    },
+  );
 
   app.get<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {
     const project = request.params.project;

@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { HtmlValue } from "./html.js";
-import { layout } from "./layout.js";
+import { layout, type SharedShell } from "./layout.js";
 import { errorBody } from "./views/site.js";
 
 export const contentSecurityPolicy =
@@ -16,12 +16,14 @@ export function sendHtml(
   title: string,
   body: HtmlValue,
   status = 200,
+  shared?: SharedShell,
 ): FastifyReply {
   const page = layout({
     title,
     user: request.session?.account.email ?? null,
     csrfToken: request.csrfToken,
     body,
+    ...(shared ? { shared } : {}),
   });
   return reply
     .code(status)

@@ -4,7 +4,7 @@
  * come from the ReportService, as in the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ValidationFailed } from "../errors.js";
+import { type DomainError, ValidationFailed } from "../errors.js";
 import type { Quotas } from "../limits/quotas.js";
 import type { ReportService } from "../reports/report-service.js";
 import { workspaceOf } from "../store/owned-rows.js";
@@ -56,7 +56,15 @@ export async function reportManageRoutes(
     } catch (error) {
       const message = analysisFailureMessage(error);
       if (message === null) throw error;
-      return showManage(request, reply, row, { error: `The analysis could not run again: ${message}` }, 422);
+      // The form again, with the error's own status (422 a refusal, 503 a full service): a message means a DomainError.
+      const { status } = error as DomainError;
+      return showManage(
+        request,
+        reply,
+        row,
+        { error: `The analysis could not run again: ${message}` },
+        status,
+      );
     }
     return seeOther(reply, `/reports/${row.id}`);
   });

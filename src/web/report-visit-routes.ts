@@ -5,20 +5,16 @@
  */
 import type { FastifyInstance } from "fastify";
 import { found } from "../accounts/access.js";
-import { ResourceNotFound } from "../errors.js";
 import type { HistoryService } from "../reports/history-service.js";
 import type { ReportAccess } from "../reports/report-access.js";
 import { workspaceOf } from "../store/owned-rows.js";
-import { pathId } from "./path-id.js";
-import { seeOther, sendHtml } from "./render.js";
+import { sendHtml } from "./render.js";
 import { reportView } from "./report-view.js";
-import { accessCookie, accessCookiePaths, reportVisits } from "./report-visit.js";
+import { reportVisits } from "./report-visit.js";
 import { analysisStatusBanner, pendingReportBody } from "./views/analysis-status.js";
 import { scoreChart } from "./views/history.js";
 import { reportBody } from "./views/report-page.js";
-import { passwordFormBody } from "./views/reports.js";
 import { whatChanged } from "./views/what-changed.js";
-import { cookieOptions } from "./web-context.js";
 
 export interface ReportVisitRouteOptions {
   history: HistoryService;
@@ -80,44 +76,6 @@ export async function reportVisitRoutes(
 
   app.post<{ Params: { id: string }; Body: Record<string, string | undefined> }>(
     "/reports/:id/unlock",
-    async (request, reply) => {
-      const id = found(pathId(request.params.id));
-      reply.header("x-robots-tag", "noindex");
-      const outcome = await access.unlock(id, request.body.password ?? "", request.ip);
-      switch (outcome.kind) {
-        case "missing":
-          throw new ResourceNotFound();
-        case "locked":
-          reply.header("retry-after", String(outcome.retryAfterSeconds));
-          return sendHtml(
-            request,
-            reply,
-            "Protected report",
-            passwordFormBody(
-              request.csrfToken,
-              id,
-              `Too many wrong passwords. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes.`,
-            ),
-            429,
-          );
-        case "wrong":
-          return sendHtml(
-            request,
-            reply,
-            "Protected report",
-            passwordFormBody(request.csrfToken, id, "The password is not correct."),
-            401,
-          );
-        case "unlocked":
-          // A cookie's path covers /reports/{id} and what is under it, not /reports/{id}.pdf: that gets its own.
-          for (const path of accessCookiePaths(id)) {
-            reply.setCookie(accessCookie(id), outcome.token, {
-              ...cookieOptions(request, 7 * 24 * 3600),
-              path,
-            });
-          }
-          return seeOther(reply, `/reports/${id}`);
-      }
-    },
+    visits.unlock,
   );
 }

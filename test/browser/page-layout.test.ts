@@ -136,6 +136,19 @@ describe("every page over realistic data, on a desk and on a phone", () => {
     await first.close();
   });
 
+  for (const size of [desk, phone]) {
+    it(`a crawl's shared audit shows what to fix first in the first screen at ${size.width} px`, async () => {
+      const page = await open(app.paths.audit as string, size, false);
+      // Private by default: a visitor without a session is told nothing.
+      expect(await page.locator("#fix-first").count()).toBe(0);
+      await page.close();
+      const audit = await open(app.paths.audit as string, size);
+      const box = await audit.locator("#fix-first li").first().boundingBox();
+      expect(box?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(size.height);
+      await audit.close();
+    });
+  }
+
   it("tells two analyses of one day apart on the trend chart, drawn in one colour", async () => {
     const page = await open(app.paths.report as string, desk);
     const labels = await page.locator(".score-chart svg > text").allTextContents();

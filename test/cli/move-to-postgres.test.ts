@@ -18,6 +18,7 @@ import { postgresUrl, testServiceSettings } from "../helpers/api.js";
 import { crawlTestSettings, testPage } from "../helpers/crawl-api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { type Handler, html, startServer } from "../helpers/local-server.js";
+import { multipartBody, pngImage } from "../helpers/multipart.js";
 import { pagegrade } from "../helpers/pagegrade-command.js";
 import { type ServiceProcess, startServiceProcess } from "../helpers/service-process.js";
 
@@ -167,6 +168,13 @@ describe("moving a SQLite service to PostgreSQL", () => {
       30_000,
     );
 
+    // The crawl's project mails its crawls to two addresses (stored, though mail is not set up here).
+    const notificationsPath = `/api/v1/projects/${encodeURIComponent(crawl.project)}/notifications`;
+    await ok(sqliteService, aliceKey, "PUT", notificationsPath, {
+      email_on: "completed",
+      recipients: ["alice@example.com", "client@example.com"],
+    });
+
     // A team of Alice's with Bob as its editor and an invitation still open.
     const team = (await ok(sqliteService, aliceKey, "POST", "/api/v1/teams", { name: "Agency" })).data;
     const invitation = (
@@ -185,6 +193,21 @@ describe("moving a SQLite service to PostgreSQL", () => {
       (tail) => `/api/v1/teams/${team.id}${tail}`,
     );
 
+    // A shared audit (its password hash) and a brand with its logo (a blob, bytea on PostgreSQL) move too.
+    await ok(sqliteService, aliceKey, "PATCH", `/api/v1/crawls/${crawl.id}`, {
+      privacy: 2,
+      password: "audit",
+    });
+    const brand = multipartBody(
+      { brand_name: "Alice's agency" },
+      { brand_logo: { name: "logo.png", type: "image/png", content: pngImage(5000) } },
+    );
+    const branded = await fetch(`${sqliteService.url}/api/v1/branding`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${aliceKey}`, "content-type": brand.contentType },
+      body: brand.payload,
+    });
+    expect(branded.status).toBe(200);
     const analyses = (await ok(sqliteService, aliceKey, "GET", `/api/v1/reports/${home.id}/analyses`))
       .data as { id: number }[];
     expect(analyses.length).toBeGreaterThanOrEqual(2);
@@ -193,6 +216,7 @@ describe("moving a SQLite service to PostgreSQL", () => {
     );
     const alicePaths = [
       "/api/v1/account",
+      "/api/v1/branding",
       "/api/v1/reports?per_page=100",
       "/api/v1/projects",
       "/api/v1/crawls",
@@ -204,6 +228,7 @@ describe("moving a SQLite service to PostgreSQL", () => {
       "/api/v1/webhooks",
       `/api/v1/webhooks/${webhook.id}`,
       `/api/v1/webhooks/${webhook.id}/deliveries`,
+      notificationsPath,
       "/api/v1/teams",
       ...teamPaths,
     ];

@@ -226,7 +226,7 @@ describe.each(databaseKinds)("a crawl's findings on %s", (kind) => {
   });
 
   it("answers another user 404 on every route of the crawl, as for a crawl that does not exist", async () => {
-    // One owned-crawl lookup serves the crawl routes and the findings routes: the same problem everywhere.
+    // The access seam (accounts/access.ts) serves the crawl routes and the findings routes: the same problem everywhere.
     for (const path of ["", "/pages", "/issues", "/events", "/checks", "/checks/image-alt/pages", "/links"]) {
       const response = await call(api, "GET", `/api/v1/crawls/${crawlId}${path}`, { key: other });
       expect(response.statusCode).toBe(404);

@@ -523,7 +523,9 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
             },
           );
         await Promise.all([store(first, "/y", "/x", 1, "first"), store(second, "/x", "/y", 2, "second")]);
-        expect(tries.first + tries.second).toBe(3);
+        // At least one page ran again. A retry can meet the winner still holding its lock and deadlock once more
+        // on a loaded machine (the retry no longer waits for the other), so more tries are no fault.
+        expect(tries.first + tries.second).toBeGreaterThanOrEqual(3);
         const byUrl = new Map((await rows(crawl.id)).map((row) => [row.url, row]));
         expect(byUrl.get(siteUrl)?.state).toBe("done");
         expect(byUrl.get(url("/b"))?.state).toBe("done");

@@ -131,6 +131,10 @@ describe.each(databaseKinds)("site issue sizes on %s", (kind) => {
     expect(comparison.statusCode).toBe(200);
     expect(comparison.body).toContain(`page count: ${groupSize}`);
     expect(comparison.body).not.toContain("pages url");
+    // The web page links the cut group to its whole list on the web, not to the API's.
+    expect(comparison.body).toContain(
+      `<a href="/crawls/${crawlId}/issues/duplicate-title/findings/${group.fingerprint}">All ${groupSize} pages of this group</a>`,
+    );
   });
 
   it("answers a small group exactly as stored", () => {

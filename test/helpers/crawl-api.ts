@@ -42,3 +42,16 @@ export async function signedInClient(app: FastifyInstance, email: string): Promi
   await client.signUp(email);
   return client;
 }
+
+/** Starts a crawl of `url` from the web form and waits until its page says it is complete; returns its path. */
+export async function completeWebCrawl(client: WebClient, url: string, timeoutMs = 60_000): Promise<string> {
+  const started = await client.post("/crawls", { url });
+  if (started.statusCode !== 303) throw new Error(`the crawl form answered ${started.statusCode}`);
+  const path = started.headers.location as string;
+  await eventually(
+    async () => (await client.get(path)).body.includes("<h2>Complete</h2>"),
+    "the crawl",
+    timeoutMs,
+  );
+  return path;
+}

@@ -154,6 +154,8 @@ export async function startRealisticApp(browser: Browser, rendered = true): Prom
     "crawl-links": `${crawl}/links`,
     "crawl-check-pages": `${crawl}/checks/${checks.data[0]?.check ?? "title"}/pages`,
     "crawl-diff": `${crawl}/diff`,
+    audit: `${crawl}/audit`,
+    "audit-issue": `${crawl}/audit/issues/broken-links`,
   };
   return {
     service,

@@ -3,6 +3,7 @@
  * from the pg_csrf cookie, so page tests read as "get this page, submit that form".
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { multipartBody } from "./multipart.js";
 
 export class WebClient {
   readonly cookies = new Map<string, string>();
@@ -52,24 +53,11 @@ export class WebClient {
     files: Record<string, { name: string; type: string; content: string | Buffer }> = {},
   ): Promise<LightMyRequestResponse> {
     if (!this.cookies.has("pg_csrf")) await this.get("/");
-    const boundary = "----pagegradeTestBoundary7MA4YWxk";
-    const parts: Buffer[] = [];
-    for (const [name, value] of Object.entries({ _csrf: this.cookies.get("pg_csrf") ?? "", ...fields })) {
-      parts.push(
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-      );
-    }
-    for (const [name, file] of Object.entries(files)) {
-      parts.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-        ),
-        Buffer.from(file.content),
-        Buffer.from("\r\n"),
-      );
-    }
-    parts.push(Buffer.from(`--${boundary}--\r\n`));
-    return this.send("POST", url, Buffer.concat(parts), `multipart/form-data; boundary=${boundary}`);
+    const { payload, contentType } = multipartBody(
+      { _csrf: this.cookies.get("pg_csrf") ?? "", ...fields },
+      files,
+    );
+    return this.send("POST", url, payload, contentType);
   }
 
   private async send(

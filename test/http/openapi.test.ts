@@ -56,6 +56,8 @@ describe("the OpenAPI document", () => {
         "GET /api/v1/crawls/{id}/links",
         "GET /api/v1/crawls/{id}/diff",
         "GET /api/v1/projects/{project}",
+        "GET /api/v1/projects/{project}/notifications",
+        "PUT /api/v1/projects/{project}/notifications",
         "GET /api/v1/teams",
         "POST /api/v1/teams",
         "GET /api/v1/teams/{id}",
@@ -69,6 +71,11 @@ describe("the OpenAPI document", () => {
         "DELETE /api/v1/teams/{id}/invitations/{invitation_id}",
         "POST /api/v1/invitations/accept",
         "GET /api/v1/teams/{id}/activity",
+        "PATCH /api/v1/crawls/{id}",
+        "GET /api/v1/crawls/{id}/audit.pdf",
+        "GET /api/v1/branding",
+        "PUT /api/v1/branding",
+        "DELETE /api/v1/branding",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
@@ -77,6 +84,7 @@ describe("the OpenAPI document", () => {
         "Report",
         "CheckResult",
         "Project",
+        "NotificationSettings",
         "Analysis",
         "AnalysisWithResults",
       ]),

@@ -188,6 +188,17 @@ describe("browser pool", () => {
     }
   });
 
+  it("tells onPart each part of a render as it ends, in order (bench:render's CPU per part)", async () => {
+    const parts: string[] = [];
+    const told = newPool({ maxConcurrent: 1, onPart: (part) => parts.push(part) });
+    try {
+      await told.render(new URL(`${site.url}/plain`));
+      expect(parts).toEqual(["open", "load", "settle", "trace", "document", "screenshot", "axe", "close"]);
+    } finally {
+      await told.close();
+    }
+  });
+
   it("replaces the browser after its share of pages", async () => {
     const short = newPool({ pagesPerBrowser: 2 });
     try {

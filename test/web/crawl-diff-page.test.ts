@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
-import { signedInClient } from "../helpers/crawl-api.js";
-import { eventually } from "../helpers/job-queues.js";
+import { completeWebCrawl, signedInClient } from "../helpers/crawl-api.js";
 import type { WebClient } from "../helpers/web-client.js";
 
 /** The part of the page from the section with this id to the next section. */
@@ -49,17 +48,7 @@ describe.each(databaseKinds)("the comparison page on %s", (kind) => {
     await site.close();
   });
 
-  const crawl = async () => {
-    const started = await owner.post("/crawls", { url: site.url("/") });
-    expect(started.statusCode).toBe(303);
-    const path = started.headers.location as string;
-    await eventually(
-      async () => (await owner.get(path)).body.includes("<h2>Complete</h2>"),
-      "the crawl",
-      60_000,
-    );
-    return path;
-  };
+  const crawl = () => completeWebCrawl(owner, site.url("/"));
 
   it("shows what changed between two crawls, each page linking to its report", async () => {
     site.version = 1;

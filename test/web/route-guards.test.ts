@@ -9,7 +9,7 @@ import { startApi, type TestApi } from "../helpers/api.js";
 import { html, type LocalServer, startServer } from "../helpers/local-server.js";
 import { WebClient } from "../helpers/web-client.js";
 
-/** Pages anyone may open (a report's own privacy rules decide who sees a report). */
+/** Pages anyone may open (a report's or a crawl's own privacy rules decide who sees it). */
 const publicPages = [
   "GET /",
   // The API's documentation (Swagger UI): its page, its OpenAPI document and its files.
@@ -30,20 +30,34 @@ const publicPages = [
   "GET /reset-password",
   // A team invitation's link: tells a visitor to sign in with the invited address (joining is a signed-in POST).
   "GET /invitations/accept",
+  // A notification mail's unsubscribe link (its signed token is the credential).
+  "GET /unsubscribe",
+  "POST /unsubscribe",
   "GET /reports/:id",
   "GET /reports/:id.pdf",
   "GET /reports/:id/screenshot",
   "GET /reports/:id/history",
   "GET /reports/:id/analyses/:analysis",
+  // A crawl's shared audit (the crawl's privacy decides who sees it).
+  "GET /crawls/:id/audit",
+  "GET /crawls/:id/audit.pdf",
+  "GET /crawls/:id/audit/issues/:check",
   "POST /register",
   "POST /login",
   "POST /forgot-password",
   "POST /reset-password",
   "POST /logout",
   "POST /reports/:id/unlock",
+  "POST /crawls/:id/audit/unlock",
 ];
 
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Forms whose URL carries a signed token instead of the CSRF token (mail clients post them with no form): they
+ * act on nothing without that token, whoever sends them.
+ */
+const signedLinkForms = ["POST /unsubscribe"];
 
 interface Route {
   method: string;
@@ -116,7 +130,17 @@ describe("the guards of every web page", () => {
 
   it("refuses every state-changing request without the CSRF token, before the route acts", async () => {
     const changing = routes.filter((route) => !safeMethods.has(route.method));
-    for (const route of changing) {
+    for (const route of changing.filter((route) =>
+      signedLinkForms.includes(`${route.method} ${route.url}`),
+    )) {
+      for (const token of ["", "forged.token"]) {
+        const refused = await new WebClient(api.app).post(`${route.url}?token=${token}`);
+        expect(refused.statusCode, `${route.method} ${route.url} with the token "${token}"`).toBe(404);
+      }
+    }
+    for (const route of changing.filter(
+      (route) => !signedLinkForms.includes(`${route.method} ${route.url}`),
+    )) {
       const path = pathOf(route);
       for (const token of ["forged", ""]) {
         const refused = await owner.post(path, { _csrf: token });

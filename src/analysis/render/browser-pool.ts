@@ -12,7 +12,7 @@ import { failures } from "../fetch/fetch-failure.js";
 import { closesInTime, mobileContextOptions, startRefusingProxy } from "./chromium-helpers.js";
 import { type ChromiumStatus, chromiumStatus } from "./chromium-status.js";
 import { GuardProxy, type Vetter } from "./guard-proxy.js";
-import { renderPage } from "./render-page.js";
+import { type PartListener, renderPage } from "./render-page.js";
 import type { RenderedPage } from "./rendered-page.js";
 import type { HeadersFor } from "./site-headers.js";
 
@@ -40,6 +40,8 @@ export interface BrowserPoolOptions {
   jsHeapMiB?: number;
   /** Whether axe-core audits each page's accessibility (checks/accessibility/axe-audit.ts); off only to measure its cost. */
   accessibility?: boolean;
+  /** Told as each part of a render ends (render-page.ts); bench:render measures CPU per part with it. */
+  onPart?: PartListener;
 }
 
 /** One place for a page to render: its own browser process, started when first needed. */
@@ -73,6 +75,7 @@ export class BrowserPool {
       userAgent: null,
       jsHeapMiB: 512,
       accessibility: true,
+      onPart: () => {},
       ...options,
     };
     this.chromium = chromiumStatus(this.options);
@@ -138,11 +141,13 @@ export class BrowserPool {
         settleMs: this.options.settleMs,
         headersFor,
         accessibility: this.options.accessibility,
+        onPart: this.options.onPart,
       });
       return await beforeDeadline(rendering, deadlineAt, () => failures.timeout());
     } finally {
       const closedInTime = await closesInTime(context);
       await proxy.close();
+      this.options.onPart("close");
       // A context that will not close means a browser that no longer answers: replace it.
       if (!closedInTime) await this.closeBrowser(slot);
     }

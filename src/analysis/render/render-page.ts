@@ -39,7 +39,13 @@ export interface RenderPageOptions {
   headersFor?: HeadersFor;
   /** Whether to run axe-core on the settled page (otherwise its accessibility says it was not audited). */
   accessibility: boolean;
+  /** Called as each part of the render ends, with its name (bench:render measures CPU per part with it). */
+  onPart?: PartListener;
 }
+
+/** The parts of one render, in order, as renderPage reports their ends to `onPart` ("close" by the pool). */
+export type RenderPart = "open" | "load" | "settle" | "trace" | "document" | "screenshot" | "axe" | "close";
+export type PartListener = (part: RenderPart) => void;
 
 /** Left of the deadline after the wait, for the trace, the document and the screenshot (slow on a busy machine). */
 const afterWaitMs = 3_000;
@@ -56,6 +62,7 @@ export async function renderPage(
   options: RenderPageOptions,
 ): Promise<RenderedPage> {
   const started = performance.now();
+  const ended = options.onPart ?? (() => {});
   const page = await context.newPage();
   const recorder = new FactsRecorder(proxy);
   recorder.watch(context, page);
@@ -68,9 +75,11 @@ export async function renderPage(
   const protocols = await watchProtocols(cdp);
   const trace = await startTrace(cdp);
   if (options.headersFor) await addSiteHeaders(context, page, url, options.headersFor);
+  ended("open");
   const work = async (): Promise<RenderedPage> => {
     const response = await navigate(page, url, proxy, options.deadlineAt);
     const loadedAt = performance.now();
+    ended("load");
     await holdRefusedNavigations(cdp, proxy);
     recorder.mainRequest = response.request();
     const main = await mainResponse(response, protocols);
@@ -78,13 +87,18 @@ export async function renderPage(
     if (mediaType && !htmlMediaTypes.has(mediaType)) throw failures.notHtml(mediaType);
     const stopAt = Math.min(loadedAt + options.settleMs, options.deadlineAt - afterWaitMs);
     await waitForFullyLoaded(page, cdp, network, loadedAt, stopAt);
+    ended("settle");
     const metrics = await labMetrics(cdp, await trace.stop());
+    ended("trace");
     const html = await page.content();
+    ended("document");
     const screenshot = await captureViewport(cdp);
+    ended("screenshot");
     const timing = await navigationTiming(page, started);
     const accessibility = options.accessibility
       ? await auditAccessibility(cdp, options.deadlineAt - 500)
       : { problem: "accessibility was not audited" };
+    ended("axe");
     return {
       requestedUrl: url.href,
       finalUrl: page.url(),

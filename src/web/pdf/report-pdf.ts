@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { FastifyReply } from "fastify";
+import type { Brand } from "../../branding/brandings.js";
 import type { ReportView } from "../views/report-page.js";
 import {
   printMargins,
@@ -19,26 +20,26 @@ const assets = new URL("../assets/", import.meta.url);
 let css: string | null = null;
 
 /** app.css then print.css, read once. */
-function printCss(): string {
+export function printCss(): string {
   css ??= ["app.css", "print.css"].map((name) => readFileSync(new URL(name, assets), "utf8")).join("\n");
   return css;
 }
 
-export function reportPdf(renderer: PdfRenderer, report: ReportView): Promise<Buffer> {
+export function reportPdf(renderer: PdfRenderer, report: ReportView, brand?: Brand): Promise<Buffer> {
   return renderer.render({
-    html: reportPrintDocument(report, printCss()).value,
-    headerTemplate: reportPrintHeader(report).value,
+    html: reportPrintDocument(report, printCss(), brand).value,
+    headerTemplate: reportPrintHeader(report, brand).value,
     footerTemplate: reportPrintFooter().value,
     margin: printMargins,
   });
 }
 
-/** Sends the PDF as a download named after the report. */
-export function sendPdf(reply: FastifyReply, reportId: number, pdf: Buffer): FastifyReply {
+/** Sends the PDF as a download with this file name ("report-7.pdf"). */
+export function sendPdf(reply: FastifyReply, fileName: string, pdf: Buffer): FastifyReply {
   return reply
     .code(200)
     .type("application/pdf")
-    .header("content-disposition", `attachment; filename="report-${reportId}.pdf"`)
+    .header("content-disposition", `attachment; filename="${fileName}"`)
     .header("cache-control", "no-store")
     .header("x-content-type-options", "nosniff")
     .send(pdf);

@@ -109,6 +109,10 @@ ${view.newKey || view.keys.length === 0 ? nextSteps(csrf, view.keys.length === 0
   <p>Tell other systems when an analysis completes, fails or regresses: <a href="/account/webhooks">manage webhooks</a>.</p>
 </section>
 <section class="card">
+  <h2>Teams</h2>
+  <p>Work on the same sites with your colleagues, each with a role: <a href="/teams">your teams</a>.</p>
+</section>
+<section class="card">
   <h2>E-mail</h2>
   <p>${view.email}</p>
 </section>

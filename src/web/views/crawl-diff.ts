@@ -7,10 +7,12 @@
 import { checkTitle } from "../../analysis/check-titles.js";
 import type { CrawlDiff, SiteIssueChange } from "../../crawls/crawl-diff.js";
 import type { CrawlRow } from "../../crawls/crawl-store.js";
-import { wholeListLinkKeys } from "../../crawls/finding-url-lists.js";
+import { findingPath, wholeListLinkKeys } from "../../crawls/finding-url-lists.js";
 import { type HtmlValue, html, type SafeHtml } from "../html.js";
+import { listedNote } from "./crawl-findings.js";
 import { findingParts } from "./finding-parts.js";
 import { alert } from "./forms.js";
+import { cutListNote } from "./site-issues.js";
 
 export interface CrawlDiffView {
   crawl: CrawlRow;
@@ -58,11 +60,11 @@ function changes(diff: CrawlDiff, page: (url: string) => SafeHtml): SafeHtml {
 </section>
 <section class="card" id="new">
   <h2>New findings</h2>
-  ${findingList(diff.site_issues, "new", page, "No new site finding.")}
+  ${findingList(diff.site_issues, "new", diff.to.id, page, "No new site finding.")}
 </section>
 <section class="card" id="resolved">
   <h2>Resolved findings</h2>
-  ${findingList(diff.site_issues, "resolved", page, "No site finding was resolved.")}
+  ${findingList(diff.site_issues, "resolved", diff.from?.id ?? diff.to.id, page, "No site finding was resolved.")}
 </section>
 <section class="card" id="page-checks">
   <h2>Page checks regressed and fixed</h2>
@@ -118,6 +120,8 @@ function changes(diff: CrawlDiff, page: (url: string) => SafeHtml): SafeHtml {
 function findingList(
   issues: SiteIssueChange[],
   side: "new" | "resolved",
+  /** The crawl the side's findings are of (the later crawl's new ones, the earlier one's resolved ones). */
+  crawlId: number,
   page: (url: string) => SafeHtml,
   none: string,
 ): SafeHtml {
@@ -126,25 +130,36 @@ function findingList(
   return html`${shown.map(
     (issue) => html`<details class="site-issue importance-${issue.importance}" open>
     <summary><strong>${checkTitle(issue.check)}</strong> <code class="muted check-id">${issue.check}</code> <span class="muted">${issue.importance} · ${issue[`${side}_count`]} ${side}</span></summary>
-    <ul class="evidence">${issue[side].map((item) => html`<li>${findingMarkup(item, page)}</li>`)}</ul>
+    <ul class="evidence">${issue[side].map((item) => html`<li>${findingMarkup(withWebLink(item, crawlId, issue.check), page)}</li>`)}</ul>
     ${listedNote(issue[side].length, issue[`${side}_count`])}
   </details>`,
   )}`;
 }
 
-/** One finding: its page or group of pages (linking to their reports), its other facts, its linking pages. */
+/**
+ * The finding with the address of its whole URL list on the web (`findingPath`) instead of the API's, where the
+ * comparison cut the list (finding-url-lists.ts).
+ */
+function withWebLink(item: Record<string, unknown>, crawlId: number, check: string): Record<string, unknown> {
+  if (typeof item.fingerprint !== "string") return item;
+  const path = findingPath(crawlId, check, item.fingerprint);
+  if (typeof item.pages_url === "string") return { ...item, pages_url: path };
+  if (typeof item.chain_url === "string") return { ...item, chain_url: path };
+  return item;
+}
+
+/**
+ * One finding: its page or group of pages (linking to their reports; a cut group or chain to its whole list), its
+ * other facts, its linking pages.
+ */
 function findingMarkup(item: Record<string, unknown>, page: (url: string) => SafeHtml): HtmlValue {
   const { urls, facts, sources } = findingParts(item, wholeListLinkKeys);
-  return html`${urls.map((url, index) => html`${index > 0 ? ", " : ""}${page(url)}`)}${facts.length > 0 ? html` <span class="muted">${facts.join(" · ")}</span>` : ""}${sources.length > 0 ? html`<br><span class="muted">linked from </span>${sources.map((url, index) => html`${index > 0 ? ", " : ""}${page(url)}`)}` : ""}`;
+  return html`${urls.map((url, index) => html`${index > 0 ? ", " : ""}${page(url)}`)}${cutListNote(item)}${facts.length > 0 ? html` <span class="muted">${facts.join(" · ")}</span>` : ""}${sources.length > 0 ? html`<br><span class="muted">linked from </span>${sources.map((url, index) => html`${index > 0 ? ", " : ""}${page(url)}`)}` : ""}`;
 }
 
 function pageList(title: string, entries: SafeHtml[]): SafeHtml | "" {
   if (entries.length === 0) return "";
   return html`<h3>${title}</h3><ul class="evidence">${entries.map((entry) => html`<li>${entry}</li>`)}</ul>`;
-}
-
-function listedNote(listed: number, total: number): SafeHtml | "" {
-  return total > listed ? html`<p class="muted">The first ${listed} of ${total} are listed.</p>` : "";
 }
 
 function stamp(at: string | null): string {

@@ -183,6 +183,12 @@ export function linksBody({ crawl, filter, ignored, rows, total, page }: LinksVi
 </article>`;
 }
 
+/** Says a list cut to its first entries how long it is; nothing for a list shown whole. */
+export function listedNote(listed: number, total: number): SafeHtml | "" {
+  return total > listed ? html`<p class="muted">The first ${listed} of ${total} are listed.</p>` : "";
+}
+
+/** Previous and next links of a paged list, with where it stands. */
 export function pager(
   path: string,
   state: Record<string, string>,

@@ -166,7 +166,7 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   <h1>Crawl of <span class="key">${crawl.url}</span></h1>
   <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}${headerNamesNote(crawl)}${crawl.urls === null ? "" : html` · a list of ${(JSON.parse(crawl.urls) as string[]).length} URLs`}</p>
   ${view.flash ? notice(view.flash) : ""}
-  ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, html`${droppedNote(crawl)}${limitedNote(crawl)}${view.hasPrevious ? diffLink(crawl) : ""}`)}
+  ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, html`${droppedNote(crawl)}${limitedNote(crawl)}${view.hasPrevious ? diffLink(crawl) : ""}${auditLink(crawl)}`)}
   ${view.fixFirst ?? ""}
   ${active ? "" : crawlCharts(crawl, view.overview)}
   ${sections.length > 1 ? html`<nav class="section-nav" aria-label="Sections of the crawl"><ul>${sections.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>` : ""}
@@ -243,6 +243,12 @@ function duration(seconds: number): string {
 function diffLink(crawl: CrawlRow): SafeHtml | "" {
   if (crawl.status !== "complete") return "";
   return html`<p><a href="/crawls/${crawl.id}/diff">What changed since the previous crawl</a></p>`;
+}
+
+/** A finished crawl links to its audit, the page its owner shares (privacy set with PATCH /api/v1/crawls/{id}). */
+function auditLink(crawl: CrawlRow): SafeHtml {
+  const who = ["Anyone with the link", "Only you", "Anyone with its password"][crawl.privacy] ?? "Only you";
+  return html`<p><a href="/crawls/${crawl.id}/audit">The audit to hand a client</a> <span class="muted">(${who} can open it)</span></p>`;
 }
 
 /** What the crawl's storage bounds left out, when anything. */

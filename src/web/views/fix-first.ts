@@ -16,13 +16,21 @@ export function fixHref(crawlId: number, fix: Fix): string {
     : `/crawls/${crawlId}?open=${encodeURIComponent(fix.check)}#issue-${encodeURIComponent(fix.check)}`;
 }
 
-/** The first `fixes` of the ranking as a list (the caller cuts it), with a line saying what it ranks by. */
-export function fixFirstList(crawlId: number, fixes: Fix[], total: number): SafeHtml {
+/**
+ * The first `fixes` of the ranking as a list (the caller cuts it), with a line saying what it ranks by; each
+ * links to its pages (`href`: the owner's pages by default, the audit's pages on a shared audit).
+ */
+export function fixFirstList(
+  crawlId: number,
+  fixes: Fix[],
+  total: number,
+  href: (crawlId: number, fix: Fix) => string = fixHref,
+): SafeHtml {
   if (fixes.length === 0) return html`<p>Nothing failed or warned in this crawl.</p>`;
   return html`<p class="muted">Page checks and site issues together, by priority (importance × pages affected)${total > fixes.length ? `: the first ${fixes.length} of ${total}` : ""}.</p>
 <ol class="fix-first">${fixes.map(
     (fix) =>
-      html`<li><a href="${fixHref(crawlId, fix)}"><strong>${fix.title}</strong></a> <span class="muted">(${fix.importance}, ${fix.kind === "page_check" ? "page check" : "site issue"})</span>: ${fix.pages} ${fix.pages === 1 ? "page" : "pages"}${
+      html`<li><a href="${href(crawlId, fix)}"><strong>${fix.title}</strong></a> <span class="muted">(${fix.importance}, ${fix.kind === "page_check" ? "page check" : "site issue"})</span>: ${fix.pages} ${fix.pages === 1 ? "page" : "pages"}${
         fix.templates.length > 0
           ? html` <span class="muted">— ${fix.templates
               .slice(0, 3)

@@ -70,7 +70,10 @@ ${changes ? latestCrawlChanges(changes) : ""}`
  * The latest crawl's changes against the crawl before it: findings new and resolved, page checks regressed and
  * fixed (pages), the first new findings, and the comparison page.
  */
-export function latestCrawlChanges(summary: CrawlChangeSummary): SafeHtml {
+export function latestCrawlChanges(
+  summary: CrawlChangeSummary,
+  comparisonHref: string | null = `/crawls/${summary.to.id}/diff`,
+): SafeHtml {
   const scoreDelta =
     summary.from.score === null || summary.to.score === null ? null : summary.to.score - summary.from.score;
   return html`<section class="card" id="latest-changes" aria-labelledby="latest-changes-heading">
@@ -91,7 +94,7 @@ export function latestCrawlChanges(summary: CrawlChangeSummary): SafeHtml {
       html`<li><strong>${checkTitle(check)}</strong> <code class="muted check-id">${check}</code> <span class="muted">(${importance})</span>: <span class="key">${findingPlace(item)}</span></li>`,
   )}</ul>`
   }
-  <p><a href="/crawls/${summary.to.id}/diff">Everything that changed since the previous crawl</a></p>
+  ${comparisonHref ? html`<p><a href="${comparisonHref}">Everything that changed since the previous crawl</a></p>` : ""}
 </section>`;
 }
 
@@ -127,8 +130,11 @@ function scoreChange(change: number | null): string {
   return `; site score ${change > 0 ? "+" : "−"}${Math.abs(change)}`;
 }
 
-/** The site score of each crawl (0–100, the bands drawn), each point a link to its crawl. */
-function crawlScoreChart(trend: CrawlRow[]): SafeHtml | "" {
+/**
+ * The site score of each crawl (0–100, the bands drawn), each point a link to its crawl (`linked`), or not (a
+ * shared audit links into no private page).
+ */
+export function crawlScoreChart(trend: CrawlRow[], linked = true): SafeHtml | "" {
   const scored = trend.filter((crawl) => crawl.score !== null);
   if (scored.length === 0) return "";
   const { plotHeight, x } = axis();
@@ -146,15 +152,14 @@ function crawlScoreChart(trend: CrawlRow[]): SafeHtml | "" {
     <title id="crawl-score-title">${label}</title>
     ${[0, 50, 80, 100].map((score) => gridLine(score, y(score)))}
     <polyline points="${points.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(" ")}" fill="none" stroke="${lineColour}" stroke-width="2"/>
-    ${points.map(
-      (point) => html`<a href="/crawls/${point.crawl.id}">
-      <title>${(point.crawl.finished_at ?? "").slice(0, 16).replace("T", " ")} UTC: ${point.crawl.score} (${point.crawl.result ?? ""})</title>
-      <circle cx="${point.x.toFixed(1)}" cy="${point.y.toFixed(1)}" r="4.5" fill="${lineColour}" stroke="#ffffff" stroke-width="1.5"/>
-    </a>`,
-    )}
+    ${points.map((point) => {
+      const dot = html`<title>${(point.crawl.finished_at ?? "").slice(0, 16).replace("T", " ")} UTC: ${point.crawl.score} (${point.crawl.result ?? ""})</title>
+      <circle cx="${point.x.toFixed(1)}" cy="${point.y.toFixed(1)}" r="4.5" fill="${lineColour}" stroke="#ffffff" stroke-width="1.5"/>`;
+      return linked ? html`<a href="/crawls/${point.crawl.id}">${dot}</a>` : html`<g>${dot}</g>`;
+    })}
     ${dates(scored)}
   </svg>
-  <figcaption class="muted">Site score per crawl; each point opens that crawl.</figcaption>
+  <figcaption class="muted">Site score per crawl${linked ? "; each point opens that crawl" : ""}.</figcaption>
 </figure>`;
 }
 

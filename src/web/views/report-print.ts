@@ -5,6 +5,7 @@
  * (the report's URL and date) and footer (page numbers). Everything from the analysed page goes through the
  * html template, here and in the header, which Chromium also reads as HTML: page text stays text.
  */
+import { type Brand, pagegradeBrand } from "../../branding/brandings.js";
 import { html, type SafeHtml, trusted } from "../html.js";
 import { categoryNames, findingSections } from "./report-findings.js";
 import { bar, gauge, type ReportView, renderedCard, tally } from "./report-page.js";
@@ -15,18 +16,23 @@ function generatedAt(report: ReportView): string {
 }
 
 /** The whole document: our own CSS (read from disk by the caller) inline, no external reference at all. */
-export function reportPrintDocument(report: ReportView, css: string): SafeHtml {
+export function reportPrintDocument(
+  report: ReportView,
+  css: string,
+  brand: Brand = pagegradeBrand,
+): SafeHtml {
   const checks = Object.entries(report.results);
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>Report for ${report.url} · pagegrade</title>
+<title>Report for ${report.url} · ${brand.name}</title>
 <style>${trusted(css)}</style>
 </head>
 <body>
 <article class="report">
+  ${printedBrandLogo(brand)}
   <h1>Report for <span class="key">${report.url}</span></h1>
   ${report.final_url !== report.url ? html`<p class="muted">Redirected to <span class="key">${report.final_url}</span></p>` : ""}
   <div class="card summary">
@@ -46,11 +52,18 @@ export function reportPrintDocument(report: ReportView, css: string): SafeHtml {
  * Chromium's header template: the report's URL and when it was generated, on every page. Inline styles are all
  * a template may have; its size must be set, Chromium's default is tiny.
  */
-export function reportPrintHeader(report: ReportView): SafeHtml {
+export function reportPrintHeader(report: ReportView, brand: Brand = pagegradeBrand): SafeHtml {
   return html`<div style="${templateStyle} display: flex; justify-content: space-between; gap: 6mm; align-items: flex-start;">
   <span style="word-break: break-all; max-height: 2.9em; overflow: hidden;">${report.url}</span>
-  <span style="white-space: nowrap;">pagegrade · ${generatedAt(report)}</span>
+  <span style="white-space: nowrap;">${brand.name} · ${generatedAt(report)}</span>
 </div>`;
+}
+
+/** The owner's logo atop a printed document (a data: URL, so printing fetches nothing), or nothing. */
+export function printedBrandLogo(brand: Brand): SafeHtml | "" {
+  return brand.logoUrl
+    ? html`<p class="print-brand"><img src="${brand.logoUrl}" alt="${brand.name}" height="40"></p>`
+    : "";
 }
 
 /** Chromium's footer template: "Page 2 of 5" (Chromium fills in the numbers). */
@@ -63,6 +76,7 @@ export function reportPrintFooter(): SafeHtml {
 /** The page margins the header and footer are drawn in; they match @page in print.css. */
 export const printMargins = { top: "20mm", right: "14mm", bottom: "16mm", left: "14mm" };
 
-const templateStyle = trusted(
+/** The inline style of Chromium's header and footer templates (a template may have no other). */
+export const templateStyle = trusted(
   "width: 100%; box-sizing: border-box; padding: 0 14mm; font-size: 8pt; color: #5b6474; font-family: 'Noto Sans', 'Noto Sans CJK JP', 'Noto Sans Arabic', sans-serif;",
 );

@@ -175,15 +175,23 @@ export function duplicateBody(csrf: string, existingId: number, values: Record<s
 </section>`;
 }
 
-export function passwordFormBody(csrf: string, id: number, error: string | null): SafeHtml {
+/** What a password form opens: a report, or a crawl's audit. */
+export interface PasswordDoor {
+  /** "report", "audit": named in the heading and the button. */
+  what: string;
+  /** Where the form posts the password. */
+  action: string;
+}
+
+export function passwordFormBody(csrf: string, door: PasswordDoor, error: string | null): SafeHtml {
   return html`<section class="card">
-  <h1>This report is protected</h1>
+  <h1>This ${door.what} is protected</h1>
   <p>Enter the password you were given to see it.</p>
   ${error ? alert(error) : ""}
-  <form method="post" action="/reports/${id}/unlock" novalidate>
+  <form method="post" action="${door.action}" novalidate>
     ${csrfField(csrf)}
     ${field({ name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true })}
-    <p><button type="submit">Open the report</button></p>
+    <p><button type="submit">Open the ${door.what}</button></p>
   </form>
 </section>`;
 }

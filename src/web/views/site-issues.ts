@@ -65,25 +65,32 @@ export function siteIssuesSection(crawlId: number, rows: CrawlIssueRow[], state:
 }
 
 /** One finding: its page or group of pages, its other facts, and the pages linking to it. */
-function itemRow(item: Record<string, unknown>): SafeHtml {
+export function itemRow(item: Record<string, unknown>): SafeHtml {
   const { urls, facts, sources } = findingParts(item, wholeListKeys);
   const list = (values: string[]): HtmlValue =>
     values.map((url, index) => html`${index > 0 ? html`<br>` : ""}<span class="key">${url}</span>`);
   return html`<tr>
-    <td>${list(urls)}${wholeListLink(item)}</td>
+    <td>${list(urls)}${cutListNote(item)}</td>
     <td>${facts.join(" · ")}</td>
     <td>${list(sources.slice(0, sourcesShown))}${sources.length > sourcesShown ? html`<br><span class="muted">and ${sources.length - sourcesShown} more</span>` : ""}</td>
   </tr>`;
 }
 
-/** The keys of a finding whose URL list the issue table cut (finding-url-lists.ts), shown as one link. */
+/** The keys of a finding whose URL list the issue table cut (finding-url-lists.ts), shown as one note. */
 const wholeListKeys = ["page_count", ...wholeListLinkKeys];
 
-/** A link to the whole URL list of a finding whose list was cut, or nothing. */
-function wholeListLink(item: Record<string, unknown>): SafeHtml | "" {
+/**
+ * Where a finding's URL list was cut: a link to the whole of it, or where its reader cannot open that (the shared
+ * audit), how many were left out; nothing for a finding shown whole.
+ */
+export function cutListNote(item: Record<string, unknown>): SafeHtml | "" {
   if (typeof item.pages_url === "string")
     return html`<br><a href="${item.pages_url}">All ${String(item.page_count)} pages of this group</a>`;
   if (typeof item.chain_url === "string")
     return html`<br><a href="${item.chain_url}">The whole chain (${String(item.hop_count)} hops)</a>`;
+  if (typeof item.page_count === "number" && Array.isArray(item.pages))
+    return html`<br><span class="muted">and ${item.page_count - item.pages.length} more (${item.page_count} pages in all)</span>`;
+  if (typeof item.hop_count === "number" && Array.isArray(item.chain))
+    return html`<br><span class="muted">The chain's first ${item.chain.length} of ${item.hop_count + 1} URLs are listed</span>`;
   return "";
 }

@@ -4,10 +4,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AccountService } from "../../../accounts/account-service.js";
+import type { Brandings } from "../../../branding/brandings.js";
+import type { CrawlAudits } from "../../../crawls/crawl-audits.js";
 import type { CrawlFindings } from "../../../crawls/crawl-findings.js";
 import type { CrawlService } from "../../../crawls/crawl-service.js";
 import type { QuotaKind, Quotas } from "../../../limits/quotas.js";
 import type { RateLimiter } from "../../../limits/rate-limiter.js";
+import type { NotificationSettings } from "../../../notifications/notification-settings.js";
 import type { ProjectService } from "../../../projects/project-service.js";
 import type { HistoryService } from "../../../reports/history-service.js";
 import type { ReportService } from "../../../reports/report-service.js";
@@ -20,10 +23,13 @@ import { normaliseRequest } from "../../request-normalisation.js";
 import type { ResponseCache } from "../../response-cache.js";
 import { apiAccess, recordTeamChanges } from "./access.js";
 import { analysisRoutes } from "./analyses/routes.js";
+import { brandingRoutes } from "./branding-routes.js";
 import type { ApiContext } from "./context.js";
+import { type AuditPdfs, crawlAuditRoutes } from "./crawls/audit-routes.js";
 import { crawlFindingsRoutes } from "./crawls/findings-routes.js";
 import { crawlRoutes } from "./crawls/routes.js";
 import { metaRoutes } from "./meta/routes.js";
+import { notificationRoutes } from "./projects/notification-routes.js";
 import { projectRoutes } from "./projects/routes.js";
 import { type ReportPdfs, reportPdfRoutes } from "./reports/pdf-routes.js";
 import { reportRoutes } from "./reports/routes.js";
@@ -40,6 +46,12 @@ export interface ApiOptions {
   crawls: CrawlService;
   crawlFindings: CrawlFindings;
   teams: TeamService;
+  /** Crawls' shared audits (privacy, password) and their PDFs. */
+  crawlAudits: CrawlAudits;
+  auditPdfs: AuditPdfs;
+  brandings: Brandings;
+  /** Crawl notification settings per project. */
+  notifications: NotificationSettings;
   /** null when the limit is off. */
   requestLimiter: RateLimiter | null;
   /** Analyses, crawl starts, pings, PDFs and event streams, counted per user as on the web pages. */
@@ -98,6 +110,7 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
   await reportScreenshotRoutes(app, context);
   await analysisRoutes(app, context);
   await projectRoutes(app, context);
+  await notificationRoutes(app, { access: context.access, notifications: options.notifications });
   await metaRoutes(app, context);
   await webhookRoutes(app, context);
   await crawlRoutes(app, context);
@@ -107,4 +120,6 @@ export async function apiV1(app: FastifyInstance, options: ApiOptions): Promise<
     chargeTeamCreation: charge("team-creations"),
     chargeInvitation: charge("invitations"),
   });
+  await crawlAuditRoutes(app, { ...context, audits: options.crawlAudits, auditPdfs: options.auditPdfs });
+  await brandingRoutes(app, { brandings: options.brandings, access: context.access });
 }

@@ -48,7 +48,10 @@ export const Crawl = Type.Object(
     include: Type.Array(Type.String()),
     exclude: Type.Array(Type.String()),
     mode: stringEnum(analysisModes),
-    privacy: integerEnum([0, 1]),
+    privacy: integerEnum(
+      [0, 1, 2],
+      "Who sees its audit (0 public, 1 private, 2 password); its pages' reports are public only when 0",
+    ),
     schedule: stringEnum(reportSchedules),
     header_names: Type.Array(Type.String(), {
       description:
@@ -231,7 +234,7 @@ export const CrawlDiff = Type.Object(
 export const crawlSchemas = [Crawl, CrawlSummary, CrawlPage, SiteIssue, CrawlDiff];
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const CrawlEnvelope = (status: 200 | 202) =>
+export const CrawlEnvelope = (status: 200 | 202) =>
   Type.Object({ data: refTo(Crawl), status: Type.Literal(status) });
 const patternsField = Type.Optional(
   Type.Union([Type.Array(Type.String(), { maxItems: 50 }), Type.String({ maxLength: 5000 })], {

@@ -3,7 +3,7 @@
  * call. A server without Chromium answers 503: the request is valid and may succeed on another instance or
  * once the operator installs Chromium, so it is the server's condition (5xx), not the client's mistake (422).
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { DisplayRow } from "../../../../store/report-store.js";
 import { type Problem, problems, sendProblem } from "../../../problem.js";
@@ -25,6 +25,14 @@ export interface ReportPdfs {
   send(reply: FastifyReply, reportId: number, pdf: Buffer): FastifyReply;
 }
 
+/** A PDF answer, documented as an attachment of this name. */
+export function pdfDownload(fileName: string) {
+  return {
+    description: `The PDF, as an attachment named "${fileName}"`,
+    content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
+  };
+}
+
 export const showReportPdf = {
   summary: "Download a report as a PDF",
   description:
@@ -33,10 +41,7 @@ export const showReportPdf = {
   tags: ["reports"],
   params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
   response: {
-    200: {
-      description: 'The PDF, as an attachment named "report-<id>.pdf"',
-      content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
-    },
+    200: pdfDownload("report-<id>.pdf"),
     ...errorResponses(404, 409, 503),
   },
 };
@@ -58,17 +63,27 @@ export async function reportPdfRoutes(
     async (request, reply) => {
       const row = await access.report(request);
       const printed = await pdfs.print(row);
-      switch (printed.kind) {
-        case "pdf":
-          return pdfs.send(reply, row.id, printed.pdf);
-        case "no-analysis":
-          return sendProblem(request, reply, problems.conflict(printed.message));
-        case "unavailable":
-          return sendProblem(request, reply, unavailable(printed.message));
-        case "busy":
-          reply.header("retry-after", String(printed.retryAfterSeconds));
-          return sendProblem(request, reply, unavailable(printed.message));
-      }
+      return sendPrintedProblem(request, reply, printed, (pdf) => pdfs.send(reply, row.id, pdf));
     },
   );
+}
+
+/** The PDF, or the problem saying why there is none (not yet: 409; no Chromium or too busy: 503). */
+export function sendPrintedProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  printed: Awaited<ReturnType<ReportPdfs["print"]>>,
+  send: (pdf: Buffer) => FastifyReply,
+): FastifyReply {
+  switch (printed.kind) {
+    case "pdf":
+      return send(printed.pdf);
+    case "no-analysis":
+      return sendProblem(request, reply, problems.conflict(printed.message));
+    case "unavailable":
+      return sendProblem(request, reply, unavailable(printed.message));
+    case "busy":
+      reply.header("retry-after", String(printed.retryAfterSeconds));
+      return sendProblem(request, reply, unavailable(printed.message));
+  }
 }

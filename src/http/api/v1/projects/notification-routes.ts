@@ -1,0 +1,49 @@
+/**
+ * /api/v1/projects/{project}/notifications: a project's crawl notification settings (src/notifications/),
+ * shown to every member of its workspace and changed by those who may write. The project is loaded through the
+ * access seam (404 for one the workspace does not have). Without mail set up the settings are still stored;
+ * the answer's `mail_set_up` and `message` say that nothing will be sent.
+ */
+import type { FastifyInstance } from "fastify";
+import {
+  type NotificationSettings,
+  type NotificationSettingsChange,
+  type NotificationSettingsView,
+  notificationOwner,
+} from "../../../../notifications/notification-settings.js";
+import type { ApiAccess } from "../access.js";
+import { showNotifications, updateNotifications } from "./notification-schema.js";
+
+interface Params {
+  project: string;
+}
+
+const answer = (settings: NotificationSettingsView) => ({
+  data: { object: "notification_settings" as const, ...settings },
+  status: 200 as const,
+});
+
+export async function notificationRoutes(
+  app: FastifyInstance,
+  { access, notifications }: { access: ApiAccess; notifications: NotificationSettings },
+): Promise<void> {
+  app.get<{ Params: Params }>(
+    "/projects/:project/notifications",
+    { schema: showNotifications },
+    async (request) => {
+      const project = await access.project(request);
+      const ownerId = notificationOwner(await access.workspace(request));
+      return answer(await notifications.show(ownerId, project.project));
+    },
+  );
+
+  app.put<{ Params: Params; Body: NotificationSettingsChange }>(
+    "/projects/:project/notifications",
+    { schema: updateNotifications },
+    async (request) => {
+      const project = await access.project(request, "write");
+      const ownerId = notificationOwner(await access.workspace(request, "write"));
+      return answer(await notifications.update(ownerId, project.project, request.body));
+    },
+  );
+}
