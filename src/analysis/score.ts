@@ -87,11 +87,14 @@ export function score(results: CheckResults, scoring: Scoring, notIndexable: boo
   };
 }
 
-/** The gates that hold the page: not indexable by any major crawler, and each gate check that fails. */
-function gatesHolding(results: CheckResults, notIndexable: boolean): string[] {
+/**
+ * The gates that hold the page: not indexable by any major crawler, and each gate check that fails (but
+ * `passing`, a check counted as passed: the costliest checks are each recomputed so, without copying the results).
+ */
+function gatesHolding(results: CheckResults, notIndexable: boolean, passing?: string): string[] {
   return [
     ...(notIndexable ? [indexabilityGate] : []),
-    ...gateChecks.filter((check) => results[check]?.status === "fail"),
+    ...gateChecks.filter((check) => check !== passing && results[check]?.status === "fail"),
   ];
 }
 
@@ -117,7 +120,7 @@ function costliest(
     if (result.importance === "info" || statusScore === undefined || result.status === "pass") continue;
     const weight = scoring.weights[result.importance];
     const fixed = { weight: totals.weight, earned: totals.earned + weight * (1 - statusScore) };
-    const gates = gatesHolding({ ...results, [check]: { ...result, status: "pass" } }, notIndexable);
+    const gates = gatesHolding(results, notIndexable, check);
     const points = capped(percentage(fixed) ?? 0, gates, scoring) - current;
     if (points > 0) gains.push({ check, points, weight });
   }

@@ -24,14 +24,13 @@ export const crawlableLinks: CheckDefinition = {
         problem: "no href, though the element is used as a link",
         html: link.html,
       })),
-      ...anchors
-        .map((anchor) => ({
-          href: anchor.rawHref,
-          text: anchor.text,
-          problem: problemOf(anchor.rawHref ?? "", anchor.href),
-          html: anchor.html,
-        }))
-        .filter((entry) => entry.problem !== null),
+      // An anchor's start tag is rendered only when it is shown as evidence.
+      ...anchors.flatMap((anchor) => {
+        const problem = problemOf(anchor.rawHref ?? "", anchor.href);
+        return problem === null
+          ? []
+          : [{ href: anchor.rawHref, text: anchor.text, problem, html: anchor.html }];
+      }),
     ];
     if (broken.length > 0) {
       return outcome.fail(

@@ -12,16 +12,17 @@ export const mixedContent: CheckDefinition = {
   run(page) {
     if (new URL(page.finalUrl).protocol !== "https:") return outcome.na("The page is not served over HTTPS.");
     const insecure: Array<{ url: string; html: string }> = [];
-    const add = (url: string | null, html: string) => {
-      if (url?.startsWith("http:")) insecure.push({ url, html });
+    // The element's start tag is rendered only for the resources shown as evidence.
+    const add = (url: string | null, element: { readonly html: string }) => {
+      if (url?.startsWith("http:")) insecure.push({ url, html: element.html });
     };
     const { scripts, images, resources } = page.document;
-    for (const script of scripts) add(script.src, script.html);
+    for (const script of scripts) add(script.src, script);
     for (const image of images) {
-      add(image.src, image.html);
-      for (const candidate of image.srcset) add(candidate, image.html);
+      add(image.src, image);
+      for (const candidate of image.srcset) add(candidate, image);
     }
-    for (const resource of resources) add(resource.url, resource.html);
+    for (const resource of resources) add(resource.url, resource);
     if (insecure.length > 0) {
       return outcome.fail(
         `${plural(insecure.length, "resource")} ${verb(insecure.length, "loads", "load")} over plain HTTP.`,
