@@ -28,6 +28,9 @@ const BrandingEnvelope = Type.Object({ data: Branding, status: Type.Literal(200)
 /** Multipart bodies: a logo of up to 200 KB is accepted, up to 1 MiB refused with a 422, larger ones a 413. */
 const maxUploadBytes = 1024 * 1024;
 
+/** The upload's limit with room for the form's other fields and boundaries: past it, a 413. */
+export const brandingBodyLimit = maxUploadBytes + 64 * 1024;
+
 export async function brandingRoutes(
   app: FastifyInstance,
   { brandings, access }: { brandings: Brandings; access: ApiAccess },
@@ -57,7 +60,7 @@ export async function brandingRoutes(
     scope.put<{ Body: Record<string, unknown> | undefined }>(
       "/branding",
       {
-        bodyLimit: maxUploadBytes + 64 * 1024,
+        bodyLimit: brandingBodyLimit,
         schema: {
           summary: "Set your brand name and logo",
           description:

@@ -76,7 +76,11 @@ export async function crawlFindingsRoutes(
     schema: listFindingUrls,
     page: async (crawl, request, window) => {
       const { check, fingerprint } = request.params;
-      const urls = found(await crawlFindings.findingUrlList(crawl.id, check, fingerprint));
+      // Checked here, not by the schema, so that a bad query is a 422 whatever the path names (as on every list).
+      const urls = found(
+        /^[0-9a-f]{32}$/.test(fingerprint) &&
+          (await crawlFindings.findingUrlList(crawl.id, check, fingerprint)),
+      );
       return {
         items: urls
           .slice(window.offset, window.offset + window.limit)

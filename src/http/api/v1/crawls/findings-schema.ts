@@ -175,7 +175,10 @@ export const listFindingUrls = {
   params: Type.Object({
     id: Type.Integer({ minimum: 1 }),
     check: Type.String({ maxLength: 64, description: "A site check id" }),
-    fingerprint: Type.String({ pattern: "^[0-9a-f]{32}$", description: "The finding's fingerprint" }),
+    fingerprint: Type.String({
+      maxLength: 32,
+      description: "The finding's fingerprint (32 hexadecimal digits; any other names no finding: 404)",
+    }),
   }),
   querystring: Type.Object(listQuery),
   response: {
