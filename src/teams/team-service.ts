@@ -47,6 +47,11 @@ export class TeamService {
     return this.access.membership(userId, teamId);
   }
 
+  /** The teams a user belongs to with their role in each, fresh from the database (the web's workspace switcher). */
+  async teamsOf(userId: number, page: Page): Promise<TeamRow[]> {
+    return (await this.store.list(userId, page)).rows;
+  }
+
   /** Records a change a member made in the team's workspace (the access seam calls it after each write). */
   recordChange(change: { teamId: number; userId: number; action: string; target: string }): Promise<void> {
     return this.store.appendActivity({ ...change, at: timestamp() });

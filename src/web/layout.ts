@@ -5,6 +5,7 @@
  * scripts.
  */
 import { type HtmlValue, html, type SafeHtml } from "./html.js";
+import { listOf, type WorkspaceChoice } from "./web-context.js";
 
 export interface LayoutOptions {
   title: string;
@@ -19,6 +20,10 @@ export interface LayoutOptions {
    * pagegrade's name) and no navigation, and it is never indexed.
    */
   shared?: SharedShell;
+  /** The signed-in user's workspaces (the header's switcher, shown when they are in a team). */
+  workspaces?: WorkspaceChoice | null;
+  /** The page's path: a switch of workspace leads back to its list. */
+  path?: string;
 }
 
 export interface SharedShell {
@@ -34,7 +39,16 @@ const pageScripts: Array<[attribute: string, script: string]> = [
   ["data-crawl-events", "/assets/crawl-progress.js"],
 ];
 
-export function layout({ title, user, csrfToken, body, head, shared }: LayoutOptions): SafeHtml {
+export function layout({
+  title,
+  user,
+  csrfToken,
+  body,
+  head,
+  shared,
+  workspaces,
+  path,
+}: LayoutOptions): SafeHtml {
   const main = html`${body}`;
   const wanted = pageScripts
     .filter(([attribute]) => main.value.includes(attribute))
@@ -58,6 +72,7 @@ ${
     ? sharedHeader(shared)
     : html`<header class="site-header">
   <a class="brand" href="/">pagegrade</a>
+  ${user && workspaces && workspaces.teams.length > 0 ? workspaceSwitcher(workspaces, csrfToken ?? "", path ?? "/") : ""}
   <nav aria-label="Main">
     ${
       user
@@ -74,6 +89,26 @@ ${main}
 ${shared ? "" : html`<footer class="site-footer"><a href="/docs">API documentation</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>`}
 </body>
 </html>`;
+}
+
+/**
+ * The workspace switcher: a select of "Personal" and the user's teams (with their role there) and its button, a
+ * plain form that works without scripts; compact, so on a phone it shares the brand's line.
+ */
+function workspaceSwitcher({ teams, team }: WorkspaceChoice, csrfToken: string, path: string): SafeHtml {
+  const chosen = team ? String(team.id) : "";
+  return html`<form method="post" action="/workspace" class="workspace-switch">
+    <input type="hidden" name="_csrf" value="${csrfToken}"><input type="hidden" name="next" value="${listOf(path)}">
+    <label for="workspace-team" class="visually-hidden">Workspace</label>
+    <select id="workspace-team" name="team">
+      <option value=""${chosen === "" ? html` selected` : ""}>Personal</option>
+      ${teams.map(
+        (choice) =>
+          html`<option value="${choice.id}"${String(choice.id) === chosen ? html` selected` : ""}>${choice.name}${choice.role === "viewer" ? " (viewer)" : ""}</option>`,
+      )}
+    </select>
+    <button type="submit">Switch</button>
+  </form>`;
 }
 
 /** A shared page's header: the brand, linking nowhere. */

@@ -49,6 +49,7 @@ import { unsubscribeRoutes } from "./unsubscribe-routes.js";
 import { webAccess } from "./web-access.js";
 import { loadWebContext } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
+import { workspaceRoutes } from "./workspace-routes.js";
 
 export interface WebOptions {
   accounts: AccountService;
@@ -87,7 +88,13 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
     route.schema = { ...route.schema, hide: true };
   });
   await app.register(cookie);
-  app.addHook("preHandler", loadWebContext(options.sessions));
+  const teamsOf = async (userId: number) =>
+    (await options.teams.teamsOf(userId, { limit: 100, offset: 0 })).map(({ id, name, role }) => ({
+      id,
+      name,
+      role,
+    }));
+  app.addHook("preHandler", loadWebContext(options.sessions, teamsOf));
   app.addHook("preHandler", refuseForgedForms);
 
   // Anyone: the site, signing in, and a report's own pages (report-visit.ts decides who sees a report).
@@ -102,7 +109,7 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
   await auditRoutes(app, options);
   await unsubscribeRoutes(app, options);
 
-  // The signed-in pages' resources, loaded within the user's workspace (web-access.ts).
+  // The signed-in pages' resources, loaded within the workspace the user chose (web-access.ts).
   const signedInOptions = { ...options, resources: webAccess(options) };
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSignIn);
@@ -115,5 +122,6 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
     await crawlRoutes(signedIn, signedInOptions);
     await crawlFindingsRoutes(signedIn, signedInOptions);
     await teamRoutes(signedIn, options);
+    await workspaceRoutes(signedIn);
   });
 }

@@ -22,6 +22,8 @@ export function sendHtml(
     title,
     user: request.session?.account.email ?? null,
     csrfToken: request.csrfToken,
+    workspaces: request.workspaces,
+    path: request.url,
     body,
     ...(shared ? { shared } : {}),
   });

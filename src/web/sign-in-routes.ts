@@ -18,7 +18,7 @@ import type { Quotas } from "../limits/quotas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import { seeOther, sendHtml } from "./render.js";
 import { type FormState, loginBody, registerBody } from "./views/account.js";
-import { cookieOptions, sessionCookie } from "./web-context.js";
+import { cookieOptions, sessionCookie, workspaceCookie } from "./web-context.js";
 
 type Form = Record<string, string | undefined>;
 
@@ -104,9 +104,10 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
     return sendHtml(request, reply, "Log in", loginBody(request.csrfToken, state), 401);
   });
 
-  app.post("/logout", async (request, reply) => {
+  app.post("/logout", { config: { anyWorkspace: true } }, async (request, reply) => {
     if (request.session) await sessions.destroy(request.session.token);
     reply.clearCookie(sessionCookie, cookieOptions(request));
+    reply.clearCookie(workspaceCookie, { path: "/" });
     return seeOther(reply, "/");
   });
 }

@@ -1,6 +1,6 @@
 /**
- * The web's side of the access seam (accounts/access.ts), for the signed-in pages: the workspace of the
- * session's user, and one typed accessor per resource a page's path names (`/crawls/{id}`, `/reports/{id}`,
+ * The web's side of the access seam (accounts/access.ts), for the signed-in pages: the workspace the session's
+ * user chose in the header's switcher (their own, or a team's with their role there), and one typed accessor per resource a page's path names (`/crawls/{id}`, `/reports/{id}`,
  * `/account/webhooks/{id}`, `/projects/{project}`). Each loads the resource within the workspace or throws the
  * 404 error-handling.ts answers with the not-found page (an id of the wrong shape, a missing resource and
  * another's resource alike), so a page reads `const crawl = await resources.crawl(request)` (or
@@ -26,7 +26,11 @@ export function webAccess(services: {
 }) {
   return workspaceResources(
     {
-      actorOf: (request: FastifyRequest) => ({ userId: signedInSession(request).account.id }),
+      // The team chosen in the header's switcher (web-context.ts); resolveWorkspace reads the role afresh.
+      actorOf: (request: FastifyRequest) => {
+        const team = request.workspaces?.team;
+        return { userId: signedInSession(request).account.id, ...(team ? { team: String(team.id) } : {}) };
+      },
       idOf: (request) => pathId((request.params as { id: string }).id),
       projectOf: (request) => (request.params as { project: string }).project,
     },
