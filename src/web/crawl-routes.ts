@@ -76,6 +76,7 @@ export async function crawlRoutes(
       form: form ?? emptyForm(project ? `https://${project}/` : ""),
       renderingAvailable: analyzer.renderingAvailable(),
       flash,
+      readOnly: workspace.role === "viewer",
     };
     return sendHtml(
       request,
@@ -236,6 +237,7 @@ export async function crawlRoutes(
         table,
         flash,
         now: Date.now(),
+        readOnly: found.workspace.role === "viewer",
       };
       return sendHtml(request, reply, `Crawl of ${crawl.project}`, crawlBody(request.csrfToken, view));
     },
@@ -320,7 +322,8 @@ export async function crawlRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/crawls/:id/delete", async (request, reply) => {
-    const found = await owned(request);
+    // The question is asked only of who may delete: a viewer gets the 403 page here, not at the answer.
+    const found = await owned(request, "write");
     const path = `/crawls/${found.crawl.id}`;
     return sendHtml(
       request,

@@ -59,7 +59,14 @@ export async function dashboardRoutes(
       request,
       reply,
       "Reports",
-      dashboardBody(request.csrfToken, { items: rows, total, state, ignored, form }),
+      dashboardBody(request.csrfToken, {
+        items: rows,
+        total,
+        state,
+        ignored,
+        form,
+        readOnly: workspace.role === "viewer",
+      }),
       status,
     );
   };

@@ -57,7 +57,12 @@ export async function projectRoutes(
       limit: state.per_page,
       offset: (page - 1) * state.per_page,
     });
-    return sendHtml(request, reply, "Projects", projectsBody({ items: rows, total, state, ignored }));
+    return sendHtml(
+      request,
+      reply,
+      "Projects",
+      projectsBody({ items: rows, total, state, ignored, readOnly: workspace.role === "viewer" }),
+    );
   });
 
   app.get<{ Params: { project: string }; Querystring: { notifications?: string } }>(
@@ -76,7 +81,9 @@ export async function projectRoutes(
         fixFirst: fixes.slice(0, fixFirstShown),
         fixFirstTotal: fixes.length,
         changes,
+        readOnly: workspace.role === "viewer",
       });
+      if (workspace.role === "viewer") return sendHtml(request, reply, project.project, dashboard);
       const notificationCard = notificationFormCard(
         request.csrfToken,
         await notifications.show(notificationOwner(workspace), project.project),
@@ -90,6 +97,7 @@ export async function projectRoutes(
   );
 
   app.get<{ Params: { project: string } }>("/projects/:project/delete", async (request, reply) => {
+    await resources.workspace(request, "write");
     const project = request.params.project;
     const path = `/projects/${encodeURIComponent(project)}/delete`;
     return sendHtml(

@@ -45,7 +45,8 @@ export async function reportManageRoutes(
     );
 
   app.get<{ Params: { id: string } }>("/reports/:id/manage", async (request, reply) => {
-    return showManage(request, reply, await resources.report(request));
+    // Every part of the page changes the report: a viewer gets the 403 page.
+    return showManage(request, reply, await resources.report(request, "write"));
   });
 
   app.post<{ Params: { id: string }; Body: Form }>("/reports/:id/rerun", async (request, reply) => {
@@ -110,7 +111,7 @@ export async function reportManageRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/reports/:id/delete", async (request, reply) => {
-    const row = await resources.report(request);
+    const row = await resources.report(request, "write");
     return sendHtml(
       request,
       reply,

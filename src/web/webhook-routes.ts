@@ -38,7 +38,13 @@ export async function webhookRoutes(
     const flash = await sessions.takeFlash(session.token);
     const workspace = await resources.workspace(request);
     const { rows } = await webhooks.list(workspace, { limit: 100, offset: 0 });
-    const view = { webhooks: rows, newSecret, flash: newSecret ? null : flash, form };
+    const view = {
+      webhooks: rows,
+      newSecret,
+      flash: newSecret ? null : flash,
+      form,
+      readOnly: workspace.role === "viewer",
+    };
     return sendHtml(request, reply, "Webhooks", webhooksBody(request.csrfToken, view), status);
   };
 
@@ -76,7 +82,12 @@ export async function webhookRoutes(
       limit: 50,
       offset: 0,
     });
-    return sendHtml(request, reply, "Webhook", webhookBody(request.csrfToken, found.webhook, rows, flash));
+    return sendHtml(
+      request,
+      reply,
+      "Webhook",
+      webhookBody(request.csrfToken, found.webhook, rows, flash, found.workspace.role === "viewer"),
+    );
   });
 
   app.post<{ Params: { id: string } }>("/account/webhooks/:id/ping", async (request, reply) => {
@@ -99,7 +110,7 @@ export async function webhookRoutes(
   });
 
   app.get<{ Params: { id: string } }>("/account/webhooks/:id/delete", async (request, reply) => {
-    const found = await owned(request);
+    const found = await owned(request, "write");
     const path = `/account/webhooks/${found.webhook.id}`;
     return sendHtml(
       request,

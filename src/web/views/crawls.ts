@@ -20,7 +20,7 @@ import { listPageLink } from "../list-query.js";
 import { linkFilterForm, linksCsvPath, linksTable } from "./crawl-findings.js";
 import { limitedNote } from "./crawl-limited.js";
 import { crawlCharts, crawlStatusNames, crawlSummary } from "./crawl-overview.js";
-import { alert, csrfField, notice, option } from "./forms.js";
+import { alert, csrfField, notice, option, viewerNote } from "./forms.js";
 import { paginationNav } from "./list-controls.js";
 import { type IssueTableState, siteIssuesSection } from "./site-issues.js";
 import { stacked } from "./stacked-table.js";
@@ -47,13 +47,14 @@ export interface CrawlListView {
   form: CrawlForm;
   renderingAvailable: boolean;
   flash: string | null;
+  /** A viewer of a team's workspace: no form to start a crawl. */
+  readOnly?: boolean;
 }
 
-export function crawlListBody(csrf: string, view: CrawlListView): SafeHtml {
-  const { crawls, total, page, project, form } = view;
-  return html`<h1>${project ? html`Crawls of <span class="key">${project}</span>` : "Crawls"}</h1>
-${view.flash ? notice(view.flash) : ""}
-<section class="card">
+/** The form that starts a crawl in the workspace. */
+function startCard(csrf: string, view: CrawlListView): SafeHtml {
+  const { form } = view;
+  return html`<section class="card">
   <h2>Crawl a site</h2>
   <p class="muted">Every page the crawl reaches becomes a report of the site's project; site checks then judge the pages together.</p>
   ${form.error ? alert(form.error) : ""}
@@ -87,7 +88,14 @@ ${view.flash ? notice(view.flash) : ""}
     </details>
     <p><button type="submit">Start the crawl</button></p>
   </form>
-</section>
+</section>`;
+}
+
+export function crawlListBody(csrf: string, view: CrawlListView): SafeHtml {
+  const { crawls, total, page, project } = view;
+  return html`<h1>${project ? html`Crawls of <span class="key">${project}</span>` : "Crawls"}</h1>
+${view.flash ? notice(view.flash) : ""}
+${view.readOnly ? html`<section class="card"><h2>Crawl a site</h2>${viewerNote("crawls")}</section>` : startCard(csrf, view)}
 <section class="card">
   <h2>${project ? "Crawls over time" : "Your crawls"}</h2>
   ${
@@ -142,6 +150,8 @@ export interface CrawlView {
   now: number;
   /** Whether an earlier complete crawl of the project exists to compare with ("What changed"). */
   hasPrevious: boolean;
+  /** A viewer of a team's workspace: no cancel button, no delete link. */
+  readOnly?: boolean;
 }
 
 /** Rows of the pages table a page: about 5,000 px of stacked rows on a phone. */
@@ -166,7 +176,7 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   <h1>Crawl of <span class="key">${crawl.url}</span></h1>
   <p class="muted">Project <a href="/crawls?project=${encodeURIComponent(crawl.project)}">${crawl.project}</a> · started ${crawl.created_at.slice(0, 16).replace("T", " ")} UTC · ${crawl.mode === "rendered" ? "rendered in Chromium" : "HTML as served"}${headerNamesNote(crawl)}${crawl.urls === null ? "" : html` · a list of ${(JSON.parse(crawl.urls) as string[]).length} URLs`}</p>
   ${view.flash ? notice(view.flash) : ""}
-  ${active ? progressCard(csrf, crawl, view.now) : crawlSummary(crawl, html`${droppedNote(crawl)}${limitedNote(crawl)}${view.hasPrevious ? diffLink(crawl) : ""}${auditLink(crawl)}`)}
+  ${active ? progressCard(csrf, crawl, view.now, view.readOnly === true) : crawlSummary(crawl, html`${droppedNote(crawl)}${limitedNote(crawl)}${view.hasPrevious ? diffLink(crawl) : ""}${auditLink(crawl)}`)}
   ${view.fixFirst ?? ""}
   ${active ? "" : crawlCharts(crawl, view.overview)}
   ${sections.length > 1 ? html`<nav class="section-nav" aria-label="Sections of the crawl"><ul>${sections.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>` : ""}
@@ -174,11 +184,15 @@ export function crawlBody(csrf: string, view: CrawlView): SafeHtml {
   ${view.checkRollup ? html`<section class="card" id="page-checks" aria-labelledby="page-checks-heading"><h2 id="page-checks-heading">Page checks</h2>${view.checkRollup}</section>` : ""}
   ${fetched ? pagesCard(view) : ""}
   ${view.overview.links.total > 0 ? linksCard(view) : ""}
-  <section class="card">
+  ${
+    view.readOnly
+      ? ""
+      : html`<section class="card">
     <h2>Delete</h2>
     <p>Deleting the crawl removes its page list and site issues; the reports of its pages stay.</p>
     <p><a href="/crawls/${crawl.id}/delete">Delete this crawl…</a></p>
-  </section>
+  </section>`
+  }
 </article>`;
 }
 
@@ -201,7 +215,7 @@ function linksCard({ crawl, overview, issues, links }: CrawlView): SafeHtml {
 </section>`;
 }
 
-function progressCard(csrf: string, crawl: CrawlRow, now: number): SafeHtml {
+function progressCard(csrf: string, crawl: CrawlRow, now: number, readOnly: boolean): SafeHtml {
   const done = crawl.analysed + crawl.failed;
   const seconds = crawl.started_at ? Math.max(0.001, (now - Date.parse(crawl.started_at)) / 1000) : 0;
   const rate = seconds > 0 ? done / seconds : 0;
@@ -221,7 +235,7 @@ function progressCard(csrf: string, crawl: CrawlRow, now: number): SafeHtml {
   </dl>
   ${droppedNote(crawl)}
   <p class="muted live-note">Without JavaScript this page reloads itself every ${reloadSeconds} seconds.</p>
-  ${crawl.cancel_requested === 1 ? "" : html`<form method="post" action="/crawls/${crawl.id}/cancel">${csrfField(csrf)}<button type="submit">Cancel the crawl</button></form>`}
+  ${crawl.cancel_requested === 1 || readOnly ? "" : html`<form method="post" action="/crawls/${crawl.id}/cancel">${csrfField(csrf)}<button type="submit">Cancel the crawl</button></form>`}
 </section>`;
 }
 

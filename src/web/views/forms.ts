@@ -8,6 +8,11 @@ export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
+/** What a viewer of a team's workspace sees instead of a form that would change it. */
+export function viewerNote(what: string): SafeHtml {
+  return html`<p class="muted viewer-note">You are a viewer in this team: you can see its ${what}, not change them.</p>`;
+}
+
 /** An option of a select, selected when its value is `selected`. */
 export function option(value: string, label: string, selected: string): SafeHtml {
   return html`<option value="${value}"${value === selected ? html` selected` : ""}>${label}</option>`;

@@ -23,6 +23,8 @@ export interface ProjectDashboardView {
   fixFirstTotal: number;
   /** What changed in the latest crawl against the complete crawl before it (null when there is none). */
   changes: CrawlChangeSummary | null;
+  /** A viewer of a team's workspace: no delete link. */
+  readOnly?: boolean;
 }
 
 const chart = { width: 640, height: 180, left: 36, right: 16, top: 12, bottom: 28 };
@@ -38,6 +40,7 @@ export function projectDashboardBody({
   fixFirst,
   fixFirstTotal,
   changes,
+  readOnly,
 }: ProjectDashboardView): SafeHtml {
   const latest = trend.at(-1);
   const name = encodeURIComponent(project.project);
@@ -48,7 +51,7 @@ export function projectDashboardBody({
       ? ""
       : html`, mean score <span class="result-${project.result ?? ""}">${project.score} (${project.result ?? ""})</span>`
   }: ${project.results.good} good, ${project.results.decent} decent, ${project.results.bad} bad.</p>
-  <p><a href="/reports?project=${name}">Reports</a> · <a href="/crawls?project=${name}">Crawls</a> · <a href="/projects/${name}/delete">Delete…</a></p>
+  <p><a href="/reports?project=${name}">Reports</a> · <a href="/crawls?project=${name}">Crawls</a>${readOnly ? "" : html` · <a href="/projects/${name}/delete">Delete…</a>`}</p>
 </section>
 ${
   latest

@@ -18,9 +18,11 @@ export interface ProjectsView {
   total: number;
   state: ProjectListState;
   ignored: string[];
+  /** A viewer of a team's workspace: no delete links. */
+  readOnly?: boolean;
 }
 
-export function projectsBody({ items, total, state, ignored }: ProjectsView): SafeHtml {
+export function projectsBody({ items, total, state, ignored, readOnly }: ProjectsView): SafeHtml {
   const filtered = state.search !== "";
   return html`<h1>Projects</h1>
 <section class="card">
@@ -44,7 +46,7 @@ export function projectsBody({ items, total, state, ignored }: ProjectsView): Sa
       <td>${project.reports}</td>
       <td><span class="result-${project.result}">${project.score} (${project.result})</span></td>
       <td>${project.last_generated_at.slice(0, 16).replace("T", " ")}</td>
-      <td><a href="/projects/${encodeURIComponent(project.project)}">Dashboard</a> · <a href="/crawls?project=${encodeURIComponent(project.project)}">Crawls</a> · <a href="/projects/${encodeURIComponent(project.project)}/delete">Delete…</a></td>
+      <td><a href="/projects/${encodeURIComponent(project.project)}">Dashboard</a> · <a href="/crawls?project=${encodeURIComponent(project.project)}">Crawls</a>${readOnly ? "" : html` · <a href="/projects/${encodeURIComponent(project.project)}/delete">Delete…</a>`}</td>
     </tr>`,
     )}</tbody>
   </table>`)

@@ -2,7 +2,7 @@
 import type { ReportStatus } from "../../store/schema.js";
 import { html, type SafeHtml } from "../html.js";
 import { resultLabel } from "./analysis-status.js";
-import { alert, csrfField, field, notice, option } from "./forms.js";
+import { alert, csrfField, field, notice, option, viewerNote } from "./forms.js";
 import { scoreChange } from "./history.js";
 import { ignoredNotice, orderFields, paginationNav } from "./list-controls.js";
 import { stacked } from "./stacked-table.js";
@@ -37,19 +37,13 @@ export interface DashboardView {
   state: ListState;
   ignored: string[];
   form: { values: Record<string, string>; error: string | null };
+  /** A viewer of a team's workspace: no analyse form, no links to manage a report. */
+  readOnly?: boolean;
 }
 
-const privacyNames = ["Public", "Private", "Password"];
-const scheduleNames: Record<string, string> = { off: "Off", daily: "Every day", weekly: "Every week" };
-const modeNames: Record<string, string> = {
-  raw: "Raw: the HTML as served",
-  rendered: "Rendered: the page in a browser (Chromium)",
-};
-
-export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
-  const { state } = view;
-  return html`<h1>Reports</h1>
-<section class="card">
+/** The form that analyses a page (a report of the workspace). */
+function analyseCard(csrf: string, view: DashboardView): SafeHtml {
+  return html`<section class="card">
   <h2>Analyse a page</h2>
   ${view.form.error ? alert(view.form.error) : ""}
   <form method="post" action="/reports" novalidate data-busy="Analysing…">
@@ -69,7 +63,20 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
     <p class="muted">A raw analysis takes a few seconds; a rendered one, in Chromium, takes longer (up to about half a minute).</p>
     <p><button type="submit">Analyse</button> <span class="muted" data-busy-note role="status" hidden></span></p>
   </form>
-</section>
+</section>`;
+}
+
+const privacyNames = ["Public", "Private", "Password"];
+const scheduleNames: Record<string, string> = { off: "Off", daily: "Every day", weekly: "Every week" };
+const modeNames: Record<string, string> = {
+  raw: "Raw: the HTML as served",
+  rendered: "Rendered: the page in a browser (Chromium)",
+};
+
+export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
+  const { state } = view;
+  return html`<h1>Reports</h1>
+${view.readOnly ? html`<section class="card"><h2>Analyse a page</h2>${viewerNote("reports")}</section>` : analyseCard(csrf, view)}
 <section class="card">
   <h2>Your reports</h2>
   ${ignoredNotice(view.ignored)}
@@ -103,7 +110,7 @@ export function dashboardBody(csrf: string, view: DashboardView): SafeHtml {
       <td><a href="/reports?project=${encodeURIComponent(item.project)}">${item.project}</a></td>
       <td>${privacyNames[item.privacy]}</td>
       <td>${item.generated_at?.slice(0, 16).replace("T", " ") ?? ""}</td>
-      <td><a href="/reports/${item.id}/manage">Manage</a></td>
+      <td>${view.readOnly ? "" : html`<a href="/reports/${item.id}/manage">Manage</a>`}</td>
     </tr>`,
     )}</tbody>
   </table>`)

@@ -6,7 +6,7 @@
 import { webhookEvents } from "../../webhooks/webhook-service.js";
 import type { DeliveryRow, WebhookRow } from "../../webhooks/webhook-store.js";
 import { html, type SafeHtml } from "../html.js";
-import { alert, csrfField, field, notice } from "./forms.js";
+import { alert, csrfField, field, notice, viewerNote } from "./forms.js";
 import { stacked } from "./stacked-table.js";
 
 export interface WebhookListView {
@@ -15,6 +15,8 @@ export interface WebhookListView {
   newSecret: string | null;
   flash: string | null;
   form: { url: string; events: string[]; error: string | null };
+  /** A viewer of a team's workspace: no form to add a webhook. */
+  readOnly?: boolean;
 }
 
 export function webhooksBody(csrf: string, view: WebhookListView): SafeHtml {
@@ -46,7 +48,12 @@ ${
   </table>`)
   }
 </section>
-<section class="card">
+${view.readOnly ? html`<section class="card"><h2>Add a webhook</h2>${viewerNote("webhooks")}</section>` : addCard(csrf, view)}`;
+}
+
+/** The form that adds a webhook to the workspace. */
+function addCard(csrf: string, view: WebhookListView): SafeHtml {
+  return html`<section class="card">
   <h2>Add a webhook</h2>
   ${view.form.error ? alert(view.form.error) : ""}
   <form method="post" action="/account/webhooks" novalidate>
@@ -68,6 +75,7 @@ export function webhookBody(
   webhook: WebhookRow,
   deliveries: DeliveryRow[],
   flash: string | null,
+  readOnly = false,
 ): SafeHtml {
   const action = (path: string, label: string, kind = "") =>
     html`<form method="post" action="/account/webhooks/${webhook.id}/${path}" class="inline">${csrfField(csrf)}<button type="submit"${kind ? html` class="${kind}"` : ""}>${label}</button></form>`;
@@ -77,7 +85,7 @@ ${flash ? notice(flash) : ""}
 <section class="card">
   <p><span class="key">${webhook.url}</span></p>
   <p class="muted">${webhook.enabled === 1 ? "Enabled" : "Disabled"} · events ${webhook.events.split(",").join(", ")} · secret <code>${webhook.secret_hint}</code></p>
-  <p>${action("ping", "Send a ping")} ${action("enabled", webhook.enabled === 1 ? "Disable" : "Enable")} <a href="/account/webhooks/${webhook.id}/delete">Delete…</a></p>
+  ${readOnly ? "" : html`<p>${action("ping", "Send a ping")} ${action("enabled", webhook.enabled === 1 ? "Disable" : "Enable")} <a href="/account/webhooks/${webhook.id}/delete">Delete…</a></p>`}
 </section>
 <section class="card">
   <h2>Deliveries</h2>
