@@ -21,6 +21,7 @@ import { apiV1 } from "./http/api/v1/plugin.js";
 import { NotificationSettings } from "./http/api/v1/projects/notification-schema.js";
 import { Project, ProjectDetail } from "./http/api/v1/projects/schema.js";
 import { reportSchemas } from "./http/api/v1/reports/schema.js";
+import { withTeamParameter } from "./http/api/v1/team-parameter.js";
 import { webhookSchemas } from "./http/api/v1/webhooks/schema.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
@@ -121,6 +122,9 @@ export async function buildApp({
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
     },
+    // `team={id}` is read by the access seam, not by each route's schema: documented on every workspace operation.
+    transformObject: (document) =>
+      "openapiObject" in document ? withTeamParameter(document.openapiObject) : document.swaggerObject,
   });
   for (const schema of [
     Problem,
