@@ -84,6 +84,14 @@ export async function projectRoutes(
         readOnly: workspace.role === "viewer",
       });
       if (workspace.role === "viewer") return sendHtml(request, reply, project.project, dashboard);
+      // Crawl notifications are the user's own workspace's only (notificationOwner refuses a team's): say so.
+      if (workspace.teamId !== null)
+        return sendHtml(
+          request,
+          reply,
+          project.project,
+          html`${dashboard}<section class="card"><h2>Crawl notifications</h2><p class="muted">Crawl notifications can be set only in your own workspace for now, not in a team's.</p></section>`,
+        );
       const notificationCard = notificationFormCard(
         request.csrfToken,
         await notifications.show(notificationOwner(workspace), project.project),

@@ -92,7 +92,7 @@ async function completedCrawl(service: { url: string }, key: string, id: number,
   }
 }
 
-/** Starts the service and the site, signs up, analyses the bad page and crawls the site twice. */
+/** Starts the service and the site, signs up (a member of one team), analyses the bad page and crawls the site twice. */
 export async function startRealisticApp(browser: Browser, rendered = true): Promise<RealisticApp> {
   const site = await startRealisticSite();
   const service = await startService({
@@ -111,6 +111,9 @@ export async function startRealisticApp(browser: Browser, rendered = true): Prom
   await page.waitForSelector("#new-api-key");
   const key = ((await page.textContent("#new-api-key")) ?? "").trim();
   await page.close();
+  // A member of a team, as most agency users are: every signed-in page's header has the workspace switcher (the
+  // pages themselves stay in the user's own workspace).
+  await api(service, key, "POST", "/teams", { name: "Acme agency" });
 
   let report: Record<string, unknown>;
   try {

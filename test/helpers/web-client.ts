@@ -1,6 +1,7 @@
 /**
  * A minimal client for the web pages over inject(): keeps cookies like a browser and fills in the CSRF field
- * from the pg_csrf cookie, so page tests read as "get this page, submit that form".
+ * from the pg_csrf cookie (with the chosen team after a dot, as the pages draw it, once pg_workspace names one), so
+ * page tests read as "get this page, submit that form".
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { multipartBody } from "./multipart.js";
@@ -21,7 +22,7 @@ export class WebClient {
   /** Submits a form; the CSRF token is added unless the fields say otherwise. */
   async post(url: string, fields: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     if (!this.cookies.has("pg_csrf")) await this.get("/");
-    const body = new URLSearchParams({ _csrf: this.cookies.get("pg_csrf") ?? "", ...fields });
+    const body = new URLSearchParams({ _csrf: this.formToken(), ...fields });
     return this.send("POST", url, body.toString());
   }
 
@@ -53,11 +54,14 @@ export class WebClient {
     files: Record<string, { name: string; type: string; content: string | Buffer }> = {},
   ): Promise<LightMyRequestResponse> {
     if (!this.cookies.has("pg_csrf")) await this.get("/");
-    const { payload, contentType } = multipartBody(
-      { _csrf: this.cookies.get("pg_csrf") ?? "", ...fields },
-      files,
-    );
+    const { payload, contentType } = multipartBody({ _csrf: this.formToken(), ...fields }, files);
     return this.send("POST", url, payload, contentType);
+  }
+
+  /** The token the pages' forms echo: the CSRF cookie's, and the chosen team's id after a dot. */
+  formToken(): string {
+    const team = this.cookies.get("pg_workspace");
+    return `${this.cookies.get("pg_csrf") ?? ""}${team ? `.${team}` : ""}`;
   }
 
   private async send(

@@ -91,6 +91,35 @@ describe("the OpenAPI document", () => {
     );
   });
 
+  it("documents the optional integer team parameter on every workspace operation, and only there", async () => {
+    const doc = JSON.parse((await api.app.inject({ method: "GET", url: "/api/v1/openapi.json" })).body) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { parameters?: Array<{ name: string; in: string; required?: boolean; schema: { type: string } }> }
+        >
+      >;
+    };
+    const teamOf = (path: string, method: string) =>
+      doc.paths[path]?.[method]?.parameters?.find((parameter) => parameter.name === "team");
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      const outside = /^\/api\/v1\/(account|teams|invitations|checks)(\/|$)/.test(path);
+      for (const method of Object.keys(methods)) {
+        const team = teamOf(path, method);
+        if (outside) expect(team, `${method} ${path}`).toBeUndefined();
+        else
+          expect(team, `${method} ${path}`).toMatchObject({
+            in: "query",
+            required: false,
+            schema: { type: "integer" },
+          });
+      }
+    }
+    expect(teamOf("/api/v1/crawls/{id}", "get")).toBeDefined();
+    expect(teamOf("/api/v1/branding", "put")).toBeDefined();
+  });
+
   it("documents what a path with a dot segment answers, judged by the path it resolves to", async () => {
     // "/crawls/./cancel" resolves to "/crawls/cancel": the crawl resource named "cancel", which takes no POST.
     const key = await api.newUser();

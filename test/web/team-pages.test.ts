@@ -86,4 +86,82 @@ describe.each(databaseKinds)("team pages on %s", (kind) => {
     expect(removed.statusCode).toBe(303);
     expect((await member.get(teamPath)).statusCode).toBe(404);
   });
+
+  it("switches the workspace in the header: the team's lists, a viewer without write controls, stale forms refused", async () => {
+    const owner = new WebClient(api.app);
+    await owner.signUp("switch-owner@example.com");
+    const viewer = new WebClient(api.app);
+    await viewer.signUp("switch-viewer@example.com");
+    // No team yet: no switcher.
+    expect((await owner.get("/reports")).body).not.toContain('id="workspace-team"');
+    const teamPath = (await owner.post("/teams", { name: "Switchers" })).headers.location as string;
+    const teamId = teamPath.split("/").at(-1) as string;
+    const invited = await owner.post(`${teamPath}/invitations`, {
+      email: "switch-viewer@example.com",
+      role: "viewer",
+    });
+    const token = /token=([A-Za-z0-9_-]{43})/.exec(invited.body)?.[1] as string;
+    expect((await viewer.post("/invitations/accept", { token })).statusCode).toBe(303);
+
+    // The owner switches to the team (back to the list the switcher was on) and makes a project there.
+    const switched = await owner.post("/workspace", { team: teamId, next: "/account/webhooks/3" });
+    expect([switched.statusCode, switched.headers.location]).toEqual([303, "/account/webhooks"]);
+    expect((await owner.get("/reports")).body).toMatch(new RegExp(`<option value="${teamId}" selected>`));
+    const staleToken = owner.cookies.get("pg_csrf") as string; // a form drawn in the owner's own workspace
+    const refused = await api.app.inject({
+      method: "POST",
+      url: "/account/webhooks",
+      headers: {
+        cookie: [...owner.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      payload: new URLSearchParams({
+        _csrf: staleToken,
+        url: "http://127.0.0.1:9/hook",
+        events: "report.failed",
+      }).toString(),
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain("This form has expired");
+    const made = await owner.post("/account/webhooks", {
+      url: "http://127.0.0.1:9/hook",
+      events: "report.failed",
+    });
+    expect(made.statusCode).toBe(200);
+    expect((await owner.get("/account/webhooks")).body).toContain("http://127.0.0.1:9/hook");
+    // Back in the owner's own workspace, the team's webhook is not listed.
+    expect((await owner.post("/workspace", { team: "", next: "/account/webhooks" })).statusCode).toBe(303);
+    expect((await owner.get("/account/webhooks")).body).not.toContain("http://127.0.0.1:9/hook");
+
+    // A team one is not in: the 404 page, and a forged cookie is dropped (one's own workspace).
+    const stranger = new WebClient(api.app);
+    await stranger.signUp("switch-stranger@example.com");
+    expect((await stranger.post("/workspace", { team: teamId })).statusCode).toBe(404);
+    stranger.cookies.set("pg_workspace", teamId);
+    const forged = await stranger.get("/account/webhooks");
+    expect(forged.statusCode).toBe(200);
+    expect(forged.body).not.toContain("http://127.0.0.1:9/hook");
+    expect(stranger.cookies.has("pg_workspace")).toBe(false);
+
+    // The viewer reads the team's webhooks without the form to add one; a write is a 403 page.
+    await viewer.post("/workspace", { team: teamId });
+    const list = await viewer.get("/account/webhooks");
+    expect(list.body).toContain("http://127.0.0.1:9/hook");
+    expect(list.body).not.toContain('action="/account/webhooks" novalidate');
+    expect(list.body).toContain("You are a viewer in this team");
+    expect((await viewer.get("/reports")).body).not.toContain('action="/reports" novalidate');
+    expect((await viewer.get("/crawls")).body).not.toContain('action="/crawls" enctype');
+    expect((await viewer.post("/account/webhooks", { url: "https://example.com/x" })).statusCode).toBe(403);
+
+    // Removed, the viewer is back in their own workspace on the next request.
+    const viewerId = /switch-viewer@example\.com[\s\S]*?\/members\/(\d+)\/remove/.exec(
+      (await owner.get(teamPath)).body,
+    )?.[1];
+    expect((await owner.post(`${teamPath}/members/${viewerId}/remove`)).statusCode).toBe(303);
+    const after = await viewer.get("/account/webhooks");
+    expect(after.statusCode).toBe(200);
+    expect(after.body).not.toContain("http://127.0.0.1:9/hook");
+    expect(after.body).not.toContain('id="workspace-team"');
+    expect(viewer.cookies.has("pg_workspace")).toBe(false);
+  });
 });
