@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The `pagegrade` command. It runs the TypeScript sources through tsx's loader, so a checkout works right
-// after `npm install`, with no build step to remember. `pagegrade worker`, a long-running process, first makes
+// The `pagegrade` command. It runs the JavaScript that `npm install` compiled into dist/ while that is current
+// (bin/compiled.js), and otherwise the TypeScript sources through tsx's loader, so a checkout works right after
+// `npm install` and after any edit, with no build step to remember. `pagegrade worker`, a long-running process, first makes
 // sure it runs with the memory settings `npm start` applies (see memory-settings.js). `pagegrade help` (or no
 // command) prints the usage text, plain JavaScript, without starting the loader at all.
 import { fileURLToPath } from "node:url";
 import { helpArguments, usage } from "../src/cli/usage-text.mjs";
+import { compiledIsCurrent } from "./compiled.js";
 import { followParent, hasMemorySettings, relaunchWithMemorySettings } from "./memory-settings.js";
 
 const args = process.argv.slice(2);
@@ -15,7 +17,11 @@ if (helpArguments.includes(args[0])) {
   relaunchWithMemorySettings(fileURLToPath(import.meta.url), args);
 } else {
   followParent();
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import("../src/cli/main.ts");
+  if (compiledIsCurrent()) {
+    await import("../dist/cli/main.js");
+  } else {
+    const { register } = await import("tsx/esm/api");
+    register();
+    await import("../src/cli/main.ts");
+  }
 }

@@ -399,6 +399,7 @@ export function loadAnalysisConfig(env: Env = process.env) {
     analysisPoolMinBytes: integer(env, "PAGEGRADE_THREAD_MIN_BYTES", 64 * 1024, 0),
     analysisTimeLimitMs: integer(env, "PAGEGRADE_ANALYSIS_TIME_LIMIT_MS", 60_000, 100),
     analysisProcessMemoryMb: integer(env, "PAGEGRADE_THREAD_MEMORY_MB", 512, 64),
+    analysisProcessRecycleMb: integer(env, "PAGEGRADE_ANALYSIS_RECYCLE_MB", 0, 0),
   };
 }
 

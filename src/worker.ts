@@ -12,6 +12,9 @@ import { openJobQueue } from "./jobs/open-job-queue.js";
 import { createServices } from "./services.js";
 import { openStore } from "./store/database.js";
 
+/** `pagegrade worker`'s default number of analysis processes. */
+export const workerAnalysisProcesses = "1";
+
 export async function runWorker(args: string[]): Promise<number> {
   if (args.length > 0) throw new UsageError(`pagegrade worker takes no arguments, got "${args.join(" ")}"`);
   const config = loadServiceConfig();
@@ -33,7 +36,11 @@ export async function runWorker(args: string[]): Promise<number> {
   const jobs = await openJobQueue(store, config, (error, context) =>
     log(`${context.job ? `job ${context.job}: ` : ""}${(error as Error)?.message ?? String(error)}`),
   );
-  const analyzer = new Analyzer(loadAnalysisConfig());
+  // One analysis process unless PAGEGRADE_ANALYSIS_THREADS says otherwise (the service's default is 2): a worker
+  // with its processes then peaks under 350 MB on a long crawl, for a few per cent of its rate (README, Memory).
+  const analyzer = new Analyzer(
+    loadAnalysisConfig({ PAGEGRADE_ANALYSIS_THREADS: workerAnalysisProcesses, ...process.env }),
+  );
   const services = createServices({ store, analyzer, config, jobs });
   registerJobs(services);
   const stopped = new Promise<string>((resolve) => {

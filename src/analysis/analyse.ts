@@ -69,6 +69,7 @@ export class Analyzer {
             processes: config.analysisProcesses,
             timeLimitMs: config.analysisTimeLimitMs,
             memoryLimitMb: config.analysisProcessMemoryMb,
+            recycleMb: config.analysisProcessRecycleMb,
             scoring: this.scoring,
           })
         : null;

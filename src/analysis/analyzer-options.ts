@@ -37,4 +37,9 @@ export interface AnalyzerOptions {
   analysisTimeLimitMs: number;
   /** An analysis process's heap, at most (PAGEGRADE_THREAD_MEMORY_MB); then `too-complex`. */
   analysisProcessMemoryMb: number;
+  /**
+   * An analysis process resident in more than this (MB) after a page is ended and the next page starts a new one
+   * (PAGEGRADE_ANALYSIS_RECYCLE_MB); 0: never.
+   */
+  analysisProcessRecycleMb: number;
 }

@@ -195,6 +195,39 @@ describe("the analysis processes' limits", () => {
     }
   });
 
+  it("replaces a process resident past PAGEGRADE_ANALYSIS_RECYCLE_MB after its page, and keeps one under it", {
+    timeout: 120_000,
+  }, async () => {
+    const processesAfterTwoPages = async (recycleMb: string) => {
+      const analyzer = new Analyzer(
+        settings({ PAGEGRADE_ANALYSIS_THREADS: "1", PAGEGRADE_ANALYSIS_RECYCLE_MB: recycleMb }),
+      );
+      try {
+        const seen: Array<{ running: number | undefined; pids: number[] | undefined }> = [];
+        for (let page = 0; page < 2; page++) {
+          const { report } = await analyzer.analyse(`${server.url}/heavy`);
+          expect(report.results.title?.status).not.toBe("error");
+          seen.push({
+            running: analyzer.analysisPool?.processesRunning,
+            pids: analyzer.analysisPool?.processIds,
+          });
+        }
+        return seen;
+      } finally {
+        await analyzer.close();
+      }
+    };
+    // Every process is resident in more than 1 MB: each page's process ends when its page is done.
+    expect(await processesAfterTwoPages("1")).toEqual([
+      { running: 0, pids: [] },
+      { running: 0, pids: [] },
+    ]);
+    // 0: never; the one process serves both pages.
+    const kept = await processesAfterTwoPages("0");
+    expect(kept.map(({ running }) => running)).toEqual([1, 1]);
+    expect(kept[0]?.pids).toEqual(kept[1]?.pids);
+  });
+
   it("analyses a small page on the calling thread, a large one in a process", {
     timeout: 120_000,
   }, async () => {

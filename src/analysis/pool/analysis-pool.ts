@@ -15,7 +15,9 @@
  * fails with FetchFailure `too-complex`. A process's heap is capped (`--max-old-space-size`,
  * PAGEGRADE_THREAD_MEMORY_MB); a process that runs out of it (V8 says so on its standard error before it
  * aborts), or stops for any other reason, fails its page the same way. A lost process is replaced when its slot
- * is next used; an idle process ends after `idleMs`, giving its memory back.
+ * is next used; an idle process ends after `idleMs`, giving its memory back. A process resident in more than
+ * `recycleMb` when its page is judged ends when the page is released, and the next page starts a new one: a
+ * long crawl's processes do not keep what their largest pages made them grow to.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import type { CrawlAsk } from "../crawled-page.js";
@@ -39,6 +41,8 @@ export interface AnalysisPoolOptions {
   scoring: Scoring;
   /** An idle process ends after this long; the next large page starts a new one. */
   idleMs?: number;
+  /** A process resident in more than this (MB) after a page is replaced by a new one; 0 or unset: never. */
+  recycleMb?: number;
 }
 
 const entry = new URL("./analysis-process-entry.mjs", import.meta.url);
@@ -61,6 +65,8 @@ interface Slot {
   ready: Promise<void> | null;
   pending: Pending | null;
   idleTimer: NodeJS.Timeout | null;
+  /** The process grew past `recycleMb`: it ends when its page is released. */
+  recycle: boolean;
 }
 
 type Waiter = (slot: Slot) => void;
@@ -79,6 +85,7 @@ export class AnalysisPool {
       ready: null,
       pending: null,
       idleTimer: null,
+      recycle: false,
     }));
     this.free = [...this.slots];
   }
@@ -142,7 +149,12 @@ export class AnalysisPool {
 
   /** Tells the slot's process to drop its page (no answer), and gives the slot to the next page. */
   release(slot: Slot): void {
-    slot.child?.send({ kind: "release" } satisfies PoolRequest, () => {});
+    if (slot.recycle) {
+      slot.recycle = false;
+      this.end(slot);
+    } else {
+      slot.child?.send({ kind: "release" } satisfies PoolRequest, () => {});
+    }
     const next = this.waiting.shift();
     if (next) {
       next(slot);
@@ -203,6 +215,8 @@ export class AnalysisPool {
       slot.pending = null;
       clearTimeout(pending.timer);
       this.hold(child, false);
+      const recycleMb = this.options.recycleMb ?? 0;
+      if (reply.kind === "judged" && recycleMb > 0 && reply.rssMb > recycleMb) slot.recycle = true;
       pending.resolve(reply);
     });
     // 'close' comes after the process has exited and its standard error has been read to the end.

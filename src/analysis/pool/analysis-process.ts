@@ -51,7 +51,8 @@ process.on("message", (request: PoolRequest) => {
       if (!parsed) throw new Error("The page was not parsed.");
       const page = parsed;
       parsed = null;
-      reply({ kind: "judged", judged: judgePage(page, request.facts, scoring, request.crawl) });
+      const judged = judgePage(page, request.facts, scoring, request.crawl);
+      reply({ kind: "judged", judged, rssMb: process.memoryUsage.rss() / 1024 / 1024 });
     }
   } catch (error) {
     parsed = null;
