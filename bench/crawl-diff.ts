@@ -11,7 +11,7 @@
 import { type Insertable, sql } from "kysely";
 import { CrawlComparison } from "../src/crawls/crawl-diff.js";
 import { openCrawlStores } from "../src/crawls/crawl-stores.js";
-import { insertNamedRows } from "../src/crawls/page-check-code-store.js";
+import { insertNamedRows, namedPageChecks } from "../src/crawls/page-check-code-store.js";
 import type { Database } from "../src/store/schema.js";
 import type { Store } from "../src/store/store.js";
 import { benchDatabase, benchUser, insertCompleteCrawl, insertInBatches } from "./seeded-crawl.js";
@@ -163,14 +163,7 @@ async function bench(kind: "sqlite" | "postgres"): Promise<boolean> {
     const buildSeconds = (performance.now() - building) / 1000;
     const stores = openCrawlStores(store);
     const comparison = new CrawlComparison(stores.crawls, stores.diffs);
-    const baseline = await median(() =>
-      store.db
-        .selectFrom("crawl_page_checks as checks")
-        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
-        .select(["checks.page_id", "names.name as check_id", "checks.status"])
-        .where("checks.crawl_id", "=", newer)
-        .execute(),
-    );
+    const baseline = await median(() => namedPageChecks(store.db, newer));
     const diff = await comparison.diff(userId, newer);
     const seconds = await median(() => new CrawlComparison(stores.crawls, stores.diffs).diff(userId, newer));
     const regressed = diff?.page_checks.find((check) => check.check === "image-alt")?.regressed;

@@ -14,7 +14,7 @@ import { inWorkspace, workspaceOf } from "../store/owned-rows.js";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import type { CrawlRow } from "./crawl-store.js";
-import { statusName } from "./page-check-code-store.js";
+import { namedPageChecks } from "./page-check-code-store.js";
 import { crawlPageRequestId } from "./page-reports.js";
 
 /** A page analysed by both crawls: its failed and warned checks on each side (JSON objects, check → status). */
@@ -276,13 +276,7 @@ export class CrawlDiffStore {
   private async statusesOf(crawlId: number, pageIds: number[]): Promise<Map<number, Record<string, string>>> {
     const byPage = new Map<number, Record<string, string>>();
     for (let start = 0; start < pageIds.length; start += 1000) {
-      const rows = await this.db
-        .selectFrom("crawl_page_checks as checks")
-        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
-        .select(["checks.page_id", "names.name as check_id", statusName("checks.status").as("status")])
-        .where("checks.crawl_id", "=", crawlId)
-        .where("checks.page_id", "in", pageIds.slice(start, start + 1000))
-        .execute();
+      const rows = await namedPageChecks(this.db, crawlId, pageIds.slice(start, start + 1000));
       for (const row of rows.sort(inCatalogueOrder)) {
         const statuses = byPage.get(row.page_id) ?? {};
         statuses[row.check_id] = row.status;
@@ -393,12 +387,7 @@ export class CrawlDiffStore {
         .where("result", "is not", null)
         .orderBy("url")
         .execute(),
-      this.db
-        .selectFrom("crawl_page_checks as checks")
-        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
-        .select(["checks.page_id", "names.name as check_id", statusName("checks.status").as("status")])
-        .where("checks.crawl_id", "=", crawlId)
-        .execute(),
+      namedPageChecks(this.db, crawlId),
     ]);
     const byPage = new Map<number, Record<string, string>>();
     for (const row of checks) {

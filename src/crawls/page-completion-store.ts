@@ -21,12 +21,7 @@ import {
   mergedByUrl,
   type PageLink,
 } from "./frontier-admission-store.js";
-import {
-  insertNamedRows,
-  insertPageRowsUnnested,
-  PageCheckCodes,
-  pageCheckRows,
-} from "./page-check-code-store.js";
+import { insertPageRow, PageCheckCodes, packChecks, pageCheckRow } from "./page-check-code-store.js";
 import { type PageCheck, urlTemplate } from "./page-checks.js";
 
 /** What became of a claimed page: the facts its row records. */
@@ -123,7 +118,7 @@ export class PageCompletions {
       await this.admission.addToFrontier(crawlId, discovered, trx);
       const codes = codesBefore ?? (await this.checkCodes.of(trx, checkNames, false));
       if (!codesBefore) codesRead = codes;
-      await insertPageChecks(trx, this.dialect, crawlId, page, found.checks ?? [], codes);
+      await insertPageChecks(trx, crawlId, page, found.checks ?? [], codes);
       await trx
         .updateTable("crawl_pages")
         .set({ ...facts, state: "done", report_id: report.id })
@@ -152,9 +147,11 @@ export class PageCompletions {
    * that the statement's text is the same for every page and it runs prepared (store/prepared-statements.ts).
    * The page's own URL is left out of the URLs it adds: a statement may not write one row twice.
    *
-   * False, having written nothing, when the page's checks are already stored (a completion of the page committed
-   * before, and its report was deleted since): a delete and an insert of the same key in one statement conflict,
-   * so the caller writes the page in its transaction instead, which clears the earlier rows first.
+   * A page completed before (its claim ran out while it was stored, and its report was deleted since) has its
+   * row of checks already: a delete and an insert of the same key in one statement would conflict, so the row is
+   * upserted instead, and deleted only when the page now has no failed or warned check (nothing inserted then).
+   * False, having written nothing, when the statement conflicts all the same (a unique key of `crawl_page_checks`
+   * taken meanwhile): the caller writes the page in its transaction instead, which clears the earlier rows first.
    */
   private async completeInOneStatement(
     crawlId: number,
@@ -185,7 +182,11 @@ export class PageCompletions {
         db.deleteFrom("crawl_links").where("crawl_id", "=", crawlId).where("from_url", "=", page.url),
       )
       .with("old_checks", (db) =>
-        db.deleteFrom("crawl_page_checks").where("crawl_id", "=", crawlId).where("page_id", "=", page.id),
+        db
+          .deleteFrom("crawl_page_checks")
+          .where("crawl_id", "=", crawlId)
+          .where("page_id", "=", page.id)
+          .where(sql<boolean>`${packChecks(checks, codes)}::text = ''`),
       )
       .with("links", (db) =>
         db
@@ -204,13 +205,19 @@ export class PageCompletions {
       .with("checks", (db) =>
         db
           .insertInto("crawl_page_checks")
-          .columns(["crawl_id", "page_id", "check_code", "status", "template"])
+          .columns(["crawl_id", "page_id", "template", "checks"])
           .expression(
-            pageCheckRows(
+            pageCheckRow(
               { crawl_id: crawlId, page_id: page.id, template: urlTemplate(page.url) },
               checks,
               codes,
             ),
+          )
+          .onConflict((conflict) =>
+            conflict.columns(["crawl_id", "page_id"]).doUpdateSet((eb) => ({
+              template: eb.ref("excluded.template"),
+              checks: eb.ref("excluded.checks"),
+            })),
           ),
       )
       .updateTable("crawl_pages")
@@ -336,30 +343,18 @@ async function writtenAgainOnDeadlock<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The page's failed and warned checks (those an earlier completion stored are gone: `clearPageRows`). */
+/** The page's failed and warned checks, its one row (the one an earlier completion stored is gone: `clearPageRows`). */
 async function insertPageChecks(
   trx: Kysely<Database>,
-  dialect: Dialect,
   crawlId: number,
   page: { id: number; url: string },
   checks: PageCheck[],
   codes: Map<string, number>,
 ): Promise<void> {
-  if (checks.length === 0) return;
-  const template = urlTemplate(page.url);
-  if (dialect === "postgres") {
-    await insertPageRowsUnnested(trx, { crawl_id: crawlId, page_id: page.id, template }, checks, codes);
-    return;
-  }
-  await insertNamedRows(
+  await insertPageRow(
     trx,
-    checks.map((check) => ({
-      crawl_id: crawlId,
-      page_id: page.id,
-      check_id: check.check,
-      status: check.status,
-      template,
-    })),
+    { crawl_id: crawlId, page_id: page.id, template: urlTemplate(page.url) },
+    checks,
     codes,
   );
 }

@@ -420,15 +420,16 @@ export interface CrawlIssuesTable {
 export interface CrawlPageChecksTable {
   crawl_id: number;
   page_id: number;
-  /** The check: a row of `page_check_names` (migration 027). */
-  check_code: number;
-  /** 1 fail, 2 warn. */
-  status: number;
   /** The page's URL path pattern: "/", "/about", "/blog/*". */
   template: string;
+  /**
+   * The page's failed and warned checks, one row per page (migration 036): `,<code><f|w>,…,` where a code is a row
+   * of `page_check_names` (migration 027) and f fail, w warn (crawls/page-check-code-store.ts).
+   */
+  checks: string;
 }
 
-/** The page checks' names by their small integer in `crawl_page_checks.check_code` (migration 027). */
+/** The page checks' names by their small integer in `crawl_page_checks.checks` (migrations 027, 036). */
 export interface PageCheckNamesTable {
   id: Generated<number>;
   name: string;

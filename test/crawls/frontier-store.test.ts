@@ -12,7 +12,7 @@ import { CrawlRequests, pauseReadFreshMs } from "../../src/crawls/crawl-requests
 import type { CrawlPageRow, CrawlRow } from "../../src/crawls/crawl-store.js";
 import type { CrawlStores } from "../../src/crawls/crawl-stores.js";
 import type { FrontierStore, NewReportStatement } from "../../src/crawls/frontier-store.js";
-import { statusName } from "../../src/crawls/page-check-code-store.js";
+import { namedPageChecks } from "../../src/crawls/page-check-code-store.js";
 import type { PageCheck } from "../../src/crawls/page-checks.js";
 import { withNewReport } from "../../src/store/report-store.js";
 import { timestamp } from "../../src/timestamps.js";
@@ -328,13 +328,8 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       if (kind === "postgres") {
         expect(commitSettings).toEqual([{ synchronous_commit: "off" }, { synchronous_commit: "off" }]);
       }
-      const checks = await database.store.db
-        .selectFrom("crawl_page_checks as checks")
-        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
-        .select(["checks.page_id", "names.name as check_id", statusName("checks.status").as("status")])
-        .where("checks.crawl_id", "=", crawl.id)
-        .execute();
-      expect(checks).toEqual([{ page_id: page.id, check_id: "h1", status: "fail" }]);
+      const checks = await namedPageChecks(database.store.db, crawl.id);
+      expect(checks).toEqual([{ page_id: page.id, check_id: "h1", status: "fail", template: "/" }]);
       const [start, ...found] = await rows(crawl.id);
       expect(start).toMatchObject({ state: "done", report_id: 42, title: "Home", score: 91, outlinks: 3 });
       // The bound of three URLs holds the start page and two of the three links.
@@ -601,12 +596,18 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
         // own since): the links and checks are replaced, still in one statement.
         await complete([url("/w")], [{ check: "canonical", status: "fail" }]);
         expect(transactions).toBe(0);
-        // Again with a check stored before: its key is taken, so the page is written in its transaction, which
-        // clears the earlier rows first.
+        // Again with a check stored before: the page's one row of checks is replaced, still in one statement.
         await complete([url("/z")], [{ check: "canonical", status: "warn" }]);
-        expect(transactions).toBe(1);
+        expect(transactions).toBe(0);
+        expect(await namedPageChecks(database.store.db, crawl.id)).toHaveLength(1);
+        // Again with none: the row goes.
+        await complete([url("/z")], []);
+        expect(transactions).toBe(0);
+        expect(await namedPageChecks(database.store.db, crawl.id)).toEqual([]);
+        await complete([url("/z")], [{ check: "canonical", status: "warn" }]);
+        expect(transactions).toBe(0);
         const reports = await reportsOf(pageUrl);
-        expect(reports).toHaveLength(2);
+        expect(reports).toHaveLength(5);
         for (const report of reports) {
           expect(report).toMatchObject({ user_id: userId, analyses: 1, score: 77, trigger: "crawl" });
           expect(report.report_id).toBe(report.id);
@@ -614,7 +615,7 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
         }
         const [start, ...found] = await rows(crawl.id);
         expect(start).toMatchObject({ url: pageUrl, depth: 0, state: "done", title: "One", outlinks: 1 });
-        expect(start?.report_id).toBe(reports[0]?.id);
+        expect(start?.report_id).toBe(reports[4]?.id);
         expect(found.map((row) => [row.url, row.depth, row.state])).toEqual([
           [url("/x"), 1, "queued"],
           [url("/y"), 1, "queued"],
@@ -627,13 +628,10 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
           .where("crawl_id", "=", crawl.id)
           .execute();
         expect(links).toEqual([{ from_url: pageUrl, to_url: url("/z"), anchor: `to ${url("/z")}` }]);
-        const checks = await database.store.db
-          .selectFrom("crawl_page_checks as checks")
-          .innerJoin("page_check_names as names", "names.id", "checks.check_code")
-          .select(["names.name as check_id", statusName("checks.status").as("status")])
-          .where("checks.crawl_id", "=", crawl.id)
-          .execute();
-        expect(checks).toEqual([{ check_id: "canonical", status: "warn" }]);
+        const checks = await namedPageChecks(database.store.db, crawl.id);
+        expect(checks.map(({ check_id, status }) => ({ check_id, status }))).toEqual([
+          { check_id: "canonical", status: "warn" },
+        ]);
       });
 
       it("fails whole, storing no report, for a crawl deleted while the page was analysed", async () => {

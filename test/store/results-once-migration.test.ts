@@ -9,7 +9,7 @@ import type { Kysely } from "kysely";
 import { describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
 import { openCrawlStores } from "../../src/crawls/crawl-stores.js";
-import { statusName } from "../../src/crawls/page-check-code-store.js";
+import { namedPageChecks } from "../../src/crawls/page-check-code-store.js";
 import { analysisJson } from "../../src/http/api/v1/analyses/present.js";
 import { reportJson } from "../../src/reports/present.js";
 import { packResults } from "../../src/store/analysis-document.js";
@@ -177,19 +177,9 @@ describe.each(databaseKinds)("page checks recorded once (migration 023) on %s", 
       await migrate(store);
 
       // Read back by name and status as stored before migration 027 coded them.
-      const rows = await store.db
-        .selectFrom("crawl_page_checks as checks")
-        .innerJoin("page_check_names as names", "names.id", "checks.check_code")
-        .select([
-          "checks.crawl_id",
-          "checks.page_id",
-          "names.name as check_id",
-          statusName("checks.status").as("status"),
-          "checks.template",
-        ])
-        .orderBy("checks.page_id")
-        .orderBy("names.name")
-        .execute();
+      const rows = (await namedPageChecks(store.db, recent.id))
+        .map((row) => ({ crawl_id: recent.id, ...row }))
+        .sort((a, b) => a.page_id - b.page_id || (a.check_id < b.check_id ? -1 : 1));
       expect(rows).toEqual([
         { crawl_id: recent.id, page_id: between, check_id: "image-alt", status: "fail", template: "/blog/*" },
         { crawl_id: recent.id, page_id: between, check_id: "title", status: "warn", template: "/blog/*" },
