@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { loadAnalysisConfig, loadServiceConfig } from "../../src/config.js";
 import { announceMissedCrawls, announcementGraceMs } from "../../src/crawls/crawl-announcements.js";
-import { DatabaseJobQueue } from "../../src/jobs/database-job-queue.js";
+import { openJobQueue } from "../../src/jobs/open-job-queue.js";
 import { createServices } from "../../src/services.js";
 import { call, databaseKinds, startApi, type TestApi, testServiceSettings } from "../helpers/api.js";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
@@ -134,18 +134,20 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
   };
   const settingsPath = () => `/api/v1/projects/${encodeURIComponent(project)}/notifications?team=${teamId}`;
   const put = (json: unknown, as = key) => call(api, "PUT", settingsPath(), { key: as, json });
-  /** This process's services over the test's database, as another process would build them. */
+  /** Services over the test's database and queue (Redis with BullMQ), as another process would build them. */
   const withServices = async (use: (services: ReturnType<typeof createServices>) => Promise<void>) => {
     const analyzer = new Analyzer(loadAnalysisConfig({}));
+    const config = loadServiceConfig({
+      DATABASE_URL: api.database.url,
+      ...testServiceSettings,
+      ...mailSettings(smtp),
+      ...(bullmq ? { PAGEGRADE_QUEUE_URL: redisUrl, PAGEGRADE_REDIS_KEY_PREFIX: redisPrefix } : {}),
+    });
+    const jobs = await openJobQueue(api.database.store, config);
     try {
-      const config = loadServiceConfig({
-        DATABASE_URL: api.database.url,
-        ...testServiceSettings,
-        ...mailSettings(smtp),
-      });
-      const jobs = new DatabaseJobQueue(api.database.store, { workers: 1 });
       await use(createServices({ store: api.database.store, analyzer, config, jobs }));
     } finally {
+      await jobs.close();
       await analyzer.close();
     }
   };
