@@ -14,7 +14,7 @@ describe.each(databaseKinds)("team pages on %s", (kind) => {
   let api: TestApi;
   beforeAll(async () => {
     api = await startApi(kind);
-  });
+  }, 120_000);
   afterAll(async () => {
     await api.close();
   });
