@@ -8,6 +8,7 @@
 import { passwordResetMailHandler, passwordResetMailJob } from "./accounts/password-resets.js";
 import type { SessionService } from "./accounts/session-service.js";
 import { defaultMailRetrySchedule } from "./config.js";
+import { announceMissedCrawls } from "./crawls/crawl-announcements.js";
 import { scheduleDueCrawlsHandler, scheduleDueCrawlsJob } from "./crawls/crawl-schedules.js";
 import { crawlHandler, crawlJob } from "./crawls/crawler.js";
 import { pruneFinishedJobs } from "./jobs/database-job-queue.js";
@@ -27,16 +28,19 @@ import type { Store } from "./store/store.js";
 import { deliverWebhookHandler, deliverWebhookJob } from "./webhooks/delivery-job.js";
 
 /**
- * The maintenance job's housekeeping: expired web sessions, used or expired password-reset links, team activity
- * past its 90 days, then the queue's finished rows past retention.
+ * The maintenance job's housekeeping: the ends of crawls whose process died before announcing them, expired web
+ * sessions, used or expired password-reset links, team activity past its 90 days, then the queue's finished rows
+ * past retention.
  */
 export function maintenanceTasks(
   store: Store,
   sessions: SessionService,
   resetLinks?: { sweep(): Promise<void> },
   teamActivity?: { purgeActivity(now: number): Promise<void> },
+  crawlEnds?: Parameters<typeof announceMissedCrawls>[0],
 ): MaintenanceTask[] {
   return [
+    ...(crawlEnds ? [async (now: number) => void (await announceMissedCrawls(crawlEnds, now))] : []),
     () => sessions.sweep(),
     ...(resetLinks ? [() => resetLinks.sweep()] : []),
     ...(teamActivity ? [(now: number) => teamActivity.purgeActivity(now)] : []),
@@ -49,7 +53,12 @@ export function registerJobs(services: Services): void {
   const { jobs, store, config } = services;
   jobs.register(
     maintenanceJob,
-    maintenanceHandler(maintenanceTasks(store, services.sessions, services.passwordResets, services.teams)),
+    maintenanceHandler(
+      maintenanceTasks(store, services.sessions, services.passwordResets, services.teams, {
+        crawls: services.crawlStores.crawls,
+        events: services.events,
+      }),
+    ),
     {
       concurrency: 1,
     },

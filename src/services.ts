@@ -129,7 +129,6 @@ export function createServices(dependencies: ServiceDependencies): Services {
   const mail = new MailOutbox(config.mail, mailStore, jobs);
   const notifications = new NotificationSettings(
     new NotificationStore(store),
-    accounts,
     mail,
     new UnsubscribeTokens(() => sharedSecret(store, "notification-unsubscribe")),
     mailStore,

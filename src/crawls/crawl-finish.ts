@@ -3,7 +3,9 @@
  * works) judges the site (`site-judgement.ts`), ends the crawl `complete`, `cancelled` or, when its start page
  * failed, `failed`, and has a complete crawl's changes against the previous one summarised for the project
  * dashboard (`crawl-change-summary.ts`). A crawl whose job failed in every run ends `failed` here too. Either
- * way the next run of a scheduled crawl is set and the end is announced (`EventSink.crawlFinished`).
+ * way the next run of a scheduled crawl is set and the end is announced (`EventSink.crawlFinished`), then
+ * recorded as announced (`announced_at`; a crawl whose process died in between is announced by the maintenance
+ * job's sweep, crawl-announcements.ts).
  */
 
 import { resultOf } from "../analysis/score.js";
@@ -101,10 +103,14 @@ async function endCrawl(
     finished_at: now,
     updated_at: now,
     next_run_at: nextRunAt(crawl.schedule, dependencies.scheduleIntervals, new Date()),
+    // A cancelled crawl is announced to nobody.
+    ...(status === "cancelled" ? { announced_at: now } : {}),
   });
   dependencies.onProgress?.(crawl.id);
   if (ended && status !== "cancelled") {
     await dependencies.events.crawlFinished({ userId: crawl.user_id, crawlId: crawl.id, status });
+    // Only now: a process that dies before leaves the crawl to the sweep (crawl-announcements.ts).
+    await dependencies.stores.crawls.markAnnounced(crawl.id, timestamp());
   }
   return ended;
 }

@@ -6,7 +6,7 @@
 import { type Kysely, sql } from "kysely";
 import { inWorkspace, type Owner } from "../store/owned-rows.js";
 import type { Database } from "../store/schema.js";
-import type { Store } from "../store/store.js";
+import type { Dialect, Store } from "../store/store.js";
 import type { CrawlIssueRow, CrawlRow, ListedPageRow } from "./crawl-store.js";
 
 export const crawlPageSorts = ["id", "url", "status_code", "depth", "inlinks", "score"] as const;
@@ -38,9 +38,11 @@ export interface CrawlOverview {
 
 export class CrawlListings {
   private readonly db: Kysely<Database>;
+  private readonly dialect: Dialect;
 
   constructor(store: Store) {
     this.db = store.db;
+    this.dialect = store.dialect;
   }
 
   pages(crawlId: number, page: { limit: number; offset: number }): Promise<ListedPageRow[]> {
@@ -79,9 +81,7 @@ export class CrawlListings {
       pages = pages.where("status_code", ">=", 300).where("status_code", "<", 400);
     if (query.status === "error") pages = pages.where("state", "=", "failed");
     if (query.status === "excluded") pages = pages.where("state", "=", "excluded");
-    if (query.urls !== undefined)
-      pages =
-        query.urls.length === 0 ? pages.where(sql<boolean>`1 = 0`) : pages.where("url", "in", query.urls);
+    if (query.urls !== undefined) pages = pages.where(this.urlIn(query.urls));
     const [rows, counted] = await Promise.all([
       pages
         .leftJoin("crawl_page_inlinks", "crawl_page_inlinks.page_id", "crawl_pages.id")
@@ -97,6 +97,18 @@ export class CrawlListings {
       pages.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.n) };
+  }
+
+  /**
+   * `url` is one of `urls`, however many (an issue of a huge crawl names tens of thousands of pages): the list is
+   * one bound parameter, never one per URL, which SQLite (32,766) and PostgreSQL (65,535) would refuse past their
+   * limit. PostgreSQL reads it as a text array; SQLite as a JSON array through `json_each`.
+   */
+  private urlIn(urls: string[]) {
+    if (urls.length === 0) return sql<boolean>`1 = 0`;
+    return this.dialect === "postgres"
+      ? sql<boolean>`url = any(${urls}::text[])`
+      : sql<boolean>`url in (select value from json_each(${JSON.stringify(urls)}))`;
   }
 
   /** The pages' rows with their inlinks. */

@@ -28,9 +28,12 @@ import { timestamp } from "../timestamps.js";
 export type CrawlRow = Selectable<CrawlsTable>;
 /**
  * A crawl as lists and event streams show it: its row without what may be large or secret (a list crawl's `urls`, up to 1 MiB;
- * robots.txt; the sealed headers; the audit's password hash), with the number of listed URLs instead (null when it follows links).
+ * robots.txt; the sealed headers; the audit's password hash; the bookkeeping of its announcement), with the number of listed URLs instead (null when it follows links).
  */
-export type CrawlSummaryRow = Omit<CrawlRow, "urls" | "robots_txt" | "headers" | "password_hash"> & {
+export type CrawlSummaryRow = Omit<
+  CrawlRow,
+  "urls" | "robots_txt" | "headers" | "password_hash" | "announced_at"
+> & {
   url_count: number | null;
 };
 
@@ -285,6 +288,27 @@ export class CrawlStore {
       .where("status", "=", "running")
       .returningAll()
       .executeTakeFirst();
+  }
+
+  /** Records that the crawl's end was announced (migration 036). */
+  async markAnnounced(id: number, now: string): Promise<void> {
+    await this.db.updateTable("crawls").set({ announced_at: now }).where("id", "=", id).execute();
+  }
+
+  /**
+   * Crawls that ended `complete` or `failed` before `before` and whose end was never announced (their process
+   * died in between), oldest first: the partial index `crawls_unannounced` holds only these.
+   */
+  unannounced(before: string, limit: number): Promise<Array<Pick<CrawlRow, "id" | "user_id" | "status">>> {
+    return this.db
+      .selectFrom("crawls")
+      .select(["id", "user_id", "status"])
+      .where("announced_at", "is", null)
+      .where("status", "in", ["complete", "failed"])
+      .where("finished_at", "<", before)
+      .orderBy("finished_at")
+      .limit(limit)
+      .execute();
   }
 
   update(id: number, changes: Partial<Omit<CrawlRow, "id" | "user_id">>): Promise<CrawlRow | undefined> {

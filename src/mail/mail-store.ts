@@ -45,17 +45,17 @@ export class MailStore {
       .executeTakeFirstOrThrow();
   }
 
-  /** The user's latest mails (newest first) whose `dedupe_key` starts with one of `prefixes` (no wildcards). */
+  /** The latest mails of these users (newest first) whose `dedupe_key` starts with one of `prefixes` (no wildcards). */
   async latestByKeyPrefix(
-    userId: number,
+    userIds: number[],
     prefixes: string[],
     limit: number,
   ): Promise<Array<Pick<StoredMail, "recipient" | "status" | "last_error" | "created_at" | "sent_at">>> {
-    if (prefixes.length === 0) return [];
+    if (prefixes.length === 0 || userIds.length === 0) return [];
     return this.db
       .selectFrom("mail_messages")
       .select(["recipient", "status", "last_error", "created_at", "sent_at"])
-      .where("user_id", "=", userId)
+      .where("user_id", "in", userIds)
       .where((eb) => eb.or(prefixes.map((prefix) => eb("dedupe_key", "like", `${prefix}%`))))
       .orderBy("id", "desc")
       .limit(limit)

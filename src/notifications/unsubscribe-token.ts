@@ -1,6 +1,6 @@
 /**
- * The token of a notification mail's unsubscribe link: who (workspace owner id), which project and which
- * recipient, signed with an HMAC-SHA256 under a secret shared by every instance (store/secrets.ts). Nothing is
+ * The token of a notification mail's unsubscribe link: whose workspace (the owner id, and the team for a team's;
+ * a token made before teams had notifications names no team and stays valid), which project and which recipient, signed with an HMAC-SHA256 under a secret shared by every instance (store/secrets.ts). Nothing is
  * stored per token; one token unsubscribes one recipient from one project and nothing else. `read` answers
  * null for anything not signed here (checked in constant time).
  */
@@ -8,6 +8,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 export interface UnsubscribeSubject {
   ownerId: number;
+  /** The team whose workspace the project is in; null for the owner's own. */
+  teamId: number | null;
   project: string;
   recipient: string;
 }
@@ -20,7 +22,11 @@ export class UnsubscribeTokens {
 
   async sign(subject: UnsubscribeSubject): Promise<string> {
     const payload = Buffer.from(
-      JSON.stringify([subject.ownerId, subject.project, subject.recipient]),
+      JSON.stringify(
+        subject.teamId === null
+          ? [subject.ownerId, subject.project, subject.recipient]
+          : [subject.ownerId, subject.project, subject.recipient, subject.teamId],
+      ),
     ).toString("base64url");
     return `${payload}.${await this.mac(payload)}`;
   }
@@ -32,11 +38,14 @@ export class UnsubscribeTokens {
     const given = Buffer.from(mac);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     try {
-      const [ownerId, project, recipient] = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+      const [ownerId, project, recipient, teamId = null, ...more] = JSON.parse(
+        Buffer.from(payload, "base64url").toString("utf8"),
+      );
       if (typeof ownerId !== "number" || typeof project !== "string" || typeof recipient !== "string") {
         return null;
       }
-      return { ownerId, project, recipient };
+      if ((teamId !== null && typeof teamId !== "number") || more.length > 0) return null;
+      return { ownerId, teamId, project, recipient };
     } catch {
       return null;
     }

@@ -331,6 +331,11 @@ export interface CrawlsTable {
   /** Links its pages asked to record, and how many of them were not (a page's or the crawl's bound). */
   links_offered: Generated<number>;
   links_dropped: Generated<number>;
+  /**
+   * When its end was announced (webhooks, notification mails; migration 036); null while running, and for a
+   * `complete` or `failed` crawl whose process died before announcing it (the maintenance sweep then does).
+   */
+  announced_at: Generated<string | null>;
   /** Why a failed crawl failed: `{"reason", "message"}` as JSON; null otherwise. */
   error: Generated<string | null>;
   /** The request headers sent to the crawl's own hosts, sealed (crawls/crawl-headers.ts); null for none. */

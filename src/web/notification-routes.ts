@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { ValidationFailed } from "../errors.js";
-import { type NotificationSettings, notificationOwner } from "../notifications/notification-settings.js";
+import type { NotificationSettings } from "../notifications/notification-settings.js";
 import { html } from "./html.js";
 import { seeOther, sendHtml } from "./render.js";
 import { notificationFormCard } from "./views/notification-form.js";
@@ -19,14 +19,14 @@ export async function notificationRoutes(
     "/projects/:project/notifications",
     async (request, reply) => {
       const project = (await resources.project(request, "write")).project;
-      const ownerId = notificationOwner(await resources.workspace(request, "write"));
+      const workspace = await resources.workspace(request, "write");
       const recipients = request.body.recipients ?? "";
       try {
-        await notifications.update(ownerId, project, { email_on: request.body.email_on ?? "", recipients });
+        await notifications.update(workspace, project, { email_on: request.body.email_on ?? "", recipients });
         return seeOther(reply, `/projects/${encodeURIComponent(project)}?notifications=saved#notifications`);
       } catch (error) {
         if (!(error instanceof ValidationFailed)) throw error;
-        const settings = await notifications.show(ownerId, project);
+        const settings = await notifications.show(workspace, project);
         const card = notificationFormCard(request.csrfToken, settings, { error: error.message, recipients });
         return sendHtml(request, reply, project, html`<h1>${project}</h1>${card}`, error.status);
       }

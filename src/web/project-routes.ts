@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { found } from "../accounts/access.js";
 import type { CrawlFindings } from "../crawls/crawl-findings.js";
 import type { CrawlService } from "../crawls/crawl-service.js";
-import { type NotificationSettings, notificationOwner } from "../notifications/notification-settings.js";
+import type { NotificationSettings } from "../notifications/notification-settings.js";
 import type { ProjectService } from "../projects/project-service.js";
 import { html } from "./html.js";
 import { perPageValues, readListQuery, sortChoices } from "./list-query.js";
@@ -84,20 +84,12 @@ export async function projectRoutes(
         readOnly: workspace.role === "viewer",
       });
       if (workspace.role === "viewer") return sendHtml(request, reply, project.project, dashboard);
-      // Crawl notifications are the user's own workspace's only (notificationOwner refuses a team's): say so.
-      if (workspace.teamId !== null)
-        return sendHtml(
-          request,
-          reply,
-          project.project,
-          html`${dashboard}<section class="card"><h2>Crawl notifications</h2><p class="muted">Crawl notifications can be set only in your own workspace for now, not in a team's.</p></section>`,
-        );
       const notificationCard = notificationFormCard(
         request.csrfToken,
-        await notifications.show(notificationOwner(workspace), project.project),
+        await notifications.show(workspace, project.project),
         {
           saved: request.query.notifications === "saved",
-          mails: await notifications.latestMails(notificationOwner(workspace), project.project),
+          mails: await notifications.latestMails(workspace, project.project),
         },
       );
       return sendHtml(request, reply, project.project, html`${dashboard}${notificationCard}`);

@@ -3,7 +3,8 @@
  * page (POST/redirect/GET, so a refresh does not sign up again), which offers the first steps: analyse a page,
  * create an API key. The account has no key until then: a key is shown only in the answer to the POST that made
  * it (account-page.ts), never carried through a redirect. Failed log-ins are limited per client address and per
- * e-mail.
+ * e-mail. Both forms carry an optional `next` (an invitation link's page, say): once signed in, the user returns
+ * there, when it is a path on this site (return-path.ts; anything else is ignored, no open redirect).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
@@ -17,10 +18,12 @@ import { type SessionService, sessionLifetimeSeconds } from "../accounts/session
 import type { Quotas } from "../limits/quotas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import { seeOther, sendHtml } from "./render.js";
+import { safeReturnPath } from "./return-path.js";
 import { type FormState, loginBody, registerBody } from "./views/account.js";
 import { cookieOptions, sessionCookie, workspaceCookie } from "./web-context.js";
 
 type Form = Record<string, string | undefined>;
+type NextQuery = { Querystring: { next?: string } };
 
 export interface SignInRouteOptions {
   accounts: AccountService;
@@ -37,15 +40,17 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
     return { account, token };
   };
 
-  app.get("/register", async (request, reply) =>
-    request.session
-      ? seeOther(reply, "/reports")
-      : sendHtml(request, reply, "Sign up", registerBody(request.csrfToken)),
-  );
+  app.get<NextQuery>("/register", async (request, reply) => {
+    const next = safeReturnPath(request.query.next);
+    return request.session
+      ? seeOther(reply, next ?? "/reports")
+      : sendHtml(request, reply, "Sign up", registerBody(request.csrfToken, { next }));
+  });
 
   app.post<{ Body: Form }>("/register", async (request, reply) => {
     const email = (request.body.email ?? "").trim();
     const password = request.body.password ?? "";
+    const next = safeReturnPath(request.body.next);
     const errors: Record<string, string> = {};
     if (!isEmailAddress(email)) errors.email = "Enter a valid e-mail address.";
     if (password.length < minimumPasswordLength)
@@ -58,7 +63,7 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
         const account = await accounts.createUserWithoutKey(email, password);
         const { token } = await startSession(request, reply, account);
         await sessions.setFlash(token, "Welcome: your account is ready.");
-        return seeOther(reply, "/account");
+        return seeOther(reply, next ?? "/account");
       } catch (error) {
         if (!(error instanceof AccountError)) throw error;
         errors.email = "An account with this e-mail already exists.";
@@ -68,20 +73,22 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
       request,
       reply,
       "Sign up",
-      registerBody(request.csrfToken, { values: { email }, errors }),
+      registerBody(request.csrfToken, { values: { email }, errors, next }),
       422,
     );
   });
 
-  app.get("/login", async (request, reply) =>
-    request.session
-      ? seeOther(reply, "/reports")
-      : sendHtml(request, reply, "Log in", loginBody(request.csrfToken)),
-  );
+  app.get<NextQuery>("/login", async (request, reply) => {
+    const next = safeReturnPath(request.query.next);
+    return request.session
+      ? seeOther(reply, next ?? "/reports")
+      : sendHtml(request, reply, "Log in", loginBody(request.csrfToken, { next }));
+  });
 
   app.post<{ Body: Form }>("/login", async (request, reply) => {
     const email = (request.body.email ?? "").trim().toLowerCase();
-    const state: FormState = { values: { email } };
+    const next = safeReturnPath(request.body.next);
+    const state: FormState = { values: { email }, next };
     // Failed log-ins count per address and per e-mail, so neither guessing many passwords for one account nor
     // spraying many accounts from one address gets far. Past the limit even a right password waits.
     const [byAddress, byEmail] = await Promise.all([
@@ -97,7 +104,7 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
     const account = await accounts.verifyLogin(email, request.body.password ?? "");
     if (account) {
       await startSession(request, reply, account);
-      return seeOther(reply, "/reports");
+      return seeOther(reply, next ?? "/reports");
     }
     await Promise.all([loginFailures.hit(request.ip), loginFailures.hit(email)]);
     state.message = "The e-mail or the password is not correct.";

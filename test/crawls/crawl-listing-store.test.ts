@@ -1,6 +1,6 @@
 /**
  * CrawlListings on SQLite and on PostgreSQL: the pages in the order found, a page at a time; the pages table
- * filtered by state or URLs, sorted by a column with nulls where the API documents them, paged with its total;
+ * filtered by state or URLs (any number of them: one bound parameter), sorted by a column with nulls where the API documents them, paged with its total;
  * the issues in their order.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,6 +93,20 @@ describe.each(databaseKinds)("CrawlListings on %s", (kind) => {
     expect(await table({ urls })).toEqual({ paths: ["/b", "/f1"], total: 2 });
     expect(await table({ urls, status: "ok" })).toEqual({ paths: ["/b"], total: 1 });
     expect(await table({ urls: [] })).toEqual({ paths: [], total: 0 });
+  });
+
+  it("limits the table to an issue's pages however many, past either database's bound parameters", async () => {
+    // An issue of a huge crawl naming 70,000 pages: more than SQLite's 32,766 and PostgreSQL's 65,535 parameters.
+    const many = Array.from({ length: 70_000 }, (_, index) => url(`/page-${index}`));
+    many.splice(35_000, 0, url("/b"), url("/f1"));
+    many.push(url("/x2"), url("/elsewhere"));
+    expect(await table({ urls: many, limit: 2 })).toEqual({ paths: ["/b", "/f1"], total: 3 });
+    expect(await table({ urls: many, status: "excluded" })).toEqual({ paths: ["/x2"], total: 1 });
+    // URLs are compared exactly (no JSON or array quoting leaks into them).
+    expect(await table({ urls: [url("/b").toUpperCase(), `"${url("/b")}"`, url("/b'")] })).toEqual({
+      paths: [],
+      total: 0,
+    });
   });
 
   it("sorts by a column, ties in the order found, nulls first going up and last going down", async () => {

@@ -1,6 +1,8 @@
 /**
- * Crawl notifications by e-mail with a real SMTP server in this process, on SQLite and PostgreSQL: the settings
- * are validated and stored (also without mail set up, which the answer says plainly); a crawl of a site that
+ * Crawl notifications by e-mail with a real SMTP server in this process, on SQLite and PostgreSQL, in a team's
+ * workspace: the settings are validated and stored (also without mail set up, which the answer says plainly),
+ * recipients only among the workspace's members (a team's members; in one's own workspace oneself), a viewer may
+ * read but not change them, and a member removed from the team receives nothing more; a crawl of a site that
  * regresses mails each recipient once, with both parts, the regressions, the links to the comparison and the
  * audit and a one-click `List-Unsubscribe`; announcing the same crawl's end again sends nothing more;
  * `completed`, `regressed` and `never` decide which crawls are mailed; the unsubscribe link works without
@@ -12,7 +14,8 @@ import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer } from "../../src/analysis/analyse.js";
 import { loadAnalysisConfig, loadServiceConfig } from "../../src/config.js";
-import { DatabaseJobQueue } from "../../src/jobs/database-job-queue.js";
+import { announceMissedCrawls, announcementGraceMs } from "../../src/crawls/crawl-announcements.js";
+import { openJobQueue } from "../../src/jobs/open-job-queue.js";
 import { createServices } from "../../src/services.js";
 import { call, databaseKinds, startApi, type TestApi, testServiceSettings } from "../helpers/api.js";
 import { type ChangingSite, startChangingSite } from "../helpers/changing-site.js";
@@ -20,7 +23,6 @@ import { endedCrawl, endedCrawlPage, signedInClient } from "../helpers/crawl-api
 import { eventually } from "../helpers/job-queues.js";
 import { dropRedisKeys, redisUrl } from "../helpers/redis.js";
 import { startTestSmtp, type TestSmtp } from "../helpers/smtp.js";
-import { WebClient } from "../helpers/web-client.js";
 
 const mailSettings = (smtp: TestSmtp) => ({
   PAGEGRADE_SMTP_URL: smtp.url,
@@ -32,6 +34,8 @@ const mailSettings = (smtp: TestSmtp) => ({
 
 const owner = "owner@example.com";
 const colleague = "colleague@example.com";
+const watcher = "watcher@example.com";
+const outsider = "outsider@example.com";
 const recipientOf = (mail: ParsedMail) => (mail.to as { text: string } | undefined)?.text;
 /** A header's value as it arrived, unfolded (mailparser folds the List-* headers into one object). */
 const header = (mail: ParsedMail, name: string) =>
@@ -59,6 +63,8 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
   let site: ChangingSite;
   let key: string;
   let other: string;
+  let viewer: string;
+  let teamId: number;
   let project: string;
   const crawls: number[] = [];
 
@@ -71,8 +77,37 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
       ...(bullmq ? { PAGEGRADE_QUEUE_URL: redisUrl, PAGEGRADE_REDIS_KEY_PREFIX: redisPrefix } : {}),
     });
     key = (await api.accounts.createUser(owner, null)).key;
-    other = await api.newUser();
-  });
+    other = await api.newUser(outsider);
+    // The crawls are the team's; the colleague edits in it, the watcher only views.
+    teamId = (await call(api, "POST", "/api/v1/teams", { key, json: { name: "Agency" } })).json().data.id;
+    const join = async (email: string, role: string) => {
+      const memberKey = await api.newUser(email);
+      const invitation = await call(api, "POST", `/api/v1/teams/${teamId}/invitations`, {
+        key,
+        json: { email, role },
+      });
+      const token = new URL(invitation.json().data.accept_url).searchParams.get("token");
+      const accepted = await call(api, "POST", "/api/v1/invitations/accept", {
+        key: memberKey,
+        json: { token },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      return memberKey;
+    };
+    await join(colleague, "editor");
+    viewer = await join(watcher, "viewer");
+    // The invitations went out by mail too: once they are sent, the server's inbox starts empty for the tests.
+    await eventually(
+      async () =>
+        (await api.database.store.db.selectFrom("mail_messages").select("status").execute()).every(
+          (mail) => mail.status === "sent",
+        ),
+      "the invitation mails sent",
+      60_000,
+    );
+    await eventually(() => smtp.received.length === 2, "the invitation mails received", 20_000);
+    smtp.received.splice(0);
+  }, 120_000);
   afterAll(async () => {
     await api.close();
     await site.close();
@@ -82,19 +117,40 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
 
   const crawl = async (version: 1 | 2) => {
     site.version = version;
-    const created = await call(api, "POST", "/api/v1/crawls", {
+    const created = await call(api, "POST", `/api/v1/crawls?team=${teamId}`, {
       key,
       json: { url: site.url("/"), sitemaps: 0 },
     });
     expect(created.statusCode, created.body).toBe(202);
     const id = created.json().data.id as number;
     project = created.json().data.project;
-    expect((await endedCrawl(api, key, id, 60_000)).status).toBe("complete");
+    const shown = async () =>
+      (await call(api, "GET", `/api/v1/crawls/${id}?team=${teamId}`, { key })).json().data;
+    const ended = ["complete", "cancelled", "failed"];
+    await eventually(async () => ended.includes((await shown()).status), "the crawl to finish", 60_000);
+    expect((await shown()).status).toBe("complete");
     crawls.push(id);
     return id;
   };
-  const settingsPath = () => `/api/v1/projects/${encodeURIComponent(project)}/notifications`;
+  const settingsPath = () => `/api/v1/projects/${encodeURIComponent(project)}/notifications?team=${teamId}`;
   const put = (json: unknown, as = key) => call(api, "PUT", settingsPath(), { key: as, json });
+  /** Services over the test's database and queue (Redis with BullMQ), as another process would build them. */
+  const withServices = async (use: (services: ReturnType<typeof createServices>) => Promise<void>) => {
+    const analyzer = new Analyzer(loadAnalysisConfig({}));
+    const config = loadServiceConfig({
+      DATABASE_URL: api.database.url,
+      ...testServiceSettings,
+      ...mailSettings(smtp),
+      ...(bullmq ? { PAGEGRADE_QUEUE_URL: redisUrl, PAGEGRADE_REDIS_KEY_PREFIX: redisPrefix } : {}),
+    });
+    const jobs = await openJobQueue(api.database.store, config);
+    try {
+      await use(createServices({ store: api.database.store, analyzer, config, jobs }));
+    } finally {
+      await jobs.close();
+      await analyzer.close();
+    }
+  };
   const outbox = async (crawlId: number) =>
     api.database.store.db
       .selectFrom("mail_messages")
@@ -118,6 +174,16 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
     });
     expect((await call(api, "GET", settingsPath(), { key: other })).statusCode).toBe(404);
     expect((await put({ email_on: "completed" }, other)).statusCode).toBe(404);
+    // A viewer reads the settings but may not change them.
+    expect((await call(api, "GET", settingsPath(), { key: viewer })).statusCode).toBe(200);
+    const byViewer = await put({ email_on: "completed" }, viewer);
+    expect(byViewer.statusCode, byViewer.body).toBe(403);
+    // Only the team's members: another user's address is refused by its place and address.
+    const notMember = await put({ recipients: [owner, outsider] });
+    expect(notMember.statusCode).toBe(422);
+    expect(notMember.json().errors.recipients).toEqual([
+      `recipients[1] (${outsider}) is not the address of a member of this team.`,
+    ]);
 
     const badTrigger = await put({ email_on: "sometimes" });
     expect(badTrigger.statusCode).toBe(422);
@@ -169,21 +235,11 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
     }
 
     // The crawl's end announced again (a retried job, another process): no second mail.
-    const analyzer = new Analyzer(loadAnalysisConfig({}));
-    try {
-      const config = loadServiceConfig({
-        DATABASE_URL: api.database.url,
-        ...testServiceSettings,
-        ...mailSettings(smtp),
-      });
-      const jobs = new DatabaseJobQueue(api.database.store, { workers: 1 });
-      const services = createServices({ store: api.database.store, analyzer, config, jobs });
-      const userId = (await api.accounts.findByEmail(owner))?.id as number;
+    const userId = (await api.accounts.findByEmail(owner))?.id as number;
+    await withServices(async (services) => {
       await services.events.crawlFinished({ userId, crawlId: second, status: "complete" });
       await services.events.crawlFinished({ userId, crawlId: second, status: "complete" });
-    } finally {
-      await analyzer.close();
-    }
+    });
     const stored = await outbox(second);
     expect(stored).toHaveLength(2);
     await eventually(
@@ -223,16 +279,14 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
     expect(next.subject).toMatch(/^Crawl complete: /);
     expect(await outbox(third)).toHaveLength(1);
 
-    // The project page shows the latest mails' delivery states.
-    const userId = (await api.accounts.findByEmail(owner))?.id as number;
-    await api.accounts.setPassword(userId, "correct horse battery");
-    const web = new WebClient(api.app);
-    await web.post("/login", { email: owner, password: "correct horse battery" });
+    // The project's latest mails' delivery states, as its page shows them, are the team's crawls' mails.
     await eventually(async () => (await outbox(third))[0]?.status === "sent", "the mail recorded as sent");
-    const projectPage = await web.get(`/projects/${encodeURIComponent(project)}`);
-    expect(projectPage.body).toContain("Latest mails");
-    expect(projectPage.body).toContain(`${owner}: sent`);
-    expect(projectPage.body).toContain(`Unsubscribed: ${colleague}`);
+    const userId = (await api.accounts.findByEmail(owner))?.id as number;
+    await withServices(async (services) => {
+      const latest = await services.notifications.latestMails({ userId, teamId }, project);
+      expect(latest[0]).toMatchObject({ recipient: owner, status: "sent" });
+      expect(await services.notifications.latestMails(userId, project)).toEqual([]);
+    });
   });
 
   it("mails under `regressed` only a crawl that regressed, and under `never` none", async () => {
@@ -251,6 +305,62 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
     expect(await outbox(regressedAgain)).toHaveLength(0);
     expect(await outbox(regressed)).toHaveLength(1);
     expect(recipientOf(smtp.received.at(-1) as ParsedMail)).toBe(owner);
+  });
+
+  it("mails a member removed from the team nothing more", async () => {
+    expect((await put({ email_on: "completed", recipients: [owner, watcher] })).statusCode).toBe(200);
+    const watcherId = (await api.accounts.findByEmail(watcher))?.id as number;
+    const removed = await call(api, "DELETE", `/api/v1/teams/${teamId}/members/${watcherId}`, { key });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await call(api, "GET", settingsPath(), { key })).json().data.recipients).toEqual([owner]);
+    const before = smtp.received.length;
+    const next = await crawl(2);
+    await eventually(() => smtp.received.length === before + 1, "the owner's mail", 20_000);
+    expect((await outbox(next)).map((mail) => mail.recipient)).toEqual([owner]);
+    // Their address can no longer be chosen either.
+    expect((await put({ recipients: [watcher] })).statusCode).toBe(422);
+  });
+
+  it("announces once the end of a crawl whose process died before announcing it (the maintenance sweep)", async () => {
+    const announcedAt = async (id: number) =>
+      (
+        await api.database.store.db
+          .selectFrom("crawls")
+          .select("announced_at")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).announced_at;
+    // A crawl announced as it ended (to nobody: `never`) is recorded as announced.
+    expect((await put({ email_on: "never", recipients: [owner] })).statusCode).toBe(200);
+    const id = await crawl(1);
+    expect(await announcedAt(id)).not.toBeNull();
+    // The gap a killed process leaves: the crawl ended, its announcement never made (nor recorded).
+    await api.database.store.db
+      .updateTable("crawls")
+      .set({ announced_at: null })
+      .where("id", "=", id)
+      .execute();
+    expect((await put({ email_on: "completed" })).statusCode).toBe(200);
+    const before = smtp.received.length;
+    await withServices(async (services) => {
+      const sweep = { crawls: services.crawlStores.crawls, events: services.events };
+      // Within its grace period the crawl may still be announced by its own process: left alone.
+      expect(await announceMissedCrawls(sweep, Date.now())).toBe(0);
+      const later = Date.now() + announcementGraceMs + 1000;
+      expect(await announceMissedCrawls(sweep, later)).toBe(1);
+      expect(await announceMissedCrawls(sweep, later)).toBe(0);
+    });
+    await eventually(() => smtp.received.length === before + 1, "the swept crawl's mail", 20_000);
+    expect(await announcedAt(id)).not.toBeNull();
+    expect((await outbox(id)).map((mail) => mail.recipient)).toEqual([owner]);
+    // Announced again by hand (a sweep racing the crawl's own process): still one mail.
+    const userId = (await api.accounts.findByEmail(owner))?.id as number;
+    await withServices((services) =>
+      services.events.crawlFinished({ userId, crawlId: id, status: "complete" }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(smtp.received.length).toBe(before + 1);
+    expect(await outbox(id)).toHaveLength(1);
   });
 });
 
@@ -308,15 +418,23 @@ describe("the project page's notification form", () => {
       expect(refused.statusCode).toBe(422);
       expect(refused.body).toContain("recipients[1] is not one plain e-mail address");
 
-      const saved = await client.post("/projects/127.0.0.1/notifications", {
+      // In one's own workspace, only oneself receives its mails.
+      const notMember = await client.post("/projects/127.0.0.1/notifications", {
         email_on: "completed",
         recipients: "web-owner@example.com, Client@Example.com",
+      });
+      expect(notMember.statusCode).toBe(422);
+      expect(notMember.body).toContain("recipients[1] (client@example.com) is not your own address");
+
+      const saved = await client.post("/projects/127.0.0.1/notifications", {
+        email_on: "completed",
+        recipients: "Web-Owner@Example.com",
       });
       expect(saved.statusCode).toBe(303);
       const shown = await client.get(String(saved.headers.location));
       expect(shown.body).toContain("Saved.");
       expect(shown.body).toContain('<option value="completed" selected>');
-      expect(shown.body).toContain('value="web-owner@example.com, client@example.com"');
+      expect(shown.body).toContain('value="web-owner@example.com"');
       // Another user's project of the same name is not this one.
       const stranger = await signedInClient(api.app, "stranger@example.com");
       expect(

@@ -1,8 +1,8 @@
 /**
  * What a team workspace holds beyond reports, crawls and webhooks, on SQLite and PostgreSQL: its own branding
  * (`PUT /api/v1/branding?team={id}` sets the team's, never the member's own, and a viewer may not change it), and
- * crawl notifications, which are refused in a team's workspace with a plain message until teams have them
- * (contract part 4; documented in docs/api.md).
+ * its projects' crawl notification settings: the team's own, changed by its owners and editors (a viewer: 403),
+ * recipients among its members (test/notifications/crawl-notifications.test.ts mails them).
  */
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,23 +66,29 @@ describe.each(databaseKinds)("a team workspace's branding and notifications on %
     expect(await brandName(owner, `?team=${teamId}`)).toBe("Agency & Co");
   });
 
-  it("says plainly that a team's projects have no crawl notifications yet", async () => {
+  it("keeps a team project's crawl notifications its own, changed by its owners and editors, recipients among its members", async () => {
     const report = await call(api, "POST", `/api/v1/reports?team=${teamId}`, {
       key: owner,
       json: { url: `${site.url}/` },
     });
     expect([201, 202], report.body).toContain(report.statusCode);
     const project = report.json().data.project as string;
-    const refused = await call(
-      api,
-      "PUT",
-      `/api/v1/projects/${encodeURIComponent(project)}/notifications?team=${teamId}`,
-      {
-        key: owner,
-        json: { email_on: "completed" },
-      },
-    );
-    expect(refused.statusCode, refused.body).toBe(422);
-    expect(refused.body).toContain("only in your own workspace");
+    const path = `/api/v1/projects/${encodeURIComponent(project)}/notifications`;
+    const put = (key: string, query: string, json: unknown) =>
+      call(api, "PUT", `${path}${query}`, { key, json });
+    const saved = await put(owner, `?team=${teamId}`, {
+      email_on: "completed",
+      recipients: ["viewer@example.com", "OWNER@example.com"],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({
+      email_on: "completed",
+      recipients: ["viewer@example.com", "owner@example.com"],
+    });
+    expect((await put(viewer, `?team=${teamId}`, { email_on: "never" })).statusCode).toBe(403);
+    const shown = await call(api, "GET", `${path}?team=${teamId}`, { key: viewer });
+    expect(shown.json().data.email_on).toBe("completed");
+    // The team's project is not in the owner's own workspace: there, a 404.
+    expect((await call(api, "GET", path, { key: owner })).statusCode).toBe(404);
   });
 });

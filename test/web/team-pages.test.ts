@@ -2,7 +2,9 @@
  * The team pages over the real app on SQLite and PostgreSQL: an owner makes a team and invites (the link shown
  * once), the invited user joins through the link's page, sees the team without owner controls, the owner sees
  * the activity and removes them, after which the team is the 404 page for them; a stranger gets the 404 page,
- * a bad address and the last owner's demotion the page again with their message.
+ * a bad address and the last owner's demotion the page again with their message. A visitor who opens an
+ * invitation link signs up or logs in and comes back to it (`next`, a same-origin path only: an absolute or
+ * scheme-relative one is ignored).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
@@ -12,7 +14,7 @@ describe.each(databaseKinds)("team pages on %s", (kind) => {
   let api: TestApi;
   beforeAll(async () => {
     api = await startApi(kind);
-  });
+  }, 120_000);
   afterAll(async () => {
     await api.close();
   });
@@ -52,9 +54,7 @@ describe.each(databaseKinds)("team pages on %s", (kind) => {
     expect((await member.get(acceptPath)).body).toContain("Join the team");
     const visitor = await new WebClient(api.app).get(acceptPath);
     expect(visitor.statusCode).toBe(200);
-    expect(visitor.body).toContain(
-      "with the e-mail address the invitation was sent to, then open this link again",
-    );
+    expect(visitor.body).toContain("with the e-mail address the invitation was sent to; you come back");
     const token = new URL(link).searchParams.get("token") as string;
     // The wrong user: the 404 page, nobody joins.
     expect((await stranger.post("/invitations/accept", { token })).statusCode).toBe(404);
@@ -163,5 +163,86 @@ describe.each(databaseKinds)("team pages on %s", (kind) => {
     expect(after.body).not.toContain("http://127.0.0.1:9/hook");
     expect(after.body).not.toContain('id="workspace-team"');
     expect(viewer.cookies.has("pg_workspace")).toBe(false);
+  });
+
+  it("brings a visitor back to the invitation page after signing up or logging in, and nowhere else", async () => {
+    const owner = new WebClient(api.app);
+    await owner.signUp("lead@example.com");
+    const existing = new WebClient(api.app);
+    await existing.signUp("returning@example.com");
+    await existing.post("/logout");
+    const teamPath = (await owner.post("/teams", { name: "Studio" })).headers.location as string;
+    const invite = async (email: string) => {
+      const invited = await owner.post(`${teamPath}/invitations`, { email, role: "editor" });
+      const link = new URL(/id="invitation-link">([^<]+)</.exec(invited.body)?.[1] as string);
+      return link.pathname + link.search;
+    };
+
+    // Signing up from the link's page.
+    const newcomerPath = await invite("newcomer@example.com");
+    const newcomer = new WebClient(api.app);
+    const page = await newcomer.get(newcomerPath);
+    const signUpHref = /<a href="(\/register\?next=[^"]+)">sign up<\/a>/.exec(page.body)?.[1] as string;
+    expect(signUpHref).toBe(`/register?next=${encodeURIComponent(newcomerPath)}`);
+    const form = await newcomer.get(signUpHref.replace(/&amp;/g, "&"));
+    expect(form.body).toContain(`<input type="hidden" name="next" value="${newcomerPath}">`);
+    const signedUp = await newcomer.post("/register", {
+      email: "newcomer@example.com",
+      password: "correct horse battery",
+      next: newcomerPath,
+    });
+    expect([signedUp.statusCode, signedUp.headers.location]).toEqual([303, newcomerPath]);
+    const back = await newcomer.get(newcomerPath);
+    expect(back.body).toContain("Join the team");
+    const joined = await newcomer.post("/invitations/accept", {
+      token: new URL(newcomerPath, "http://x").searchParams.get("token") as string,
+    });
+    expect([joined.statusCode, joined.headers.location]).toEqual([303, teamPath]);
+
+    // Logging in from the link's page.
+    const returningPath = await invite("returning@example.com");
+    const loginHref = /<a href="(\/login\?next=[^"]+)">Log in<\/a>/.exec(
+      (await existing.get(returningPath)).body,
+    )?.[1];
+    expect(loginHref).toBe(`/login?next=${encodeURIComponent(returningPath)}`);
+    const loggedIn = await existing.post("/login", {
+      email: "returning@example.com",
+      password: "correct horse battery",
+      next: returningPath,
+    });
+    expect([loggedIn.statusCode, loggedIn.headers.location]).toEqual([303, returningPath]);
+    expect((await existing.get(returningPath)).body).toContain("Join the team");
+
+    // Anything but a path on this site is ignored: no open redirect.
+    for (const next of [
+      "https://evil.test/",
+      "//evil.test/x",
+      "/\\evil.test",
+      "http:/evil.test",
+      "javascript:alert(1)",
+      " /x",
+    ]) {
+      const visitor = new WebClient(api.app);
+      expect((await visitor.get(`/login?next=${encodeURIComponent(next)}`)).body).not.toContain(
+        'name="next"',
+      );
+      await existing.post("/logout");
+      const answer = await existing.post("/login", {
+        email: "returning@example.com",
+        password: "correct horse battery",
+        next,
+      });
+      expect([answer.statusCode, answer.headers.location], next).toEqual([303, "/reports"]);
+    }
+    const stranger = new WebClient(api.app);
+    const foreignSignUp = await stranger.post("/register", {
+      email: "elsewhere@example.com",
+      password: "correct horse battery",
+      next: "https://evil.test/welcome",
+    });
+    expect([foreignSignUp.statusCode, foreignSignUp.headers.location]).toEqual([303, "/account"]);
+    // Signed in already, the log-in page sends the user on to a safe `next` at once.
+    const onward = await stranger.get(`/login?next=${encodeURIComponent(returningPath)}`);
+    expect([onward.statusCode, onward.headers.location]).toEqual([303, returningPath]);
   });
 });

@@ -1,25 +1,30 @@
 /** Sign-up, log-in and account pages. Forms keep what was typed, except passwords. */
 import { html, type SafeHtml } from "../html.js";
+import { withReturnPath } from "../return-path.js";
 import { alert, csrfField, field, notice } from "./forms.js";
 
 export interface FormState {
   values?: Record<string, string>;
   errors?: Record<string, string>;
   message?: string;
+  /** The same-origin page to return to once signed in (return-path.ts checked it), kept through the form. */
+  next?: string | null;
 }
 
 export function registerBody(csrf: string, state: FormState = {}): SafeHtml {
+  const next = state.next ?? null;
   return credentialsForm(csrf, state, {
     heading: "Create an account",
     action: "/register",
     passwordLabel: "Password (at least 8 characters)",
     passwordAutocomplete: "new-password",
     button: "Create account",
-    after: html`<p>Already have an account? <a href="/login">Log in</a>.</p>`,
+    after: html`<p>Already have an account? <a href="${withReturnPath("/login", next)}">Log in</a>.</p>`,
   });
 }
 
 export function loginBody(csrf: string, state: FormState = {}): SafeHtml {
+  const next = state.next ?? null;
   return credentialsForm(csrf, state, {
     heading: "Log in",
     action: "/login",
@@ -27,7 +32,7 @@ export function loginBody(csrf: string, state: FormState = {}): SafeHtml {
     passwordAutocomplete: "current-password",
     button: "Log in",
     after: html`<p><a href="/forgot-password">Forgot your password?</a></p>
-  <p>No account yet? <a href="/register">Sign up</a>.</p>`,
+  <p>No account yet? <a href="${withReturnPath("/register", next)}">Sign up</a>.</p>`,
   });
 }
 
@@ -49,6 +54,7 @@ function credentialsForm(
   ${state.message ? alert(state.message) : ""}
   <form method="post" action="${form.action}" novalidate>
     ${csrfField(csrf)}
+    ${state.next ? html`<input type="hidden" name="next" value="${state.next}">` : ""}
     ${field({ name: "email", label: "E-mail", type: "email", value: state.values?.email ?? "", error: state.errors?.email, autocomplete: "email", required: true })}
     ${field({ name: "password", label: form.passwordLabel, type: "password", error: state.errors?.password, autocomplete: form.passwordAutocomplete, required: true })}
     <p><button type="submit">${form.button}</button></p>

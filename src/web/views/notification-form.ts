@@ -35,7 +35,7 @@ export function notificationFormCard(
       ([value, label]) =>
         html`<option value="${value}"${value === settings.email_on ? html` selected` : ""}>${label}</option>`,
     )}</select>
-    <label for="recipients">To (e-mail addresses, separated by commas; at most 20)</label>
+    <label for="recipients">To (e-mail addresses of this workspace's members, separated by commas; at most 20)</label>
     <input id="recipients" name="recipients" type="text" value="${recipients}" maxlength="6000"${state.error ? html` aria-invalid="true" aria-describedby="recipients-error"` : ""}>
     ${state.error ? html`<p class="error" id="recipients-error">${state.error}</p>` : ""}
     ${settings.unsubscribed.length > 0 ? html`<p>Unsubscribed: ${settings.unsubscribed.join(", ")}</p>` : ""}

@@ -7,6 +7,7 @@
 import { teamRoles } from "../../store/schema.js";
 import type { ActivityRow, InvitationRow, MemberRow, TeamRow } from "../../teams/team-store.js";
 import { html, type SafeHtml } from "../html.js";
+import { withReturnPath } from "../return-path.js";
 import { alert, csrfField, field, notice, option } from "./forms.js";
 import { stacked } from "./stacked-table.js";
 
@@ -143,9 +144,11 @@ ${
  */
 export function acceptInvitationBody(csrf: string, token: string, email: string | null): SafeHtml {
   if (email === null) {
+    // Signing in or up returns here (`next`), where the signed-in user is asked to join.
+    const next = `/invitations/accept?token=${token}`;
     return html`<h1>Join a team</h1>
 <section class="card">
-  <p>You were invited to a team on pagegrade. <a href="/login">Log in</a> or <a href="/register">sign up</a> with the e-mail address the invitation was sent to, then open this link again.</p>
+  <p>You were invited to a team on pagegrade. <a href="${withReturnPath("/login", next)}">Log in</a> or <a href="${withReturnPath("/register", next)}">sign up</a> with the e-mail address the invitation was sent to; you come back to this page to join.</p>
 </section>`;
   }
   return html`<h1>Join a team</h1>

@@ -1,15 +1,15 @@
 /**
- * /api/v1/projects/{project}/notifications: a project's crawl notification settings (src/notifications/),
- * shown to every member of its workspace and changed by those who may write. The project is loaded through the
+ * /api/v1/projects/{project}/notifications: a project's crawl notification settings (src/notifications/) in the
+ * request's workspace (its own or `team={id}`'s), shown to every member of it and changed by those who may write
+ * (a team's viewer: 403). The project is loaded through the
  * access seam (404 for one the workspace does not have). Without mail set up the settings are still stored;
  * the answer's `mail_set_up` and `message` say that nothing will be sent.
  */
 import type { FastifyInstance } from "fastify";
-import {
-  type NotificationSettings,
-  type NotificationSettingsChange,
-  type NotificationSettingsView,
-  notificationOwner,
+import type {
+  NotificationSettings,
+  NotificationSettingsChange,
+  NotificationSettingsView,
 } from "../../../../notifications/notification-settings.js";
 import type { ApiAccess } from "../access.js";
 import { showNotifications, updateNotifications } from "./notification-schema.js";
@@ -32,8 +32,7 @@ export async function notificationRoutes(
     { schema: showNotifications },
     async (request) => {
       const project = await access.project(request);
-      const ownerId = notificationOwner(await access.workspace(request));
-      return answer(await notifications.show(ownerId, project.project));
+      return answer(await notifications.show(await access.workspace(request), project.project));
     },
   );
 
@@ -42,8 +41,8 @@ export async function notificationRoutes(
     { schema: updateNotifications },
     async (request) => {
       const project = await access.project(request, "write");
-      const ownerId = notificationOwner(await access.workspace(request, "write"));
-      return answer(await notifications.update(ownerId, project.project, request.body));
+      const workspace = await access.workspace(request, "write");
+      return answer(await notifications.update(workspace, project.project, request.body));
     },
   );
 }

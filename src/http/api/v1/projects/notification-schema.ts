@@ -45,7 +45,7 @@ export const updateNotifications = {
           Type.String({ maxLength: 6000 }),
         ],
         {
-          description: `E-mail addresses (a list, or one string separated by commas), at most ${maxRecipients}`,
+          description: `Members' e-mail addresses (a list, or one string separated by commas), at most ${maxRecipients}: in one's own workspace one's own, in a team's its members'`,
         },
       ),
     ),
