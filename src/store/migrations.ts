@@ -92,20 +92,28 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
 }
 
 export async function migrate(store: Store): Promise<void> {
+  const migrator = await migratorOf(store);
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`database migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
+  }
+}
+
+/**
+ * The migrator of a store, confined on PostgreSQL to the store's own schema (tests that build a database as an
+ * earlier version left it use it too, so that other schemas created and dropped meanwhile never disturb them).
+ */
+export async function migratorOf(store: Store): Promise<Migrator> {
   const all = migrations(store.dialect);
   const schema = store.dialect === "postgres" ? await currentSchema(store) : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db: schema ? withSchemaIntrospection(store.db, schema) : store.db,
     provider: { getMigrations: async () => all },
     // Kysely looks for its own tables in every schema unless told which: a database holding several schemas
     // (tests run one per suite, at once) would find another schema's lock table and skip creating its own.
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
-    throw new Error(`database migration ${failed} failed: ${(error as Error).message ?? String(error)}`);
-  }
 }
 
 async function currentSchema(store: Store): Promise<string> {

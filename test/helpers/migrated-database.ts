@@ -6,10 +6,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Migrator } from "kysely";
 import pg from "pg";
 import { openStore } from "../../src/store/database.js";
-import { migrationsFor } from "../../src/store/migrations.js";
+import { migratorOf } from "../../src/store/migrations.js";
 import type { Store } from "../../src/store/store.js";
 import { type DatabaseKind, postgresUrl } from "./api.js";
 
@@ -19,15 +18,13 @@ export async function databaseMigratedTo(
 ): Promise<{ store: Store; drop: () => Promise<void> }> {
   let store: Store;
   let drop: () => Promise<void>;
-  let schema: string | undefined;
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "pagegrade-migrate-"));
     store = await openStore(`sqlite:${join(dir, "old.db")}`, { migrate: false });
     drop = async () => rmSync(dir, { recursive: true, force: true });
   } else {
-    schema = `migrate_${randomBytes(6).toString("hex")}`;
-    const name = schema;
-    store = await openStore(postgresUrl, { schema, migrate: false });
+    const name = `migrate_${randomBytes(6).toString("hex")}`;
+    store = await openStore(postgresUrl, { schema: name, migrate: false });
     drop = async () => {
       const client = new pg.Client({ connectionString: postgresUrl });
       await client.connect();
@@ -35,12 +32,7 @@ export async function databaseMigratedTo(
       await client.end();
     };
   }
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrationsFor(store.dialect) },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateTo(last);
+  const { error } = await (await migratorOf(store)).migrateTo(last);
   if (error) throw error;
   return { store, drop };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Migrator, type Selectable } from "kysely";
+import type { Selectable } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountService } from "../../src/accounts/account-service.js";
@@ -11,7 +11,7 @@ import { reportJson } from "../../src/reports/present.js";
 import { unpackResults } from "../../src/store/analysis-document.js";
 import { AnalysisStore } from "../../src/store/analysis-store.js";
 import { openStore } from "../../src/store/database.js";
-import { migrate, migrationsFor } from "../../src/store/migrations.js";
+import { migrate, migratorOf } from "../../src/store/migrations.js";
 import { ReportStore } from "../../src/store/report-store.js";
 import type { ReportsTable } from "../../src/store/schema.js";
 import type { Store } from "../../src/store/store.js";
@@ -26,14 +26,12 @@ const previousLastMigration = "003_url_in_list_indexes";
 async function previousVersionDatabase(kind: (typeof databaseKinds)[number]) {
   let store: Store;
   let drop: () => Promise<void>;
-  let migrationSchema: string | undefined;
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "pagegrade-migrate-"));
     store = await openStore(`sqlite:${join(dir, "old.db")}`, { migrate: false });
     drop = async () => rmSync(dir, { recursive: true, force: true });
   } else {
     const schema = `migrate_${randomBytes(6).toString("hex")}`;
-    migrationSchema = schema;
     store = await openStore(postgresUrl, { schema, migrate: false });
     drop = async () => {
       const client = new pg.Client({ connectionString: postgresUrl });
@@ -42,13 +40,7 @@ async function previousVersionDatabase(kind: (typeof databaseKinds)[number]) {
       await client.end();
     };
   }
-  const all = migrationsFor(store.dialect);
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => all },
-    ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
-  });
-  const { error } = await migrator.migrateTo(previousLastMigration);
+  const { error } = await (await migratorOf(store)).migrateTo(previousLastMigration);
   if (error) throw error;
   return { store, drop };
 }
