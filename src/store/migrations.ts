@@ -43,6 +43,7 @@ import { crawlAudits } from "./migrations/032_crawl_audits.js";
 import { oneVersionBump } from "./migrations/033_one_version_bump.js";
 import { crawlNotifications } from "./migrations/034_crawl_notifications.js";
 import { ownWorkspaceIndexes } from "./migrations/035_own_workspace_indexes.js";
+import { teamReportsVersion } from "./migrations/038_team_reports_version.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -79,6 +80,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "033_one_version_bump": oneVersionBump(dialect),
     "034_crawl_notifications": crawlNotifications(dialect),
     "035_own_workspace_indexes": ownWorkspaceIndexes(dialect),
+    "038_team_reports_version": teamReportsVersion(dialect),
   };
 }
 
