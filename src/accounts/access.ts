@@ -6,7 +6,8 @@
  *
  * The workspace (api-contract part 4): without a team selector, the signed-in user's own, with every right;
  * with one (`team={id}`), that team's, with the member's role read fresh from the database on every request (no
- * cache, so a removed member's next request is refused). A team the user is not in, or a selector that names no
+ * cache, so a removed member's next request is refused), together with the team's reports version (what the
+ * response cache keys a team's answers by). A team the user is not in, or a selector that names no
  * team, is the same 404 as a missing resource. Stores scope by the workspace (store/owned-rows.ts `inWorkspace`).
  * Framework-free, so the API and the web (which may not import each other) share it.
  */
@@ -34,10 +35,21 @@ export interface Actor {
  */
 export interface Workspace extends WorkspaceScope {
   readonly role: Role;
+  /**
+   * A team workspace's reports version, read with the role (migration 038): it changes with any change to the
+   * team's reports and analyses. Absent for the user's own workspace, whose version comes with the user.
+   */
+  readonly reportsVersion?: number;
 }
 
-/** A user's role in a team, fresh from the database; null when they are not a member (or there is no team). */
-export type Membership = (userId: number, teamId: number) => Promise<Role | null>;
+/** A member's role in a team and the team's reports version, read together. */
+export interface Member {
+  role: Role;
+  reportsVersion: number;
+}
+
+/** A user's membership of a team, fresh from the database; null when they are not a member (or there is no team). */
+export type Membership = (userId: number, teamId: number) => Promise<Member | null>;
 
 /** The team id a selector names; null for one that names none (not a positive integer, a repeated parameter). */
 export function teamSelected(selector: unknown): number | null {
@@ -49,8 +61,8 @@ export function teamSelected(selector: unknown): number | null {
 export async function resolveWorkspace(actor: Actor, membership: Membership): Promise<Workspace> {
   if (actor.team === undefined) return { userId: actor.userId, teamId: null, role: "owner" };
   const teamId = found(teamSelected(actor.team));
-  const role = found(await membership(actor.userId, teamId));
-  return { userId: actor.userId, teamId, role };
+  const { role, reportsVersion } = found(await membership(actor.userId, teamId));
+  return { userId: actor.userId, teamId, role, reportsVersion };
 }
 
 /** Refuses a write by a member who may only read (a 403 naming the editor role). */
@@ -75,7 +87,7 @@ export type ResourceLoader<Resource, Id> = (
  * The access of one face: `workspace(request, intent)` and `resource(idOf, load)`, which makes a typed accessor
  * `(request, intent?) => Promise<Resource>`. `actorOf` reads the signed-in user from the face's request; `idOf`
  * reads the path's id (null for one of the wrong shape: it names nothing, so it is a 404 without a query);
- * `membership` reads a team member's role.
+ * `membership` reads a team member's role and the team's reports version.
  */
 export function resourceAccess<Request extends object>(
   actorOf: (request: Request) => Actor,
@@ -131,7 +143,7 @@ interface Lookups<Crawl, Report, Webhook, Project> {
   reports: { show(workspace: Workspace, id: number): Promise<Report | undefined> };
   webhooks: { show(workspace: Workspace, id: number): Promise<Webhook | undefined> };
   projects: { show(workspace: Workspace, project: string): Promise<Project | undefined> };
-  teams: { membership: Membership };
+  teams: { roleAndVersion: Membership };
 }
 
 /**
@@ -147,7 +159,7 @@ export function workspaceResources<Request extends object, Crawl, Report, Webhoo
   services: Lookups<Crawl, Report, Webhook, Project>,
 ) {
   const { workspace, written, resource } = resourceAccess(path.actorOf, (userId, teamId) =>
-    services.teams.membership(userId, teamId),
+    services.teams.roleAndVersion(userId, teamId),
   );
   return {
     workspace,

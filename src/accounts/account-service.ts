@@ -109,7 +109,9 @@ export class AccountService {
     if (remembered) return remembered;
     const lookup = this.keyOwners?.lookup();
     try {
-      const owner = await this.accounts.keyOwner(digest);
+      const found = this.accounts.keyOwner(digest);
+      lookup?.share?.(digest, found);
+      const owner = await found;
       if (owner) lookup?.remember(digest, owner);
       return owner;
     } finally {

@@ -2,7 +2,7 @@
  * API keys: a recognisable prefix and 256 random bits ("pgk_…"), stored only as a SHA-256 digest. A digest
  * lookup compares no secret byte by byte, so it leaks nothing through timing.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 export const keyPrefix = "pgk_";
 const keyPattern = /^pgk_[A-Za-z0-9_-]{43}$/;
@@ -21,8 +21,9 @@ export function generateApiKey(): NewApiKey {
   return { key, digest: digestOf(key), prefix: key.slice(0, 8), lastFour: key.slice(-4) };
 }
 
+/** The key's SHA-256, hex: one-shot `hash`, several times cheaper than a Hash object per API request. */
 export function digestOf(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return hash("sha256", key, "hex");
 }
 
 /** Whether a string has the shape of a key (cheap check before any lookup). */

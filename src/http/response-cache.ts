@@ -1,10 +1,12 @@
 /**
  * Finished API responses kept in memory, so a list or report asked for again is sent without a query, a
  * serialisation or a compression. An entry holds the bytes as sent (and their gzip, made on first demand) with
- * the reports version of its owner when it was made; it is used only while that version is still the owner's
- * current one. The version is bumped by the database itself on every change to the owner's reports (migration
- * 010), and read with the API key on every request, so an entry can never outlive a change, whichever instance
- * made it. Bounded by bytes, least recently used dropped first.
+ * the reports version of its workspace when it was made; it is used only while that version is still the
+ * workspace's current one. The version is bumped by the database itself on every change to the workspace's
+ * reports or analyses (a user's: migration 010; a team's: migration 038), and read on every request (a user's with
+ * the API key, a team's with the member's role), so an entry can never outlive a change, whichever instance made
+ * it. Bounded by bytes (PAGEGRADE_RESPONSE_CACHE_MB, 64 by default; a body over an eighth of it is not kept), least
+ * recently used dropped first.
  */
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
@@ -106,25 +108,26 @@ export const jsonHeaders = { "content-type": "application/json; charset=utf-8" }
  * Answers a GET of a workspace's reports data from the cache when it can, else makes the response, keeps it
  * and sends it. `make` throws (ResourceNotFound: a 404, nothing kept) when the resource is not the workspace's.
  * The response must depend only on the workspace's reports and their history and on the request. The workspace
- * is resolved before (a removed member is refused before any entry is looked at) and is part of the key. Only
- * the user's own workspace is kept: the reports version counts the changes of the user's reports, not of a
- * team's, whose answers are made afresh every time.
+ * is resolved before (a removed member is refused before any entry is looked at: the membership is read afresh
+ * on every request) and names the entry. A user's own workspace is kept under the user's reports version (read
+ * with the API key); a team's under the team's (migration 038, read with the member's role), and shared by its
+ * members, whose requests of one URL are answered alike.
  */
 export async function respondCached(
   cache: ResponseCache,
   request: FastifyRequest,
   reply: FastifyReply,
-  workspace: WorkspaceScope,
+  workspace: WorkspaceScope & { readonly reportsVersion?: number },
   make: () => Promise<CacheableResponse>,
 ): Promise<FastifyReply> {
-  if (workspace.teamId !== null) {
-    return sendCached(request, reply, { version: request.reportsVersion, ...(await make()) });
-  }
-  const key = `${workspace.userId} ${request.protocol}://${request.host}${request.url}`;
-  const cached = cache.get(key, request.reportsVersion);
+  const team = workspace.teamId !== null;
+  const version = team ? workspace.reportsVersion : request.reportsVersion;
+  if (version === undefined) return sendCached(request, reply, { version: -1, ...(await make()) });
+  const key = `${team ? `t${workspace.teamId}` : workspace.userId} ${request.protocol}://${request.host}${request.url}`;
+  const cached = cache.get(key, version);
   if (cached) return sendCached(request, reply, cached);
   const made = await make();
-  const entry = { version: request.reportsVersion, ...made };
+  const entry = { version, ...made };
   cache.set(key, entry);
   return sendCached(request, reply, entry);
 }

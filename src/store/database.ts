@@ -56,9 +56,11 @@ function openSqlite(path: string): Store {
     database.pragma("optimize");
     await db.destroy();
   };
-  const changes = database.prepare("select total_changes(), data_version from pragma_data_version").raw(true);
+  // Two plain statements: the table-valued pragma_data_version in one select costs a third more (measured).
+  const dataVersion = database.prepare("pragma data_version").pluck(true);
+  const totalChanges = database.prepare("select total_changes()").pluck(true);
   const changeToken = () =>
-    database.inTransaction ? undefined : (changes.get() as [number, number]).join(":");
+    database.inTransaction ? undefined : `${totalChanges.get() as number}:${dataVersion.get() as number}`;
   return { db, dialect: "sqlite", changeToken, close };
 }
 

@@ -44,6 +44,7 @@ import { oneVersionBump } from "./migrations/033_one_version_bump.js";
 import { crawlNotifications } from "./migrations/034_crawl_notifications.js";
 import { ownWorkspaceIndexes } from "./migrations/035_own_workspace_indexes.js";
 import { pageChecksPerPage } from "./migrations/036_page_checks_per_page.js";
+import { teamReportsVersion } from "./migrations/038_team_reports_version.js";
 import { crawlAnnounced } from "./migrations/039_crawl_announced.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
@@ -82,6 +83,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "034_crawl_notifications": crawlNotifications(dialect),
     "035_own_workspace_indexes": ownWorkspaceIndexes(dialect),
     "036_page_checks_per_page": pageChecksPerPage(dialect),
+    "038_team_reports_version": teamReportsVersion(dialect),
     "039_crawl_announced": crawlAnnounced(),
   };
 }

@@ -476,6 +476,8 @@ export interface TeamsTable {
   name: string;
   created_at: string;
   updated_at: string;
+  /** Raised by the database on every change to the team's reports and analyses (migration 038). */
+  reports_version: Generated<number>;
 }
 
 export interface TeamMembersTable {

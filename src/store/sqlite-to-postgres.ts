@@ -28,8 +28,8 @@ export class MigrationRefused extends Error {
   override readonly name = "MigrationRefused";
 }
 
-/** Tables the migrations create on PostgreSQL only (migration 017), which the copy leaves empty. */
-const postgresOnlyTables = ["report_changes"];
+/** Tables the migrations create on PostgreSQL only (migrations 017 and 038), which the copy leaves empty. */
+const postgresOnlyTables = ["report_changes", "team_report_changes"];
 /** Kysely's own bookkeeping: each side has its own. */
 const migrationTables = ["kysely_migration", "kysely_migration_lock"];
 

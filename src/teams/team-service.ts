@@ -12,7 +12,7 @@ import type { MailOutbox } from "../mail/mail-outbox.js";
 import type { TeamRole } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
 import { TeamAccess, type TeamAction } from "./team-access.js";
-import type { InvitationRow, Page, TeamRow, TeamStore } from "./team-store.js";
+import type { InvitationRow, Page, RoleAndVersion, TeamRow, TeamStore } from "./team-store.js";
 
 export const invitationLifetimeMs = 7 * 24 * 3600_000;
 export const activityRetentionMs = 90 * 24 * 3600_000;
@@ -50,6 +50,14 @@ export class TeamService {
   /** The teams a user belongs to with their role in each, fresh from the database (the web's workspace switcher). */
   async teamsOf(userId: number, page: Page): Promise<TeamRow[]> {
     return (await this.store.list(userId, page)).rows;
+  }
+
+  /**
+   * The user's role in the team with the team's reports version (what the response cache keys a team's answers
+   * by), fresh from the database; null for a non-member. The workspace seam asks it once per request.
+   */
+  roleAndVersion(userId: number, teamId: number): Promise<RoleAndVersion | null> {
+    return this.store.roleAndVersion(userId, teamId);
   }
 
   /** Records a change a member made in the team's workspace (the access seam calls it after each write). */

@@ -8,7 +8,7 @@
  * concurrency. Accepting an invitation is one conditional update (pending, unexpired, the caller's address), so a
  * token is used once however many requests race with it.
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import { ValidationFailed } from "../errors.js";
 import type { Database, TeamRole } from "../store/schema.js";
 import type { Store } from "../store/store.js";
@@ -67,11 +67,24 @@ export interface ActivityEntry {
   at: string;
 }
 
+/** A member's role and the team's reports version, read together. */
+export interface RoleAndVersion {
+  role: TeamRole;
+  /** Raised by the database on every change to the team's reports and analyses (migration 038). */
+  reportsVersion: number;
+}
+
 export class TeamStore {
   private readonly db: Kysely<Database>;
+  /** The team's reports version: on PostgreSQL the counter plus its rows in team_report_changes (migration 038). */
+  private readonly reportsVersion;
 
   constructor(store: Store) {
     this.db = store.db;
+    this.reportsVersion =
+      store.dialect === "postgres"
+        ? sql<number>`teams.reports_version + (select count(*) from team_report_changes where team_report_changes.team_id = teams.id)`
+        : sql<number>`teams.reports_version`;
   }
 
   /** A new team with its creator as its only owner. */
@@ -100,6 +113,21 @@ export class TeamStore {
       .where("user_id", "=", userId)
       .executeTakeFirst();
     return row?.role ?? null;
+  }
+
+  /**
+   * The user's role in the team and the team's reports version, in one statement (one snapshot); null when they
+   * are not a member. What every request that names the team asks (the access seam), never cached.
+   */
+  async roleAndVersion(userId: number, teamId: number): Promise<RoleAndVersion | null> {
+    const row = await this.db
+      .selectFrom("team_members")
+      .innerJoin("teams", "teams.id", "team_members.team_id")
+      .select(["team_members.role", this.reportsVersion.as("reports_version")])
+      .where("team_members.team_id", "=", teamId)
+      .where("team_members.user_id", "=", userId)
+      .executeTakeFirst();
+    return row ? { role: row.role, reportsVersion: Number(row.reports_version) } : null;
   }
 
   /** The team as the member sees it; undefined for a non-member or an unknown team. */

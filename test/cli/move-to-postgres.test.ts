@@ -289,6 +289,7 @@ describe("moving a SQLite service to PostgreSQL", () => {
     const Database = sqliteDatabaseClass();
     const copy = new Database(backup, { readonly: true, fileMustExist: true });
     let versions: unknown[] = [];
+    let teamVersions: unknown[] = [];
     try {
       expect(copy.pragma("integrity_check")).toEqual([{ integrity_check: "ok" }]);
       const held = new Set(
@@ -300,6 +301,7 @@ describe("moving a SQLite service to PostgreSQL", () => {
         .get(writerCrawl.id) as { n: number };
       expect(crawled.n).toBeGreaterThanOrEqual(crawledBefore.pages.analysed);
       versions = copy.prepare("select id, reports_version from users order by id").all();
+      teamVersions = copy.prepare("select id, reports_version from teams order by id").all();
     } finally {
       copy.close();
     }
@@ -320,10 +322,16 @@ describe("moving a SQLite service to PostgreSQL", () => {
     await target.connect();
     const copied = await target.query("select id, reports_version::int from users order by id");
     const changes = await target.query("select count(*)::int as n from report_changes");
+    const copiedTeams = await target.query("select id, reports_version::int from teams order by id");
+    const teamChanges = await target.query("select count(*)::int as n from team_report_changes");
     await target.end();
     expect(copied.rows).toEqual(versions);
     expect(versions).toHaveLength(3);
     expect(changes.rows).toEqual([{ n: 0 }]);
+    // The teams' versions (migration 038) likewise, their PostgreSQL-only log left empty.
+    expect(copiedTeams.rows).toEqual(teamVersions);
+    expect(teamVersions).not.toHaveLength(0);
+    expect(teamChanges.rows).toEqual([{ n: 0 }]);
 
     const postgresService = await startServiceProcess({ ...settings, DATABASE_URL: targetUrl });
     running.push(postgresService);

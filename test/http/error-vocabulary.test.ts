@@ -140,7 +140,8 @@ describe("resource access", () => {
     let asked = 0;
     const membership = async (userId: number, teamId: number) => {
       asked += 1;
-      return roles.get(`${userId}:${teamId}`) ?? null;
+      const role = roles.get(`${userId}:${teamId}`);
+      return role ? { role, reportsVersion: 5 } : null;
     };
     expect(await resolveWorkspace({ userId: 1 }, membership)).toEqual({
       userId: 1,
@@ -151,6 +152,7 @@ describe("resource access", () => {
       userId: 1,
       teamId: 3,
       role: "viewer",
+      reportsVersion: 5,
     });
     roles.delete("1:3");
     await expect(resolveWorkspace({ userId: 1, team: "3" }, membership)).rejects.toThrow(ResourceNotFound);
