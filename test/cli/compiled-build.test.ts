@@ -71,6 +71,9 @@ describe("the compiled build", () => {
       const copy = join(dir, "dist", entry);
       mkdirSync(join(copy, ".."), { recursive: true });
       copyFileSync(new URL(`../../src/${entry}`, import.meta.url), copy);
+      const loader = join(dir, "dist", "runtime", "load-body.mjs");
+      mkdirSync(join(loader, ".."), { recursive: true });
+      copyFileSync(new URL("../../src/runtime/load-body.mjs", import.meta.url), loader);
       const run = () => spawnSync(process.execPath, [copy], { encoding: "utf8" });
       // The control: without its compiled body beside it, the entry reaches for tsx (and the sources).
       expect(run().stderr).toContain("Cannot find package 'tsx'");

@@ -54,10 +54,15 @@ function aptGetCalls(): string[] {
 }
 
 describe("scripts/ensure-test-deps.sh", () => {
-  it("is what npm run test:all runs first", () => {
+  it("is what npm run test:all runs first (scripts/test-all.sh, before any suite)", () => {
     const scripts = (JSON.parse(readFileSync(packageJson, "utf8")) as { scripts: Record<string, string> })
       .scripts;
-    expect(scripts["test:all"]?.startsWith("bash scripts/ensure-test-deps.sh && ")).toBe(true);
+    expect(scripts["test:all"]).toBe("bash scripts/test-all.sh");
+    const testAll = readFileSync(new URL("../../scripts/test-all.sh", import.meta.url), "utf8");
+    const readied = testAll.indexOf("\nbash scripts/ensure-test-deps.sh\n");
+    expect(readied).toBeGreaterThan(0);
+    expect(readied).toBeLessThan(testAll.indexOf('run_lane "main:"'));
+    expect(readied).toBeLessThan(testAll.indexOf('run_lane "side:"'));
   });
 
   it("succeeds and installs nothing when every package is installed and PostgreSQL and Redis answer", () => {

@@ -1,14 +1,6 @@
-// The analysis pool's processes start here. A child process is started with no flags of the parent's (no
-// `--import tsx`: the pool gives it only its heap limit). In dist/ (the compiled JavaScript, scripts/build.mjs)
-// this file sits beside analysis-process.js and loads it as it is; in src/ it registers tsx's loader for itself
-// before loading the process's body.
-import { existsSync } from "node:fs";
+// The analysis pool's processes start here. A child process is started with no flags of the parent's (the pool
+// gives it only its heap limit), so this plain file loads the process's body, compiled or through tsx
+// (src/runtime/load-body.mjs).
+import { loadBody } from "../../runtime/load-body.mjs";
 
-const compiled = new URL("./analysis-process.js", import.meta.url);
-if (existsSync(compiled)) {
-  await import(compiled.href);
-} else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import("./analysis-process.ts");
-}
+await loadBody(import.meta.url, "analysis-process");

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The whole test suite: `npm run test:all` (the README's test command) and .ci/run's test stages. It readies the
+# machine (scripts/ensure-test-deps.sh), then runs every suite in two lanes at once, because on a 2-core machine
+# the suites that mostly wait (on workers killed and restarted, leases running out, retries, mail and webhook
+# peers) leave a core idle while the suites that mostly compute (the fast suite's files, Chromium) want both:
+#
+# - the main lane, in the foreground: the fast suite, the browser suite, rendered mode;
+# - the side lane, in the background, its output kept in a file and printed when it ends: fuzzing, isolation,
+#   SSRF, crash safety, brute force, quotas, jobs, crawls, then any extra stages given as arguments (.ci/run
+#   gives the Node.js 22 and 24 runs);
+# - then, alone, the suites that measure time on the machine (event-loop delay, hostile peers, load), so that
+#   nothing of the lanes runs beside them.
+#
+# Each stage prints its seconds as it ends (the side lane's prefixed with "side:"), and a summary at the end.
+# A failure in either lane fails the run; a failed main lane stops the side lane.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+main_lane=("npm test" "npm run test:browser" "npm run test:render")
+side_lane=(
+  "npm run test:fuzz" "npm run test:isolation" "npm run test:ssrf" "npm run test:crash" "npm run test:bruteforce"
+  "npm run test:quotas" "npm run test:jobs" "npm run test:crawl" "$@"
+)
+alone=("npm run test:hostile" "npm run test:load")
+
+started=$SECONDS
+summary=$(mktemp)
+side_log=$(mktemp)
+side_pid=""
+cleanup() {
+  # A side lane still running (the main lane failed): stop it and everything it started.
+  if [ -n "$side_pid" ] && kill -0 "$side_pid" 2> /dev/null; then kill -TERM -- "-$side_pid" 2> /dev/null || true; fi
+  rm -f "$summary" "$side_log"
+}
+trap cleanup EXIT
+
+# Runs each command given, in order, printing its seconds; stops at the first failure. $1 is the lane's label.
+run_lane() {
+  local label=$1 step stage_started line
+  shift
+  for step in "$@"; do
+    stage_started=$SECONDS
+    bash -c "$step"
+    line=$(printf '%-6s %-52s %5d s' "$label" "$step" $((SECONDS - stage_started)))
+    echo "== $line" >&3
+    echo "$line" >> "$summary"
+  done
+}
+
+bash scripts/ensure-test-deps.sh
+# Each stage's line reaches the terminal at once, the side lane's too (fd 3: this script's own output).
+exec 3>&1
+
+# The side lane in a process group of its own (set -m), so that stopping it stops what it started.
+set -m
+run_lane "side:" "${side_lane[@]}" > "$side_log" 2>&1 &
+side_pid=$!
+set +m
+
+run_lane "main:" "${main_lane[@]}"
+
+side_status=0
+wait "$side_pid" || side_status=$?
+side_pid=""
+echo
+echo "==== the side lane's output ===="
+cat "$side_log"
+echo "==== end of the side lane's output ===="
+if [ "$side_status" -ne 0 ]; then
+  echo "The side lane failed (exit code $side_status): its output is above." >&2
+  exit "$side_status"
+fi
+
+run_lane "alone:" "${alone[@]}"
+
+echo
+echo "Test stages (main and side lanes ran at the same time):"
+sed 's/^/  /' "$summary"
+printf '  %-59s %5d s\n' "all tests" $((SECONDS - started))
