@@ -1,7 +1,8 @@
 /**
  * The page to return to after signing in or up (`next`): only a path on this site, so a link can never send a
  * user who signs in to another origin (no open redirect). Anything else, an absolute or scheme-relative URL, a
- * backslash (which browsers read as a slash), a control character, or too long, is ignored (null).
+ * backslash (which browsers read as a slash), a control character, too long, or a path whose dot segments resolve
+ * to a scheme-relative one ("/..//evil.example"), is ignored (null).
  */
 
 const maxLength = 2000;
@@ -19,7 +20,11 @@ export function safeReturnPath(value: unknown): string | null {
     return null;
   }
   if (url.origin !== base) return null;
-  return `${url.pathname}${url.search}`;
+  // Dot segments resolve away: "/..//evil.example" is the path "//evil.example", which a browser given it as a
+  // Location reads as another host. The path returned must itself be one this check accepts.
+  const path = `${url.pathname}${url.search}`;
+  if (path.startsWith("//") || path.includes("\\")) return null;
+  return path;
 }
 
 function hasControl(value: string): boolean {

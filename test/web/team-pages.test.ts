@@ -221,6 +221,11 @@ describe.each(databaseKinds)("team pages on %s", (kind) => {
       "http:/evil.test",
       "javascript:alert(1)",
       " /x",
+      // Dot segments that resolve to a scheme-relative path.
+      "/..//evil.test",
+      "/.//evil.test/x",
+      "/a/..//evil.test",
+      "/%2e%2e//evil.test",
     ]) {
       const visitor = new WebClient(api.app);
       expect((await visitor.get(`/login?next=${encodeURIComponent(next)}`)).body).not.toContain(
