@@ -3,7 +3,8 @@
  * known member's request in the team's workspace costs no membership query, and another connection's change (a
  * raw one of its own: better-sqlite3 on the same file, `pg` on the same schema) is seen by the very next request:
  * a member removed gets 404, a member demoted from editor to viewer gets 403 on a write, a team report changed or
- * added shows in the team's list. Whether a request was answered from memory is seen by counting the membership
+ * added shows in the team's list (on PostgreSQL also one added while the team's row is locked, whose version goes
+ * to team_report_changes), a deleted team's member gets 404. Whether a request was answered from memory is seen by counting the membership
  * lookups (TeamStore.roleAndVersion) the service sends to the database.
  */
 import pg from "pg";
@@ -167,6 +168,36 @@ describe.each(databaseKinds)("remembered team memberships on %s", (kind) => {
     await teamReport(teamId, "https://e.example/", 90);
     expect(scoresOf(await listOf(member, teamId)).sort()).toEqual([65, 90]);
   });
+
+  it.runIf(kind === "postgres")(
+    "shows a team report added while the team's row is locked (migration 038's log path) on the very next request",
+    async () => {
+      const { teamId, member } = await teamWithMember("viewer");
+      await teamReport(teamId, "https://f.example/", 30);
+      await untilRemembered(() => listOf(member, teamId));
+      const holder = new pg.Client({
+        connectionString: postgresUrl,
+        options: `-c search_path=${api.database.schema},public`,
+      });
+      await holder.connect();
+      try {
+        // A lock that `for no key update skip locked` skips (the version goes to team_report_changes instead),
+        // compatible with the new report's foreign-key check.
+        await holder.query("begin");
+        await holder.query("select 1 from teams where id = $1 for share", [teamId]);
+        await teamReport(teamId, "https://g.example/", 35);
+        const { rows } = await holder.query(
+          "select count(*)::int as n from team_report_changes where team_id = $1",
+          [teamId],
+        );
+        expect(rows[0].n).toBe(1);
+        expect(scoresOf(await listOf(member, teamId)).sort()).toEqual([30, 35]);
+      } finally {
+        await holder.query("rollback");
+        await holder.end();
+      }
+    },
+  );
 
   it("forgets a deleted team: its members' next request is 404", async () => {
     const { teamId, member } = await teamWithMember("viewer");
