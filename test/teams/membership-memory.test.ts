@@ -4,8 +4,8 @@
  * raw one of its own: better-sqlite3 on the same file, `pg` on the same schema) is seen by the very next request:
  * a member removed gets 404, a member demoted from editor to viewer gets 403 on a write, a team report changed or
  * added shows in the team's list (on PostgreSQL also one added while the team's row is locked, whose version goes
- * to team_report_changes), a deleted team's member gets 404. Whether a request was answered from memory is seen by counting the membership
- * lookups (TeamStore.roleAndVersion) the service sends to the database.
+ * to team_report_changes), a deleted team's member gets 404. Whether a request was answered from memory is seen
+ * by counting the membership lookups (TeamStore.roleAndVersion) the service sends to the database.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
