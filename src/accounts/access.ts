@@ -5,9 +5,9 @@
  * who may only read throws AccessDenied (403). Handlers receive the resource and never check ownership.
  *
  * The workspace (api-contract part 4): without a team selector, the signed-in user's own, with every right;
- * with one (`team={id}`), that team's, with the member's role read fresh from the database on every request (no
- * cache, so a removed member's next request is refused), together with the team's reports version (what the
- * response cache keys a team's answers by). A team the user is not in, or a selector that names no
+ * with one (`team={id}`), that team's, with the member's role current on every request (read from the database,
+ * or from teams/membership-memory.ts while nothing changed, so a removed member's next request is refused),
+ * together with the team's reports version (what the response cache keys a team's answers by). A team the user is not in, or a selector that names no
  * team, is the same 404 as a missing resource. Stores scope by the workspace (store/owned-rows.ts `inWorkspace`).
  * Framework-free, so the API and the web (which may not import each other) share it.
  */
@@ -48,7 +48,7 @@ export interface Member {
   reportsVersion: number;
 }
 
-/** A user's membership of a team, fresh from the database; null when they are not a member (or there is no team). */
+/** A user's membership of a team, certainly current; null when they are not a member (or there is no team). */
 export type Membership = (userId: number, teamId: number) => Promise<Member | null>;
 
 /** The team id a selector names; null for one that names none (not a positive integer, a repeated parameter). */

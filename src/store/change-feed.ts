@@ -1,6 +1,8 @@
 /**
  * PostgreSQL's change notices for this process: one dedicated connection that LISTENs on migration 017's channel
- * and reports the users whose reports, keys or account changed (in this schema), whichever process changed them.
+ * and reports the users whose reports, keys or account changed (017's '<schema> <user id>') and the teams whose
+ * members or reports version changed, or which were deleted (040's '<schema> team <team id>'), in this schema,
+ * whichever process changed them.
  * What is remembered from the database may be trusted only while the feed is listening, so the feed has a
  * generation: it changes whenever the connection is lost (an error, the server ending it, a fence that takes
  * too long), and subscribers are told to forget everything then. It reconnects by itself, with a growing pause.
@@ -25,6 +27,8 @@ export interface ChangeFeedOptions {
 export interface ChangeSubscriber {
   /** Something about this user changed. */
   changed(userId: number): void;
+  /** A member of this team, or its reports version, changed, or the team was deleted (migration 040). */
+  teamChanged?(teamId: number): void;
   /** The connection was lost: every notice since may be missing. */
   reset(): void;
 }
@@ -147,9 +151,11 @@ export class ChangeFeed {
   private deliver(message: pg.Notification): void {
     if (message.channel !== changeChannel || !message.payload) return;
     const space = message.payload.lastIndexOf(" ");
-    if (message.payload.slice(0, space) !== this.schemaName) return;
-    const userId = Number(message.payload.slice(space + 1));
-    for (const subscriber of this.subscribers) subscriber.changed(userId);
+    const about = message.payload.slice(0, space);
+    const id = Number(message.payload.slice(space + 1));
+    if (about === this.schemaName) for (const subscriber of this.subscribers) subscriber.changed(id);
+    else if (about === `${this.schemaName} team`)
+      for (const subscriber of this.subscribers) subscriber.teamChanged?.(id);
   }
 
   /** The connection is gone (or presumed so): forget, and try again after a pause unless closed. */

@@ -46,6 +46,7 @@ import { ownWorkspaceIndexes } from "./migrations/035_own_workspace_indexes.js";
 import { pageChecksPerPage } from "./migrations/036_page_checks_per_page.js";
 import { teamReportsVersion } from "./migrations/038_team_reports_version.js";
 import { crawlAnnounced } from "./migrations/039_crawl_announced.js";
+import { teamChangeNotices } from "./migrations/040_team_change_notices.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -85,6 +86,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "036_page_checks_per_page": pageChecksPerPage(dialect),
     "038_team_reports_version": teamReportsVersion(dialect),
     "039_crawl_announced": crawlAnnounced(),
+    "040_team_change_notices": teamChangeNotices(dialect),
   };
 }
 

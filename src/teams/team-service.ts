@@ -11,6 +11,7 @@ import { ResourceNotFound, ValidationFailed } from "../errors.js";
 import type { MailOutbox } from "../mail/mail-outbox.js";
 import type { TeamRole } from "../store/schema.js";
 import { timestamp } from "../timestamps.js";
+import { type MembershipMemory, membershipMemoryFor, throughMemory } from "./membership-memory.js";
 import { TeamAccess, type TeamAction } from "./team-access.js";
 import type { InvitationRow, Page, RoleAndVersion, TeamRow, TeamStore } from "./team-store.js";
 
@@ -34,12 +35,14 @@ export interface CreatedInvitation {
 
 export class TeamService {
   private readonly access: TeamAccess;
+  private readonly memberships: MembershipMemory | null;
 
   constructor(
     readonly store: TeamStore,
     private readonly mail: MailOutbox,
   ) {
     this.access = new TeamAccess(store);
+    this.memberships = membershipMemoryFor(store.store);
   }
 
   /** The user's role in the team, fresh from the database; null for a non-member (the workspace seam's). */
@@ -54,10 +57,12 @@ export class TeamService {
 
   /**
    * The user's role in the team with the team's reports version (what the response cache keys a team's answers
-   * by), fresh from the database; null for a non-member. The workspace seam asks it once per request.
+   * by); null for a non-member. The workspace seam asks it once per request. Answered from the membership memory
+   * when it is certainly current (membership-memory.ts: any write on SQLite, migration 040's notices and a fence
+   * on PostgreSQL), else from the database, so a removed member's next request is refused all the same.
    */
   roleAndVersion(userId: number, teamId: number): Promise<RoleAndVersion | null> {
-    return this.store.roleAndVersion(userId, teamId);
+    return throughMemory(this.memberships, userId, teamId, () => this.store.roleAndVersion(userId, teamId));
   }
 
   /** Records a change a member made in the team's workspace (the access seam calls it after each write). */

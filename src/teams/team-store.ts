@@ -1,6 +1,7 @@
 /**
  * Queries on teams, their members, invitations and activity (migration 031), the same on SQLite and PostgreSQL.
- * Membership is read from the database on every call (no cache), so a removed member's next request is refused.
+ * Membership is read from the database on every call (no cache here; TeamService.roleAndVersion puts a memory in
+ * front of roleAndVersion that forgets on any change), so a removed member's next request is refused.
  *
  * Changes that must see a consistent team (a role change or removal that could leave it without an owner) start
  * their transaction by writing the team's row: that takes the row's lock on PostgreSQL and the database's write
@@ -79,7 +80,11 @@ export class TeamStore {
   /** The team's reports version: on PostgreSQL the counter plus its rows in team_report_changes (migration 038). */
   private readonly reportsVersion;
 
+  /** The store it reads, for what remembers its answers (membership-memory.ts). */
+  readonly store: Store;
+
   constructor(store: Store) {
+    this.store = store;
     this.db = store.db;
     this.reportsVersion =
       store.dialect === "postgres"
@@ -117,7 +122,8 @@ export class TeamStore {
 
   /**
    * The user's role in the team and the team's reports version, in one statement (one snapshot); null when they
-   * are not a member. What every request that names the team asks (the access seam), never cached.
+   * are not a member. What every request that names the team asks (the access seam), through TeamService's
+   * membership memory (membership-memory.ts), which answers without this query while nothing changed.
    */
   async roleAndVersion(userId: number, teamId: number): Promise<RoleAndVersion | null> {
     const row = await this.db

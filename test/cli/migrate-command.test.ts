@@ -123,7 +123,7 @@ describe("pagegrade migrate", () => {
       const moved = await migrate(`${asRole}?options=-c%20search_path%3D${schema}%2Cpublic`);
       expect(moved.code, moved.stderr).toBe(0);
       expect(moved.stdout).toContain(
-        "Triggers off during the copy on analyses, api_keys, crawls, reports, teams, users",
+        "Triggers off during the copy on analyses, api_keys, crawls, reports, team_members, team_report_changes, teams, users",
       );
       expect(await rowsIn(schema)).toMatchObject({ users: 1, crawl_findings: findings });
     } finally {
