@@ -248,13 +248,16 @@ export async function buildApp({
   });
 
   const accessSecret = await sharedSecret(store, "report-access");
+  // A page in a team's workspace is every current member's (the membership memory keeps this cheap and current).
+  const roleIn = async (userId: number, teamId: number) =>
+    (await services.teams.roleAndVersion(userId, teamId))?.role ?? null;
   await app.register(webPages, {
     accounts,
     sessions,
     reports,
     history,
     projects,
-    access: new ReportAccess(reportStore, accessSecret, reportPasswordFailures),
+    access: new ReportAccess(reportStore, accessSecret, reportPasswordFailures, roleIn),
     audits: services.crawlAudits,
     auditPdfs,
     brandings: services.brandings,
@@ -264,6 +267,7 @@ export async function buildApp({
       accessSecret,
       reportPasswordFailures,
       "crawl",
+      roleIn,
     ),
     loginFailures,
     passwordResets: services.passwordResets,

@@ -3,16 +3,23 @@
  * else gets "missing", exactly as for a page that does not exist. Password (2): the owner, or whoever holds an
  * access token for the current password — an HMAC of the scope, the id and the password hash, so changing the
  * password revokes every token. Wrong passwords are limited per page and client address.
+ *
+ * The owner of a page in a team's workspace is the team: every current member sees it, and only editors and
+ * owners are shown its owner's links (managing it, where the team's workspace then decides); its creator is
+ * owner only while a member, so a member removed loses the page at once, like everyone else's.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { verifyPassword } from "../accounts/passwords.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { TeamRole } from "../store/schema.js";
+import { can } from "../teams/team-access.js";
 import { privacyLevels } from "./privacy-change.js";
 
 /** What a gate needs of the row it guards. */
 export interface GatedRow {
   id: number;
   user_id: number;
+  team_id: number | null;
   privacy: number;
   password_hash: string | null;
 }
@@ -35,12 +42,18 @@ export class PasswordGate<Row extends GatedRow> {
     private readonly attempts: RateLimiter,
     /** Told apart in tokens and attempt counts: "" for reports (their tokens predate other scopes), "crawl". */
     private readonly scope: string,
+    /** The viewer's role in a team, null for a non-member (read fresh, or from memory kept current). */
+    private readonly roleIn: (userId: number, teamId: number) => Promise<TeamRole | null>,
   ) {}
 
   async view(id: number, viewerId: number | null, token: string | undefined): Promise<PageAccess<Row>> {
     const row = await this.find(id);
     if (!row) return { kind: "missing" };
-    const owner = viewerId !== null && row.user_id === viewerId;
+    if (viewerId !== null && row.team_id !== null) {
+      const role = await this.roleIn(viewerId, row.team_id);
+      if (role !== null) return { kind: "show", row, owner: can(role, "write") };
+    }
+    const owner = viewerId !== null && row.team_id === null && row.user_id === viewerId;
     if (owner || row.privacy === privacyLevels.public) return { kind: "show", row, owner };
     if (row.privacy === privacyLevels.password && row.password_hash) {
       return token !== undefined && this.tokenMatches(row, token)

@@ -4,10 +4,13 @@
  * the activity and removes them, after which the team is the 404 page for them; a stranger gets the 404 page,
  * a bad address and the last owner's demotion the page again with their message. A visitor who opens an
  * invitation link signs up or logs in and comes back to it (`next`, a same-origin path only: an absolute or
- * scheme-relative one is ignored).
+ * scheme-relative one is ignored). A private report of the team's workspace is every member's to open (its manage
+ * link an editor's, not a viewer's), and no longer its creator's once they are removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ReportStore } from "../../src/store/report-store.js";
 import { databaseKinds, startApi, type TestApi } from "../helpers/api.js";
+import { seedRow } from "../helpers/seed.js";
 import { WebClient } from "../helpers/web-client.js";
 
 describe.each(databaseKinds)("team pages on %s", (kind) => {
@@ -85,6 +88,49 @@ describe.each(databaseKinds)("team pages on %s", (kind) => {
     const removed = await owner.post(`${teamPath}/members/${memberId}/remove`);
     expect(removed.statusCode).toBe(303);
     expect((await member.get(teamPath)).statusCode).toBe(404);
+  });
+
+  it("opens a private report of the team's workspace for every member, and for nobody once removed", async () => {
+    const owner = new WebClient(api.app);
+    await owner.signUp("pages-owner@example.com");
+    const viewer = new WebClient(api.app);
+    await viewer.signUp("pages-viewer@example.com");
+    const stranger = new WebClient(api.app);
+    await stranger.signUp("pages-stranger@example.com");
+    const teamPath = (await owner.post("/teams", { name: "Private pages" })).headers.location as string;
+    const teamId = Number(teamPath.split("/").at(-1));
+    const invited = await owner.post(`${teamPath}/invitations`, {
+      email: "pages-viewer@example.com",
+      role: "viewer",
+    });
+    const token = /token=([A-Za-z0-9_-]{43})/.exec(invited.body)?.[1] as string;
+    expect((await viewer.post("/invitations/accept", { token })).statusCode).toBe(303);
+
+    // The viewer made the report (as an editor, say), private (privacy 1), in the team's workspace.
+    const creator = await api.accounts.findByEmail("pages-viewer@example.com");
+    const report = await new ReportStore(api.database.store).insert({
+      ...seedRow(creator?.id as number, {
+        url: "https://client.example/pricing",
+        score: 70,
+        privacy: 1,
+      }),
+      team_id: teamId,
+    });
+    const path = `/reports/${report.id}`;
+    const asOwner = await owner.get(path);
+    expect(asOwner.statusCode).toBe(200);
+    expect(asOwner.body).toContain(`href="${path}/manage"`);
+    const asViewer = await viewer.get(path);
+    expect(asViewer.statusCode).toBe(200);
+    expect(asViewer.body).toContain("https://client.example/pricing");
+    expect(asViewer.body).not.toContain(`href="${path}/manage"`);
+    expect((await stranger.get(path)).statusCode).toBe(404);
+
+    // The viewer removed: the 404 page at once, though they made it.
+    const teamPage = (await owner.get(teamPath)).body;
+    const viewerId = /pages-viewer@example\.com[\s\S]*?\/members\/(\d+)\/remove/.exec(teamPage)?.[1];
+    expect((await owner.post(`${teamPath}/members/${viewerId}/remove`)).statusCode).toBe(303);
+    expect((await viewer.get(path)).statusCode).toBe(404);
   });
 
   it("switches the workspace in the header: the team's lists, a viewer without write controls, stale forms refused", async () => {
