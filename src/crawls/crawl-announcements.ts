@@ -15,7 +15,10 @@ export const announcementGraceMs = 5 * 60_000;
 /** At most this many crawls per sweep (the next sweep takes the rest). */
 const perSweep = 100;
 
-/** Announces the crawls left unannounced; returns how many. */
+/**
+ * Announces the crawls left unannounced; returns how many. One that cannot be announced (its sinks failed) is
+ * left for the next sweep and does not hold up the others; the sweep then fails naming how many.
+ */
 export async function announceMissedCrawls(
   dependencies: { crawls: CrawlStore; events: EventSink },
   now: number,
@@ -23,10 +26,20 @@ export async function announceMissedCrawls(
 ): Promise<number> {
   const { crawls, events } = dependencies;
   const missed = await crawls.unannounced(timestamp(new Date(now - graceMs)), perSweep);
+  const failures: unknown[] = [];
   for (const crawl of missed) {
     const status = crawl.status as "complete" | "failed";
-    await events.crawlFinished({ userId: crawl.user_id, crawlId: crawl.id, status });
-    await crawls.markAnnounced(crawl.id, timestamp());
+    try {
+      await events.crawlFinished({ userId: crawl.user_id, crawlId: crawl.id, status });
+      await crawls.markAnnounced(crawl.id, timestamp());
+    } catch (error) {
+      failures.push(error);
+    }
   }
+  if (failures.length > 0)
+    throw new AggregateError(
+      failures,
+      `${failures.length} of ${missed.length} crawls could not be announced`,
+    );
   return missed.length;
 }

@@ -332,7 +332,7 @@ export interface CrawlsTable {
   links_offered: Generated<number>;
   links_dropped: Generated<number>;
   /**
-   * When its end was announced (webhooks, notification mails; migration 036); null while running, and for a
+   * When its end was announced (webhooks, notification mails; migration 039); null while running, and for a
    * `complete` or `failed` crawl whose process died before announcing it (the maintenance sweep then does).
    */
   announced_at: Generated<string | null>;

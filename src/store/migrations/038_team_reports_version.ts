@@ -2,7 +2,7 @@
  * Migration 038: `teams.reports_version`, a team's counterpart of `users.reports_version` (migrations 010, 017,
  * 033): a number the database itself raises whenever any report of the team's workspace, or any analysis of such a
  * report, is inserted, updated or deleted, by whatever code path, in the same transaction as the change. It is read
- * with the member's role on every request that names the team (TeamStore.member), so the API's response cache
+ * with the member's role on every request that names the team (TeamStore.roleAndVersion), so the API's response cache
  * keeps a team's answers per workspace (http/response-cache.ts) and never serves one after a change.
  *
  * An analysis belongs to its report's team (analyses carry no team of their own in their writes), so the analyses'
