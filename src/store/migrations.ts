@@ -85,7 +85,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "035_own_workspace_indexes": ownWorkspaceIndexes(dialect),
     "036_page_checks_per_page": pageChecksPerPage(dialect),
     "038_team_reports_version": teamReportsVersion(dialect),
-    "039_crawl_announced": crawlAnnounced(),
+    "039_crawl_announced": crawlAnnounced(dialect),
     "040_team_change_notices": teamChangeNotices(dialect),
   };
 }

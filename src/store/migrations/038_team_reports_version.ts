@@ -20,35 +20,46 @@ import type { Dialect } from "../store.js";
 export function teamReportsVersion(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .alterTable("teams")
-        .addColumn("reports_version", "bigint", (c) => c.notNull().defaultTo(0))
-        .execute();
+      // PostgreSQL runs each migration in a transaction; on SQLite this one opens its own, so a failure halfway
+      // leaves neither the column nor some of the triggers.
       if (dialect === "postgres") return postgres(db);
-      // The team a changed row names: a report's own, an analysis's through its report.
-      const teamOf = (table: string, row: string) =>
-        table === "reports" ? `${row}.team_id` : `(select team_id from reports where id = ${row}.report_id)`;
-      for (const table of ["reports", "analyses"]) {
-        for (const [event, rows] of [
-          ["insert", ["new"]],
-          ["update", ["new", "old"]],
-          ["delete", ["old"]],
-        ] as const) {
-          const teams = rows.map((row) => teamOf(table, row)).join(", ");
-          await sql
-            .raw(
-              `create trigger ${table}_team_version_${event} after ${event} on ${table} for each row begin
-                 update teams set reports_version = reports_version + 1 where id in (${teams});
-               end`,
-            )
-            .execute(db);
-        }
-      }
+      await db.transaction().execute((trx) => sqlite(trx));
     },
   };
 }
 
+async function addVersionColumn(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable("teams")
+    .addColumn("reports_version", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
+}
+
+async function sqlite(db: Kysely<unknown>): Promise<void> {
+  await addVersionColumn(db);
+  // The team a changed row names: a report's own, an analysis's through its report.
+  const teamOf = (table: string, row: string) =>
+    table === "reports" ? `${row}.team_id` : `(select team_id from reports where id = ${row}.report_id)`;
+  for (const table of ["reports", "analyses"]) {
+    for (const [event, rows] of [
+      ["insert", ["new"]],
+      ["update", ["new", "old"]],
+      ["delete", ["old"]],
+    ] as const) {
+      const teams = rows.map((row) => teamOf(table, row)).join(", ");
+      await sql
+        .raw(
+          `create trigger ${table}_team_version_${event} after ${event} on ${table} for each row begin
+                 update teams set reports_version = reports_version + 1 where id in (${teams});
+               end`,
+        )
+        .execute(db);
+    }
+  }
+}
+
 async function postgres(db: Kysely<unknown>): Promise<void> {
+  await addVersionColumn(db);
   await db.schema
     .createTable("team_report_changes")
     .addColumn("id", "bigint", (c) => c.primaryKey().generatedByDefaultAsIdentity())
