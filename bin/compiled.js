@@ -14,14 +14,23 @@ export const sourceDir = join(root, "src");
 export const compiledDir = join(root, "dist");
 export const stampFile = join(compiledDir, "build-stamp.json");
 
-/** The newest modification time (ms) of a folder (src/) and everything in it, files and folders. */
+/**
+ * The newest modification time (ms) of a folder (src/) and everything in it, files and folders. An entry that
+ * vanishes while it is read (an editor's temporary file, a `git checkout` under way) makes it Infinity: the
+ * sources are changing, so dist/ is not taken as current.
+ */
 export function newestSourceTime(folder = sourceDir) {
-  let newest = statSync(folder).mtimeMs;
-  for (const entry of readdirSync(folder, { recursive: true })) {
-    const time = statSync(join(folder, entry)).mtimeMs;
-    if (time > newest) newest = time;
+  try {
+    let newest = statSync(folder).mtimeMs;
+    for (const entry of readdirSync(folder, { recursive: true })) {
+      const time = statSync(join(folder, entry)).mtimeMs;
+      if (time > newest) newest = time;
+    }
+    return newest;
+  } catch (error) {
+    if (error?.code === "ENOENT") return Number.POSITIVE_INFINITY;
+    throw error;
   }
-  return newest;
 }
 
 /** Whether dist/ holds a finished build of the sources as they are now (the folders: for the tests). */

@@ -150,8 +150,9 @@ export class PageCompletions {
    * A page completed before (its claim ran out while it was stored, and its report was deleted since) has its
    * row of checks already: a delete and an insert of the same key in one statement would conflict, so the row is
    * upserted instead, and deleted only when the page now has no failed or warned check (nothing inserted then).
-   * False, having written nothing, when the statement conflicts all the same (a unique key of `crawl_page_checks`
-   * taken meanwhile): the caller writes the page in its transaction instead, which clears the earlier rows first.
+   * The upsert's key is the table's only unique one, so no insert into `crawl_page_checks` should conflict; should
+   * one all the same (a key added to the table later), the statement is false, having written nothing, and the
+   * caller writes the page in its transaction instead, which clears the earlier rows first.
    */
   private async completeInOneStatement(
     crawlId: number,

@@ -252,6 +252,7 @@ export class AnalysisPool {
     if (slot.child !== child) return;
     slot.child = null;
     slot.ready = null;
+    slot.recycle = false; // the mark was this process's: the slot's next one starts unmarked
     const pending = slot.pending;
     slot.pending = null;
     if (pending) {
