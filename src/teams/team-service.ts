@@ -50,9 +50,12 @@ export class TeamService {
     return this.access.membership(userId, teamId);
   }
 
-  /** The teams a user belongs to with their role in each, fresh from the database (the web's workspace switcher). */
-  async teamsOf(userId: number, page: Page): Promise<TeamRow[]> {
-    return (await this.store.list(userId, page)).rows;
+  /**
+   * The teams a user belongs to with their role in each (id, name, role), oldest first, fresh from the database:
+   * the web's workspace switcher, on every signed-in page. At most `limit`.
+   */
+  choices(userId: number, limit: number): Promise<Array<{ id: number; name: string; role: TeamRole }>> {
+    return this.store.choices(userId, limit);
   }
 
   /**

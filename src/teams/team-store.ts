@@ -176,6 +176,21 @@ export class TeamStore {
     return rows.map((row) => ({ ...row, members: Number(row.members) }));
   }
 
+  /**
+   * The teams the user belongs to, oldest first, with their role: one indexed read of `team_members`
+   * (`team_members_user`) joined to the teams' names, what the web's switcher asks on every page. At most `limit`.
+   */
+  async choices(userId: number, limit: number): Promise<Array<{ id: number; name: string; role: TeamRole }>> {
+    return this.db
+      .selectFrom("team_members")
+      .innerJoin("teams", "teams.id", "team_members.team_id")
+      .select(["teams.id", "teams.name", "team_members.role"])
+      .where("team_members.user_id", "=", userId)
+      .orderBy("teams.id")
+      .limit(limit)
+      .execute();
+  }
+
   /** Every team, oldest first, with its member count and owners' addresses (for operators). */
   async all(
     page: Page,

@@ -47,7 +47,7 @@ import { siteRoutes } from "./site-routes.js";
 import { invitationLinkRoute, teamRoutes } from "./team-routes.js";
 import { unsubscribeRoutes } from "./unsubscribe-routes.js";
 import { webAccess } from "./web-access.js";
-import { loadWebContext } from "./web-context.js";
+import { loadWebContext, maxSwitcherTeams } from "./web-context.js";
 import { webhookRoutes } from "./webhook-routes.js";
 import { workspaceRoutes } from "./workspace-routes.js";
 
@@ -88,13 +88,10 @@ export async function webPages(app: FastifyInstance, options: WebOptions): Promi
     route.schema = { ...route.schema, hide: true };
   });
   await app.register(cookie);
-  const teamsOf = async (userId: number) =>
-    (await options.teams.teamsOf(userId, { limit: 100, offset: 0 })).map(({ id, name, role }) => ({
-      id,
-      name,
-      role,
-    }));
-  app.addHook("preHandler", loadWebContext(options.sessions, teamsOf));
+  app.addHook(
+    "preHandler",
+    loadWebContext(options.sessions, (userId) => options.teams.choices(userId, maxSwitcherTeams)),
+  );
   app.addHook("preHandler", refuseForgedForms);
 
   // Anyone: the site, signing in, and a report's own pages (report-visit.ts decides who sees a report).

@@ -20,7 +20,7 @@ import type { RateLimiter } from "../limits/rate-limiter.js";
 import { seeOther, sendHtml } from "./render.js";
 import { safeReturnPath } from "./return-path.js";
 import { type FormState, loginBody, registerBody } from "./views/account.js";
-import { cookieOptions, sessionCookie, workspaceCookie } from "./web-context.js";
+import { chooseWorkspace, cookieOptions, sessionCookie } from "./web-context.js";
 
 type Form = Record<string, string | undefined>;
 type NextQuery = { Querystring: { next?: string } };
@@ -114,7 +114,7 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
   app.post("/logout", { config: { anyWorkspace: true } }, async (request, reply) => {
     if (request.session) await sessions.destroy(request.session.token);
     reply.clearCookie(sessionCookie, cookieOptions(request));
-    reply.clearCookie(workspaceCookie, { path: "/" });
+    chooseWorkspace(request, reply, null);
     return seeOther(reply, "/");
   });
 }

@@ -31,8 +31,11 @@ export interface WorkspaceChoice {
   team: TeamChoice | null;
 }
 
-/** The teams a user belongs to (the first 100, oldest first), read fresh from the database. */
+/** The teams a user belongs to (the first `maxSwitcherTeams`, oldest first), read fresh from the database. */
 export type TeamsOf = (userId: number) => Promise<TeamChoice[]>;
+
+/** The most teams the switcher lists and a workspace cookie may name (a bound on every page's read). */
+export const maxSwitcherTeams = 1000;
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -81,8 +84,8 @@ export function loadWebContext(sessions: SessionService, teamsOf: TeamsOf) {
 function chosenWorkspace(request: FastifyRequest, reply: FastifyReply, teams: TeamChoice[]): WorkspaceChoice {
   const chosen = request.cookies[workspaceCookie];
   if (chosen === undefined) return { teams, team: null };
-  const team = teams.find((candidate) => String(candidate.id) === chosen) ?? null;
-  if (!team) reply.clearCookie(workspaceCookie, { path: "/" });
+  const team = teamNamed(teams, chosen);
+  if (!team) chooseWorkspace(request, reply, null);
   return { teams, team };
 }
 
@@ -97,8 +100,16 @@ export function listOf(path: string): string {
   );
 }
 
-/** Chooses the workspace of the user's next requests: a team's id, or null for their own. */
+/** The team among `teams` that a form's or the cookie's value names, if any. */
+export function teamNamed(teams: TeamChoice[], value: unknown): TeamChoice | null {
+  return teams.find((candidate) => String(candidate.id) === value) ?? null;
+}
+
+/**
+ * Chooses the workspace of the user's next requests: a team's id, or null for their own (the cookie cleared with
+ * the attributes it was set with).
+ */
 export function chooseWorkspace(request: FastifyRequest, reply: FastifyReply, teamId: number | null): void {
-  if (teamId === null) reply.clearCookie(workspaceCookie, { path: "/" });
+  if (teamId === null) reply.clearCookie(workspaceCookie, cookieOptions(request));
   else reply.setCookie(workspaceCookie, String(teamId), cookieOptions(request, 400 * 24 * 3600));
 }

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { ResourceNotFound } from "../errors.js";
 import { seeOther } from "./render.js";
 import { signedInSession } from "./signed-in.js";
-import { chooseWorkspace, listOf } from "./web-context.js";
+import { chooseWorkspace, listOf, teamNamed } from "./web-context.js";
 
 export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: Record<string, unknown> }>(
@@ -22,7 +22,7 @@ export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
         chooseWorkspace(request, reply, null);
         return seeOther(reply, next);
       }
-      const chosen = request.workspaces?.teams.find((candidate) => String(candidate.id) === team);
+      const chosen = teamNamed(request.workspaces?.teams ?? [], team);
       if (!chosen) throw new ResourceNotFound();
       chooseWorkspace(request, reply, chosen.id);
       return seeOther(reply, next);
