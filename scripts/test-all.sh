@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # The whole test suite: `npm run test:all` (the README's test command) and .ci/run's test stages. It readies the
-# machine (scripts/ensure-test-deps.sh), then runs every suite in two lanes at once, because on a 2-core machine
-# the suites that mostly wait (on workers killed and restarted, leases running out, retries, mail and webhook
-# peers) leave a core idle while the suites that mostly compute (the fast suite's files, Chromium) want both:
+# machine (scripts/ensure-test-deps.sh), then runs the suites in three steps:
 #
-# - the main lane, in the foreground: the fast suite, the browser suite, rendered mode;
-# - the side lane, in the background, its output kept in a file and printed when it ends: fuzzing, isolation,
-#   SSRF, crash safety, brute force, quotas, jobs, crawls, then any extra stages given as arguments (.ci/run
-#   gives the Node.js 22 and 24 runs);
-# - then, alone, the suites that measure time on the machine (event-loop delay, hostile peers, load), so that
-#   nothing of the lanes runs beside them.
+# - first, alone, the fast suite, whose files already run in parallel (vitest.config.ts) and keep both cores of a
+#   2-core machine busy;
+# - then two lanes at once, because the suites that mostly wait (on workers killed and restarted, leases running
+#   out, retries, mail and webhook peers) leave a core idle while the browser suites wait on Chromium between
+#   bursts: the main lane in the foreground (the browser suite, rendered mode), the side lane in the background,
+#   its output kept in a file and printed when it ends (fuzzing, isolation, SSRF, crash safety, brute force,
+#   quotas, jobs, crawls, then any extra stages given as arguments: .ci/run gives the Node.js 22 and 24 runs);
+# - last, alone again, the suites that measure time on the machine (event-loop delay, hostile peers, load).
 #
 # Each stage prints its seconds as it ends (the side lane's prefixed with "side:"), and a summary at the end.
 # A failure in either lane fails the run; a failed main lane stops the side lane.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-main_lane=("npm test" "npm run test:browser" "npm run test:render")
+first=("npm test")
+main_lane=("npm run test:browser" "npm run test:render")
 side_lane=(
   "npm run test:fuzz" "npm run test:isolation" "npm run test:ssrf" "npm run test:crash" "npm run test:bruteforce"
   "npm run test:quotas" "npm run test:jobs" "npm run test:crawl" "$@"
@@ -51,6 +52,8 @@ bash scripts/ensure-test-deps.sh
 # Each stage's line reaches the terminal at once, the side lane's too (fd 3: this script's own output).
 exec 3>&1
 
+run_lane "first:" "${first[@]}"
+
 # The side lane in a process group of its own (set -m), so that stopping it stops what it started.
 set -m
 run_lane "side:" "${side_lane[@]}" > "$side_log" 2>&1 &
@@ -74,6 +77,6 @@ fi
 run_lane "alone:" "${alone[@]}"
 
 echo
-echo "Test stages (main and side lanes ran at the same time):"
+echo "Test stages (the main and side lanes ran at the same time):"
 sed 's/^/  /' "$summary"
 printf '  %-59s %5d s\n' "all tests" $((SECONDS - started))

@@ -333,7 +333,8 @@ describe.each(variants)("crawl notifications ($kind, BullMQ: $bullmq)", ({ kind,
     // A crawl announced as it ended (to nobody: `never`) is recorded as announced.
     expect((await put({ email_on: "never", recipients: [owner] })).statusCode).toBe(200);
     const id = await crawl(1);
-    expect(await announcedAt(id)).not.toBeNull();
+    // Announced just after the crawl is seen complete (crawl-finish.ts marks it once the sinks returned).
+    await eventually(async () => (await announcedAt(id)) !== null, "the crawl's announcement", 20_000);
     // The gap a killed process leaves: the crawl ended, its announcement never made (nor recorded).
     await api.database.store.db
       .updateTable("crawls")

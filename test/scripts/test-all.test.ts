@@ -23,7 +23,7 @@ function lane(name: string): string[] {
 
 describe("scripts/test-all.sh", () => {
   it("runs every suite's npm script once, in one of its lanes", () => {
-    const run = [...lane("main_lane"), ...lane("side_lane"), ...lane("alone")];
+    const run = [...lane("first"), ...lane("main_lane"), ...lane("side_lane"), ...lane("alone")];
     const suites = [
       "npm test",
       ...Object.keys(scripts)
@@ -39,6 +39,7 @@ describe("scripts/test-all.sh", () => {
     // The script's stages, replaced by commands that finish at once: an extra side stage that fails.
     const quick = testAll
       .replace(/\nbash scripts\/ensure-test-deps\.sh\n/, "\n")
+      .replace(/\nfirst=\([^)]*\)/, '\nfirst=("echo first one")')
       .replace(/\nmain_lane=\([^)]*\)/, '\nmain_lane=("echo main one" "echo main two")')
       .replace(/\nside_lane=\([^)]*\)/s, '\nside_lane=("echo side one" "$@")')
       .replace(/\nalone=\([^)]*\)/, '\nalone=("echo alone one")');
@@ -61,6 +62,7 @@ describe("scripts/test-all.sh", () => {
   it("fails at once when a stage of the main lane fails, and stops the side lane", () => {
     const quick = testAll
       .replace(/\nbash scripts\/ensure-test-deps\.sh\n/, "\n")
+      .replace(/\nfirst=\([^)]*\)/, '\nfirst=("echo first one")')
       .replace(/\nmain_lane=\([^)]*\)/, '\nmain_lane=("exit 4")')
       .replace(/\nside_lane=\([^)]*\)/s, '\nside_lane=("sleep 30" "echo side finished")')
       .replace(/\nalone=\([^)]*\)/, '\nalone=("echo alone one")');
