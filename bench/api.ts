@@ -5,7 +5,7 @@
  * per_page=10 and show (compressed, as clients ask, and uncompressed; with and without the response cache), list
  * per_page=100, list with search + result + sort_by=url (the large user) and a report's analyses; and the list and a
  * report of a team's workspace (`team={id}`, a team holding 1,000 reports, asked by a member), each also compared
- * with the same scenario in a user's own workspace (target: at least 0.9x). Each scenario
+ * with the same scenario in a user's own workspace, each as a share of its own bare run (target: at least 0.9x). Each scenario
  * runs right after its baseline: a bare node:http server returning from memory the very bytes the service sent
  * for it, its headers and body (the floor for Node). The service counts every request against the per-key rate limit (set far above
  * what the load reaches, so it counts but never refuses). Also the median latency of search + sort over the
@@ -424,8 +424,12 @@ async function measure(databaseUrl: string): Promise<string[]> {
   );
   const misses: string[] = [];
   // The issue's targets: at least this share of the bare server's rate (SQLite, PostgreSQL), a team's scenario
-  // at least 0.9x the same scenario in the user's own workspace.
+  // at least 0.9x the same scenario in the user's own workspace (their shares of the bare server's rate).
   const floorRatio = schema ? 0.6 : 0.8;
+  // Each scenario's share of its bare server's rate, by name: a team's scenario is compared with its own-workspace
+  // twin through these shares, each measured beside its own bare run (the two send the same bytes, so their bare
+  // rates differ only by what the machine did meanwhile); the raw ratio of the two rates is printed too.
+  const shares = new Map<string, number>();
   const rates = new Map<string, number>();
   for (const scenario of scenarios) {
     const bare = await serveBare(await capture(scenario.url, scenario.key, scenario.acceptEncoding));
@@ -434,10 +438,13 @@ async function measure(databaseUrl: string): Promise<string[]> {
     const outcome = await load(scenario.url, scenario.key, scenario.connections, scenario.acceptEncoding);
     const ratio = outcome.rps / floor.rps;
     rates.set(scenario.name, outcome.rps);
-    const own = scenario.withoutTeam === undefined ? undefined : rates.get(scenario.withoutTeam);
-    const teamRatio = own === undefined ? undefined : outcome.rps / own;
+    shares.set(scenario.name, ratio);
+    const ownShare = scenario.withoutTeam === undefined ? undefined : shares.get(scenario.withoutTeam);
+    const ownRate = scenario.withoutTeam === undefined ? undefined : rates.get(scenario.withoutTeam);
+    const teamRatio = ownShare === undefined ? undefined : ratio / ownShare;
+    const rawTeamRatio = ownRate === undefined ? undefined : outcome.rps / ownRate;
     console.log(
-      `${scenario.name.padEnd(44)} ${outcome.rps.toFixed(0).padStart(6)} req/s  ${ratio.toFixed(2)}x bare (${floor.rps.toFixed(0)} req/s, p99 ${floor.p99} ms)${teamRatio === undefined ? "" : `  ${teamRatio.toFixed(2)}x without team`}   p50 ${outcome.p50} ms  p99 ${outcome.p99} ms  ${(outcome.bytes / 1024).toFixed(1)} KiB/response${outcome.errors || outcome.non2xx ? `  errors ${outcome.errors} non-2xx ${outcome.non2xx}` : ""}`,
+      `${scenario.name.padEnd(44)} ${outcome.rps.toFixed(0).padStart(6)} req/s  ${ratio.toFixed(2)}x bare (${floor.rps.toFixed(0)} req/s, p99 ${floor.p99} ms)${teamRatio === undefined ? "" : `  ${teamRatio.toFixed(2)}x without team (each against its bare run; ${rawTeamRatio?.toFixed(2)}x their raw rates)`}   p50 ${outcome.p50} ms  p99 ${outcome.p99} ms  ${(outcome.bytes / 1024).toFixed(1)} KiB/response${outcome.errors || outcome.non2xx ? `  errors ${outcome.errors} non-2xx ${outcome.non2xx}` : ""}`,
     );
     if (scenario.targeted) {
       if (ratio < floorRatio) misses.push(`${scenario.name} at ${ratio.toFixed(2)}x bare`);
