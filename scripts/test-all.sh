@@ -8,7 +8,8 @@
 #   out, retries, mail and webhook peers) leave a core idle while the browser suites wait on Chromium between
 #   bursts: the main lane in the foreground (the browser suite, rendered mode), the side lane in the background,
 #   its output kept in a file and printed when it ends (fuzzing, isolation, SSRF, crash safety, brute force,
-#   quotas, jobs, crawls, then any extra stages given as arguments: .ci/run gives the Node.js 22 and 24 runs);
+#   quotas, jobs, crawls); extra stages given as arguments (.ci/run gives the Node.js 22 and 24 runs) are dealt
+#   to the two lanes in turn;
 # - last, alone again, the suites that measure time on the machine (event-loop delay, hostile peers, load).
 #
 # Each stage prints its seconds as it ends (the side lane's prefixed with "side:"), and a summary at the end.
@@ -16,11 +17,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Extra stages (the arguments: .ci/run's Node.js 22 and 24 runs) are dealt to the lanes in turn, the side lane
+# first, so that neither lane waits long on the other.
+side_extra=()
+main_extra=()
+for ((i = 1; i <= $#; i++)); do
+  if ((i % 2)); then side_extra+=("${!i}"); else main_extra+=("${!i}"); fi
+done
+
 first=("npm test")
-main_lane=("npm run test:browser" "npm run test:render")
+main_lane=("npm run test:browser" "npm run test:render" "${main_extra[@]}")
 side_lane=(
   "npm run test:fuzz" "npm run test:isolation" "npm run test:ssrf" "npm run test:crash" "npm run test:bruteforce"
-  "npm run test:quotas" "npm run test:jobs" "npm run test:crawl" "$@"
+  "npm run test:quotas" "npm run test:jobs" "npm run test:crawl" "${side_extra[@]}"
 )
 alone=("npm run test:hostile" "npm run test:load")
 

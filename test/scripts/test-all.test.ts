@@ -59,6 +59,25 @@ describe("scripts/test-all.sh", () => {
     expect(passing.stdout).toMatch(/all tests +\d+ s/);
   });
 
+  it("deals extra stages to the lanes in turn, the side lane first", () => {
+    const quick = testAll
+      .replace(/\nbash scripts\/ensure-test-deps\.sh\n/, "\n")
+      .replace(/\nfirst=\([^)]*\)/, '\nfirst=("echo first one")')
+      .replace(/"npm run test:[a-z]+"/g, '"true"')
+      .replace(/\nalone=\([^)]*\)/, '\nalone=("echo alone one")');
+    const run = spawnSync(
+      "bash",
+      ["-c", quick, "test-all", "echo extra one", "echo extra two", "echo extra three"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/== side: +echo extra one +\d+ s/);
+    expect(run.stdout).toMatch(/== main: +echo extra two +\d+ s/);
+    expect(run.stdout).toMatch(/== side: +echo extra three +\d+ s/);
+  });
+
   it("fails at once when a stage of the main lane fails, and stops the side lane", () => {
     const quick = testAll
       .replace(/\nbash scripts\/ensure-test-deps\.sh\n/, "\n")
