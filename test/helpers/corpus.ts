@@ -53,6 +53,11 @@ export function loadCorpus(dir = corpusDir, prefix = ""): CorpusPage[] {
     .map((name) => ({ name: `${prefix}${name}`, html: readFileSync(join(dir, name)) }));
 }
 
+/** Both sets of the shared corpus (300 pages): pages/ as they are, readability/ under "readability/". */
+export function loadWholeCorpus(): CorpusPage[] {
+  return [...loadCorpus(), ...loadCorpus(readabilityDir, "readability/")];
+}
+
 /** Serves every page at /<file name> as text/html; everything else (robots.txt, …) is a 404. */
 export function serveCorpus(pages: CorpusPage[]): Promise<LocalServer> {
   const byPath = new Map(pages.map((page) => [`/${page.name}`, page.html]));
