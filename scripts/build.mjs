@@ -1,7 +1,6 @@
 // `npm run build` (and `npm install`'s `prepare`): compiles src/ to dist/ as plain JavaScript, which
-// bin/pagegrade.js (so `pagegrade worker` too) and the analysis processes then run without tsx's loader (`npm start`
-// still runs the sources through tsx) (bin/compiled.js says
-// when dist/ is current). tsc (tsconfig.build.json) only strips the types (no type check: `npm run typecheck` and
+// bin/pagegrade.js (so `pagegrade worker` too), `npm start` (bin/start.js) and the analysis processes then run
+// without tsx's loader (bin/compiled.js says when dist/ is current). tsc (tsconfig.build.json) only strips the types (no type check: `npm run typecheck` and
 // CI do that); the sources' other files (the usage text and the child processes' entries, the web's assets, the
 // schema vocabulary) are copied beside the output; the stamp is written last. Where TypeScript is not installed
 // (an install without dev dependencies) nothing is built and everything runs through tsx, as before.

@@ -10,7 +10,7 @@ import { flushingLater } from "../store/flushes-later.js";
 import type { Database } from "../store/schema.js";
 import type { Dialect } from "../store/store.js";
 import type { CrawlPageRow } from "./crawl-store.js";
-import type { PageFacts } from "./page-completion-store.js";
+import { claimReleased, type PageFacts } from "./page-completion-store.js";
 
 /** What a part's claim got: a page to fetch, or why there is none (see `FrontierStore.claim`). */
 export type Claim = CrawlPageRow | "stopped" | "cancelled" | "spent" | undefined;
@@ -284,11 +284,18 @@ export class FrontierClaims {
    */
   async settlePage(id: number, facts: PageFacts, releaseFrom?: number): Promise<void> {
     if (releaseFrom === undefined) {
-      await this.db.updateTable("crawl_pages").set(facts).where("id", "=", id).execute();
+      await this.db
+        .updateTable("crawl_pages")
+        .set({ ...facts, ...claimReleased })
+        .where("id", "=", id)
+        .execute();
       return;
     }
     await this.givingBackFetches(releaseFrom, (db) =>
-      db.updateTable("crawl_pages").set(facts).where("id", "=", id),
+      db
+        .updateTable("crawl_pages")
+        .set({ ...facts, ...claimReleased })
+        .where("id", "=", id),
     );
   }
 

@@ -25,6 +25,13 @@ import { insertPageRow, PageCheckCodes, packChecks, pageCheckRow } from "./page-
 import { type PageCheck, urlTemplate } from "./page-checks.js";
 
 /** What became of a claimed page: the facts its row records. */
+
+/**
+ * A finished page is no longer claimed: its part and lease are cleared as it is written, so a done page's row
+ * does not keep 30 bytes of lease for the rest of the crawl's life.
+ */
+export const claimReleased = { claimed_by: null, lease_until: null } as const;
+
 export type PageFacts = Partial<
   Omit<CrawlPageRow, "id" | "crawl_id" | "url" | "depth" | "in_sitemap" | "inlinks" | "attempts">
 >;
@@ -121,7 +128,7 @@ export class PageCompletions {
       await insertPageChecks(trx, crawlId, page, found.checks ?? [], codes);
       await trx
         .updateTable("crawl_pages")
-        .set({ ...facts, state: "done", report_id: report.id })
+        .set({ ...facts, ...claimReleased, state: "done", report_id: report.id })
         .where("id", "=", page.id)
         .execute();
     };
@@ -224,6 +231,7 @@ export class PageCompletions {
       .updateTable("crawl_pages")
       .set((eb) => ({
         ...facts,
+        ...claimReleased,
         state: "done",
         report_id: eb.selectFrom("new_report").select("new_report.id"),
       }))

@@ -10,12 +10,23 @@ import { type CompleteAnalysis, completeAnalysisRow } from "./analysis-store.js"
 import type { NewReport } from "./report-rows.js";
 import type { Database } from "./schema.js";
 
-/** A new report's own columns, and its first analysis (the results packed beforehand). */
+/** A new report's own columns, and its first analysis with its documents (the results packed beforehand). */
 export function newReportRows(
   report: NewReport,
   packedResults: Buffer,
-): { columns: Omit<NewReport, "request_id" | "screenshot" | "results">; analysis: CompleteAnalysis } {
-  const { request_id: requestId, screenshot, results: _results, ...columns } = report;
+): {
+  columns: Omit<NewReport, "request_id" | "screenshot" | "results" | "summary" | "categories">;
+  analysis: CompleteAnalysis;
+} {
+  // The documents are stored on the analysis only (migration 041).
+  const {
+    request_id: requestId,
+    screenshot,
+    results: _results,
+    summary: _summary,
+    categories: _categories,
+    ...columns
+  } = report;
   const analysis = {
     ...report,
     packedResults,

@@ -13,6 +13,9 @@ import {
   type ReportListQuery,
   type ReportRow,
   type ReportSortKey,
+  shownDocument,
+  shownDocumentBytes,
+  shownDocuments,
   shownResults,
   unpacked,
 } from "./report-rows.js";
@@ -82,22 +85,24 @@ export class ReportReads {
     const row = await db
       .selectFrom("reports")
       .selectAll()
-      .select(shownResults.as("packed_results"))
+      .select([...shownDocuments, shownResults.as("packed_results")])
       .where(condition)
       .where("id", "=", id)
       .executeTakeFirst();
     return row && unpacked(row);
   }
 
-  /** A row an update returned, with the results of the analysis it shows. */
+  /** A row an update returned, with the documents of the analysis it shows. */
   async withResults(row: Selectable<ReportsTable>): Promise<ReportRow> {
-    if (row.analysis_id === null) return { ...row, results: null };
+    const none = { summary: null, categories: null, results: null };
+    if (row.analysis_id === null) return { ...row, ...none };
     const shown = await this.db
       .selectFrom("analyses")
-      .select("results")
+      .select(["summary", "categories", "results"])
       .where("id", "=", row.analysis_id)
       .executeTakeFirst();
-    return { ...row, results: shown?.results ? unpackResults(shown.results) : null };
+    if (!shown) return { ...row, ...none };
+    return { ...row, ...shown, results: shown.results ? unpackResults(shown.results) : null };
   }
 
   /** The workspace's latest report of this URL (its id, score and result). */
@@ -205,13 +210,8 @@ export class ReportReads {
    * shown analysis's packed results (one primary-key lookup per row; unpacked by `unpacked`).
    */
   private documentBytes() {
-    const pg = this.store.dialect === "postgres";
-    const bytes = <C extends "summary" | "categories">(column: C) =>
-      (pg
-        ? sql<string | Buffer>`${sql.ref(column)}`
-        : sql<string | Buffer>`cast(${sql.ref(column)} as blob)`
-      ).as(column);
-    return [bytes("summary"), bytes("categories"), shownResults.as("packed_results")] as const;
+    const shown = this.store.dialect === "postgres" ? shownDocument : shownDocumentBytes;
+    return [shown("summary"), shown("categories"), shownResults.as("packed_results")] as const;
   }
 
   /**

@@ -9,11 +9,17 @@ import type { StoredScreenshot } from "./analysis-store.js";
 import type { ReportSchedule, ReportStatus, ReportsTable } from "./schema.js";
 
 /**
- * A report row with its latest complete analysis's check results as UTF-8 JSON bytes (null before the first).
- * The results are stored once, packed, on the analysis the report shows (migration 022); every read that
- * returns them unpacks that analysis's.
+ * A report row with its latest complete analysis's documents: the summary and category scores as JSON text and
+ * the check results as UTF-8 JSON bytes (all null before the first). They are stored once, on the analysis the
+ * report shows (migrations 022 and 041); every read that returns them takes that analysis's.
  */
-export type ReportRow = Selectable<ReportsTable> & { results: Buffer | null };
+export type ReportRow = Selectable<ReportsTable> & ShownDocuments & { results: Buffer | null };
+
+/** The shown analysis's summary and category scores, as JSON text. */
+export interface ShownDocuments {
+  summary: string | null;
+  categories: string | null;
+}
 
 /**
  * A row read for display. On SQLite the JSON documents come as UTF-8 bytes, so a response is written out
@@ -28,6 +34,30 @@ export type DisplayRow = Omit<ReportRow, "summary" | "categories" | "results"> &
 
 /** The packed results of the analysis a report shows, as a column of a query on `reports`. */
 export const shownResults = sql<Buffer | null>`(select shown.results from analyses as shown where shown.id = reports.analysis_id)`;
+
+/**
+ * A JSON document of the analysis a report shows, as a column of a query on `reports` (each a primary-key lookup
+ * of the row `shownResults` reads).
+ */
+export function shownDocument<C extends keyof ShownDocuments>(column: C) {
+  return sql<
+    string | null
+  >`(select ${sql.ref(`shown.${column}`)} from analyses as shown where shown.id = reports.analysis_id)`.as(
+    column,
+  );
+}
+
+/** `shownDocument` read as UTF-8 bytes on SQLite, where that saves decoding it (see DisplayRow). */
+export function shownDocumentBytes<C extends keyof ShownDocuments>(column: C) {
+  return sql<
+    string | Buffer | null
+  >`cast((select ${sql.ref(`shown.${column}`)} from analyses as shown where shown.id = reports.analysis_id) as blob)`.as(
+    column,
+  );
+}
+
+/** The shown analysis's summary and category scores, as columns of a query on `reports`. */
+export const shownDocuments = [shownDocument("summary"), shownDocument("categories")] as const;
 
 /** A row read with `shownResults` as `packed_results`, its results unpacked. */
 export function unpacked<Row extends { packed_results: Buffer | Uint8Array | null }>(

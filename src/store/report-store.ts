@@ -31,6 +31,7 @@ import {
   type ReportChanges,
   type ReportRow,
   type ReportStoreOptions,
+  shownDocuments,
   shownResults,
   unpacked,
 } from "./report-rows.js";
@@ -104,7 +105,7 @@ export class ReportStore {
       const row = await trx
         .selectFrom("reports")
         .selectAll()
-        .select(shownResults.as("packed_results"))
+        .select([...shownDocuments, shownResults.as("packed_results")])
         .where("id", "=", id)
         .executeTakeFirstOrThrow();
       return unpacked(row);
@@ -151,7 +152,7 @@ export class ReportStore {
       .values({ ...report, status: "queued" })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { ...row, results: null };
+    return { ...row, summary: null, categories: null, results: null };
   }
 
   /**
@@ -200,7 +201,8 @@ export class ReportStore {
       packedResults,
     });
     const analyses = await applyRetention(trx, owner, this.options.historyLimit, analysisId);
-    const { results: _results, ...columns } = analysis;
+    // The documents are the analysis's own (migration 041): the report takes the rest of its columns.
+    const { results: _results, summary: _summary, categories: _categories, ...columns } = analysis;
     await trx
       .updateTable("reports")
       .set({

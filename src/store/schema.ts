@@ -44,13 +44,14 @@ export interface ReportsTable {
   url: string;
   final_url: string;
   project: string;
-  /** This and the documents below describe the latest complete analysis: null until the first one completes. */
+  /**
+   * This and the columns below describe the latest complete analysis: null until the first one completes. Its
+   * summary, category scores and results are read from that analysis (`analysis_id`; migrations 022 and 041).
+   */
   result: string | null;
   score: number | null;
   privacy: number;
   password_hash: string | null;
-  summary: string | null;
-  categories: string | null;
   generated_at: string | null;
   created_at: string;
   updated_at: string;

@@ -62,11 +62,15 @@ export function seedRow(userId: number, spec: SeedSpec): NewReport {
 }
 
 /**
- * `seedRow`'s columns as the reports table holds them, for tests that write rows straight to it: the results
- * live on the analysis a report shows (migration 022), so a row written this way shows none.
+ * `seedRow`'s columns as the reports table holds them, for tests that write rows straight to it: the results,
+ * summary and category scores live on the analysis a report shows (migrations 022 and 041), so a row written
+ * this way shows none.
  */
-export function seedColumns(userId: number, spec: SeedSpec): Omit<NewReport, "results"> {
-  const { results: _results, ...columns } = seedRow(userId, spec);
+export function seedColumns(
+  userId: number,
+  spec: SeedSpec,
+): Omit<NewReport, "results" | "summary" | "categories"> {
+  const { results: _results, summary: _summary, categories: _categories, ...columns } = seedRow(userId, spec);
   return columns;
 }
 

@@ -83,12 +83,15 @@ describe.each(databaseKinds)("analysis history on %s", (kind) => {
         }),
       ];
       for (const row of rows) await store.db.insertInto("reports").values(row).execute();
-      // Read as the previous version's table, results column included (migration 022 drops it).
+      // Read as the previous version's table, results column included (migration 022 drops it, 041 the summary
+      // and categories).
       const before = (await store.db
         .selectFrom("reports")
         .selectAll()
         .orderBy("id")
-        .execute()) as unknown as Array<Selectable<ReportsTable> & { results: string }>;
+        .execute()) as unknown as Array<
+        Selectable<ReportsTable> & { results: string; summary: string; categories: string }
+      >;
 
       await migrate(store);
 

@@ -105,8 +105,8 @@ describe.each(["sqlite", "postgres"] as const)("crash safety on %s", (kind) => {
           .leftJoin("analyses", "analyses.id", "reports.analysis_id")
           .select([
             "reports.id as id",
-            "reports.summary as summary",
-            "reports.categories as categories",
+            "analyses.summary as summary",
+            "analyses.categories as categories",
             "analyses.results as packed",
             "reports.url as url",
           ])
