@@ -47,6 +47,7 @@ import { pageChecksPerPage } from "./migrations/036_page_checks_per_page.js";
 import { teamReportsVersion } from "./migrations/038_team_reports_version.js";
 import { crawlAnnounced } from "./migrations/039_crawl_announced.js";
 import { teamChangeNotices } from "./migrations/040_team_change_notices.js";
+import { crawlLinksByPage } from "./migrations/042_crawl_links_by_page.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -87,6 +88,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "038_team_reports_version": teamReportsVersion(dialect),
     "039_crawl_announced": crawlAnnounced(dialect),
     "040_team_change_notices": teamChangeNotices(dialect),
+    "042_crawl_links_by_page": crawlLinksByPage(dialect),
   };
 }
 
