@@ -98,7 +98,7 @@ async function seedCrawl(variant: number, finishedAt: string): Promise<number> {
         pages.flatMap((page, offset) =>
           [1, 2, 3].map((step) => ({
             crawl_id: crawl.id,
-            from_url: page.url,
+            from_page: page.id,
             to_url: `https://site.example/page-${(start + offset + step * 37) % crawlPages}`,
             nofollow: step === 3 ? 1 : 0,
             anchor: `Read page ${(start + offset + step * 37) % crawlPages} <now>`,

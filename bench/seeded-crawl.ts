@@ -140,13 +140,14 @@ export async function seedShopCrawl(
         )
         .returning(["id", "url"])
         .execute();
+      const pageIds = new Map(rows.map((row) => [row.url, row.id]));
       await trx
         .insertInto("crawl_links")
         .values(
           indexes.flatMap((index) =>
             Array.from({ length: linksPerPage }, (_, link) => ({
               crawl_id: crawlId,
-              from_url: urlOf(index),
+              from_page: pageIds.get(urlOf(index)) as number,
               to_url: urlOf((index + link + 1) % pages),
               nofollow: 0,
               anchor: `Read page ${(index + link + 1) % pages}`,

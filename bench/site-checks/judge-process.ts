@@ -66,9 +66,9 @@ if (mode === "judge") {
       .selectAll()
       .where("crawl_id", "=", crawl.id)
       .where(
-        "from_url",
+        "from_page",
         "in",
-        rows.map((row) => row.url),
+        rows.map((row) => row.id),
       )
       .execute();
   }

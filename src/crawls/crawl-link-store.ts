@@ -2,9 +2,10 @@
  * The internal links a crawl recorded, with the status of their target (its status code, `error` when it could
  * not be fetched, null when it was not fetched), filtered by target, source or target status, ordered by source
  * then target: a page of them, a count, or every one in batches for the CSV export (keyset over the
- * (source, target) pairs, which are unique in a crawl).
+ * (source, target) pairs, which are unique in a crawl). A link's source is the URL of its `crawl_pages` row
+ * (`from_page`, migration 042).
  */
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 
@@ -68,14 +69,15 @@ export class CrawlLinkStore {
     const distinct = [...new Set(urls)];
     for (let start = 0; start < distinct.length; start += 500) {
       let query = this.db
-        .selectFrom("crawl_links")
-        .select(["to_url", "from_url"])
+        .selectFrom("crawl_links as links")
+        .innerJoin("crawl_pages as source", "source.id", "links.from_page")
+        .select(["links.to_url", "source.url as from_url"])
         .distinct()
-        .where("crawl_id", "=", crawlId)
-        .where("to_url", "in", distinct.slice(start, start + 500))
-        .whereRef("from_url", "<>", "to_url");
-      if (onlyNofollow) query = query.where("nofollow", "=", 1);
-      for (const row of await query.orderBy("to_url").orderBy("from_url").execute()) {
+        .where("links.crawl_id", "=", crawlId)
+        .where("links.to_url", "in", distinct.slice(start, start + 500))
+        .whereRef("source.url", "<>", "links.to_url");
+      if (onlyNofollow) query = query.where("links.nofollow", "=", 1);
+      for (const row of await query.orderBy("links.to_url").orderBy("source.url").execute()) {
         const list = sources.get(row.to_url) ?? [];
         list.push(row.from_url);
         sources.set(row.to_url, list);
@@ -85,9 +87,11 @@ export class CrawlLinkStore {
   }
 
   /**
-   * Links in (source, target) order from after a pair, with their targets' status. Without a status filter the
-   * links are taken first (an index range) and only those looked up, so a batch costs the same wherever it
-   * falls in a large crawl, whatever the planner knows of the tables.
+   * Links in (source, target) order from after a pair, with their targets' status; a link's source is its
+   * page's URL (migration 042). Without a status filter the links are taken first and only those looked up: the
+   * crawl's pages walked in URL order (the (crawl, URL) index), each page's links found by the `from_page`
+   * index and sorted by target, so a batch costs the same wherever it falls in a large crawl, whatever the
+   * planner knows of the tables.
    */
   private ordered(
     crawlId: number,
@@ -95,45 +99,54 @@ export class CrawlLinkStore {
     page: { limit: number; offset: number; after: { from: string; to: string } | null },
   ): Promise<LinkRow[]> {
     const after = page.after;
-    if (filter.status !== undefined) {
-      let query = this.joined(crawlId, filter).select(linkColumns);
-      if (after)
-        query = query.where((eb) =>
-          eb(eb.refTuple("links.from_url", "links.to_url"), ">", eb.tuple(after.from, after.to)),
-        );
-      return query
-        .orderBy("links.from_url")
+    let links = this.db
+      .selectFrom("crawl_pages as source")
+      .innerJoin("crawl_links as links", "links.from_page", "source.id")
+      .where("source.crawl_id", "=", crawlId);
+    if (filter.to !== undefined)
+      links = links.where("links.crawl_id", "=", crawlId).where("links.to_url", "=", filter.to);
+    if (filter.from !== undefined) links = links.where("source.url", "=", filter.from);
+    if (after) links = links.where((eb) => afterPair(eb, after));
+    const status = filter.status;
+    if (status !== undefined) {
+      return links
+        .innerJoin("crawl_pages as target", (join) =>
+          join.onRef("target.crawl_id", "=", "links.crawl_id").onRef("target.url", "=", "links.to_url"),
+        )
+        .where((eb) =>
+          status === "error"
+            ? eb.and([eb("target.state", "=", "failed"), eb("target.status_code", "is", null)])
+            : eb("target.status_code", "=", status),
+        )
+        .select(linkColumns)
+        .orderBy("source.url")
         .orderBy("links.to_url")
         .limit(page.limit)
         .offset(page.offset)
         .execute();
     }
-    let links = this.linksOf(crawlId, filter).select([
-      "crawl_id",
-      "from_url",
-      "to_url",
-      "anchor",
-      "nofollow",
-    ]);
-    if (after)
-      links = links.where((eb) => eb(eb.refTuple("from_url", "to_url"), ">", eb.tuple(after.from, after.to)));
-    const taken = links.orderBy("from_url").orderBy("to_url").limit(page.limit).offset(page.offset);
+    const taken = links
+      .select(["links.crawl_id", "source.url as from_url", "links.to_url", "links.anchor", "links.nofollow"])
+      .orderBy("source.url")
+      .orderBy("links.to_url")
+      .limit(page.limit)
+      .offset(page.offset);
     return this.db
       .selectFrom(taken.as("links"))
       .leftJoin("crawl_pages as target", (join) =>
         join.onRef("target.crawl_id", "=", "links.crawl_id").onRef("target.url", "=", "links.to_url"),
       )
-      .select(linkColumns)
+      .select([
+        "links.from_url",
+        "links.to_url",
+        "links.anchor",
+        "links.nofollow",
+        "target.status_code",
+        "target.state as target_state",
+      ])
       .orderBy("links.from_url")
       .orderBy("links.to_url")
       .execute();
-  }
-
-  private linksOf(crawlId: number, filter: LinkFilter) {
-    let query = this.db.selectFrom("crawl_links").where("crawl_id", "=", crawlId);
-    if (filter.to !== undefined) query = query.where("to_url", "=", filter.to);
-    if (filter.from !== undefined) query = query.where("from_url", "=", filter.from);
-    return query;
   }
 
   /** The links with their targets, filtered (the status filter reads the target). */
@@ -145,7 +158,11 @@ export class CrawlLinkStore {
       )
       .where("links.crawl_id", "=", crawlId);
     if (filter.to !== undefined) query = query.where("links.to_url", "=", filter.to);
-    if (filter.from !== undefined) query = query.where("links.from_url", "=", filter.from);
+    const from = filter.from;
+    if (from !== undefined)
+      query = query.where("links.from_page", "=", (eb) =>
+        eb.selectFrom("crawl_pages").select("id").where("crawl_id", "=", crawlId).where("url", "=", from),
+      );
     if (filter.status === "error")
       query = query.where("target.state", "=", "failed").where("target.status_code", "is", null);
     else if (filter.status !== undefined) query = query.where("target.status_code", "=", filter.status);
@@ -153,8 +170,25 @@ export class CrawlLinkStore {
   }
 }
 
+/**
+ * The links after a (source URL, target) pair: `source.url >= from` bounds the walk of the pages' index, the
+ * rest of the pair is checked on the rows (a row comparison across two tables bounds no index).
+ */
+function afterPair(
+  eb: ExpressionBuilder<
+    { source: Database["crawl_pages"]; links: Database["crawl_links"] },
+    "source" | "links"
+  >,
+  after: { from: string; to: string },
+) {
+  return eb.and([
+    eb("source.url", ">=", after.from),
+    eb.or([eb("source.url", ">", after.from), eb("links.to_url", ">", after.to)]),
+  ]);
+}
+
 const linkColumns = [
-  "links.from_url",
+  "source.url as from_url",
   "links.to_url",
   "links.anchor",
   "links.nofollow",

@@ -121,7 +121,7 @@ export class PageCompletions {
       await this.clearPageRows(trx, crawlId, page);
       const { links, discovered } = admittedBefore ?? (await admit(trx));
       const report = await storeReport(trx);
-      await this.insertLinks(trx, crawlId, page.url, links);
+      await this.insertLinks(trx, crawlId, page.id, links);
       await this.admission.addToFrontier(crawlId, discovered, trx);
       const codes = codesBefore ?? (await this.checkCodes.of(trx, checkNames, false));
       if (!codesBefore) codesRead = codes;
@@ -186,9 +186,7 @@ export class PageCompletions {
       ),
       sql<number>`(select user_id from crawl)`,
     )
-      .with("old_links", (db) =>
-        db.deleteFrom("crawl_links").where("crawl_id", "=", crawlId).where("from_url", "=", page.url),
-      )
+      .with("old_links", (db) => db.deleteFrom("crawl_links").where("from_page", "=", page.id))
       .with("old_checks", (db) =>
         db
           .deleteFrom("crawl_page_checks")
@@ -199,8 +197,8 @@ export class PageCompletions {
       .with("links", (db) =>
         db
           .insertInto("crawl_links")
-          .columns(["crawl_id", "from_url", "to_url", "nofollow", "anchor"])
-          .expression(linkRows(crawlId, page.url, links)),
+          .columns(["crawl_id", "from_page", "to_url", "nofollow", "anchor"])
+          .expression(linkRows(crawlId, page.id, links)),
       )
       .with("frontier", (db) =>
         frontierUpsert(
@@ -257,15 +255,15 @@ export class PageCompletions {
   private async insertLinks(
     trx: Kysely<Database>,
     crawlId: number,
-    fromUrl: string,
+    fromPage: number,
     links: PageLink[],
   ): Promise<void> {
     if (links.length === 0) return;
     if (this.dialect === "postgres") {
       await trx
         .insertInto("crawl_links")
-        .columns(["crawl_id", "from_url", "to_url", "nofollow", "anchor"])
-        .expression(linkRows(crawlId, fromUrl, links))
+        .columns(["crawl_id", "from_page", "to_url", "nofollow", "anchor"])
+        .expression(linkRows(crawlId, fromPage, links))
         .execute();
       return;
     }
@@ -275,7 +273,7 @@ export class PageCompletions {
         .values(
           links.slice(start, start + 500).map((link) => ({
             crawl_id: crawlId,
-            from_url: fromUrl,
+            from_page: fromPage,
             to_url: link.to,
             nofollow: link.nofollow ? 1 : 0,
             anchor: link.anchor ?? null,
@@ -300,7 +298,7 @@ export class PageCompletions {
     page: { id: number; url: string },
   ): Promise<void> {
     const links = (db: QueryCreator<Database>) =>
-      db.deleteFrom("crawl_links").where("crawl_id", "=", crawlId).where("from_url", "=", page.url);
+      db.deleteFrom("crawl_links").where("from_page", "=", page.id);
     const checks = (db: QueryCreator<Database>) =>
       db.deleteFrom("crawl_page_checks").where("crawl_id", "=", crawlId).where("page_id", "=", page.id);
     if (this.dialect === "postgres") {
@@ -378,10 +376,10 @@ export type NewReportStatement = <DB extends Database>(
   owner: Expression<number>,
 ) => QueryCreator<DB & NewReportTables>;
 
-/** PostgreSQL: a page's internal links as rows of crawl_links, from arrays. */
-function linkRows(crawlId: number, fromUrl: string, links: PageLink[]): RawBuilder<unknown> {
+/** PostgreSQL: a page's internal links as rows of crawl_links (its own id their source), from arrays. */
+function linkRows(crawlId: number, fromPage: number, links: PageLink[]): RawBuilder<unknown> {
   return sql`
-    select ${crawlId}::integer, ${fromUrl}::text, link.to_url, link.nofollow, link.anchor
+    select ${crawlId}::integer, ${fromPage}::integer, link.to_url, link.nofollow, link.anchor
     from unnest(
       ${links.map((link) => link.to)}::text[],
       ${links.map((link) => (link.nofollow ? 1 : 0))}::integer[],

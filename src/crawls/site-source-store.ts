@@ -9,6 +9,8 @@
  *
  * Only links from pages that were fetched count (a page's links are stored with its status). Link order is the
  * source page's id, then the target URL compared byte by byte (`collate "C"` on PostgreSQL, SQLite's default).
+ * A link names its source by the page's id (`from_page`, migration 042), the URL read from the page's row; a
+ * link from a page to itself is one whose source is the target's page.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { type Kysely, type Selectable, sql } from "kysely";
@@ -281,12 +283,12 @@ export class StoredSiteSource implements SiteSource {
         light.length === 0
           ? { rows: [] }
           : await sql<RankedLink>`
-        select l.to_url, l.from_url, s.id as source_id
+        select l.to_url, s.url as from_url, s.id as source_id
         from crawl_links l ${this.linksByTarget()}
-        join crawl_pages s on s.crawl_id = l.crawl_id and s.url = l.from_url
+        join crawl_pages s on s.id = l.from_page
         where l.crawl_id = ${this.crawlId} and l.to_url in (${sql.join(light)})
-          and s.status_code is not null and l.from_url <> l.to_url ${onlyNofollow}
-        group by l.to_url, l.from_url, s.id
+          and s.status_code is not null and s.url <> l.to_url ${onlyNofollow}
+        group by l.to_url, s.id, s.url
         order by s.id`.execute(this.db);
       const rows: RankedLink[] = ranked.rows;
       if (heavy.length > 0) {
@@ -294,13 +296,12 @@ export class StoredSiteSource implements SiteSource {
         for await (const [after, upTo] of pageIdRanges(this.db, this.crawlId)) {
           await nextTurn();
           const slice = await sql<RankedLink>`
-            select l.to_url, l.from_url, s.id as source_id
-            from crawl_pages s join crawl_links l ${this.linksBySource()}
-              on l.crawl_id = s.crawl_id and l.from_url = s.url
+            select l.to_url, s.url as from_url, s.id as source_id
+            from crawl_pages s join crawl_links l ${this.linksBySource()} on l.from_page = s.id
             where s.crawl_id = ${this.crawlId} and s.id > ${after} ${upTo === null ? sql`` : sql`and s.id <= ${upTo}`}
               and l.to_url in (${sql.join(heavy)})
-              and s.status_code is not null and l.from_url <> l.to_url ${onlyNofollow}
-            group by l.to_url, l.from_url, s.id
+              and s.status_code is not null and s.url <> l.to_url ${onlyNofollow}
+            group by l.to_url, s.id, s.url
             order by s.id`.execute(this.db);
           rows.push(...slice.rows);
         }
@@ -340,10 +341,8 @@ export class StoredSiteSource implements SiteSource {
           and p.in_sitemap = 1 and p.url <> ${this.startUrl}
           and not exists (
             select 1 from crawl_links l ${this.linksByTarget()}
-            where l.crawl_id = p.crawl_id and l.to_url = p.url and l.from_url <> l.to_url
-              and exists (
-                select 1 from crawl_pages s
-                where s.crawl_id = l.crawl_id and s.url = l.from_url and s.status_code is not null))
+            where l.crawl_id = p.crawl_id and l.to_url = p.url and l.from_page <> p.id
+              and exists (select 1 from crawl_pages s where s.id = l.from_page and s.status_code is not null))
         order by p.id`.execute(this.db);
       found.push(...rows.rows.map(pageOf));
     }
@@ -368,9 +367,9 @@ export class StoredSiteSource implements SiteSource {
     return rows.map((row) => row.url);
   }
 
-  /** On SQLite, the (crawl, source, target) index for reading a slice of source pages' links. */
+  /** On SQLite, the source page's index for reading a slice of source pages' links. */
   private linksBySource() {
-    return this.dialect === "sqlite" ? sql`indexed by crawl_links_order` : sql``;
+    return this.dialect === "sqlite" ? sql`indexed by crawl_links_from` : sql``;
   }
 
   /** On SQLite, the (crawl, target) index for reading links by their target. */

@@ -57,7 +57,7 @@ export class SiteStore {
     heavyInlinks = this.dialect === "sqlite" ? defaultHeavyInlinks : null,
   ): Promise<void> {
     const byTarget = this.dialect === "sqlite" ? sql`indexed by crawl_links_to` : sql``;
-    const bySource = this.dialect === "sqlite" ? sql`indexed by crawl_links_order` : sql``;
+    const bySource = this.dialect === "sqlite" ? sql`indexed by crawl_links_from` : sql``;
     const heavy: Array<{ id: number; url: string }> = [];
     for await (const [after, upTo] of pageIdRanges(this.db, crawlId)) {
       const range = sql`crawl_id = ${crawlId} and id > ${after} ${upTo === null ? sql`` : sql`and id <= ${upTo}`}`;
@@ -81,8 +81,8 @@ export class SiteStore {
       // copy of it on PostgreSQL.
       await sql`insert into crawl_page_inlinks (page_id, inlinks)
         select id, (
-          select count(distinct l.from_url) from crawl_links l ${byTarget}
-          where l.crawl_id = ${crawlId} and l.to_url = crawl_pages.url and l.from_url <> l.to_url)
+          select count(distinct l.from_page) from crawl_links l ${byTarget}
+          where l.crawl_id = ${crawlId} and l.to_url = crawl_pages.url and l.from_page <> crawl_pages.id)
         from crawl_pages
         where ${range} ${notHeavy}
         on conflict (page_id) do update set inlinks = excluded.inlinks`.execute(this.db);
@@ -93,10 +93,10 @@ export class SiteStore {
       for await (const [after, upTo] of pageIdRanges(this.db, crawlId)) {
         await nextTurn();
         const { rows } = await sql<{ to_url: string; sources: number | string }>`
-          select l.to_url, count(distinct l.from_url) as sources
-          from crawl_pages s join crawl_links l ${bySource} on l.crawl_id = s.crawl_id and l.from_url = s.url
+          select l.to_url, count(distinct l.from_page) as sources
+          from crawl_pages s join crawl_links l ${bySource} on l.from_page = s.id
           where s.crawl_id = ${crawlId} and s.id > ${after} ${upTo === null ? sql`` : sql`and s.id <= ${upTo}`}
-            and l.to_url in (${sql.join(targets.map((target) => target.url))}) and l.from_url <> l.to_url
+            and l.to_url in (${sql.join(targets.map((target) => target.url))}) and s.url <> l.to_url
           group by l.to_url`.execute(this.db);
         for (const row of rows) counts.set(row.to_url, (counts.get(row.to_url) ?? 0) + Number(row.sources));
       }

@@ -48,6 +48,7 @@ import { teamReportsVersion } from "./migrations/038_team_reports_version.js";
 import { crawlAnnounced } from "./migrations/039_crawl_announced.js";
 import { teamChangeNotices } from "./migrations/040_team_change_notices.js";
 import { shownDocumentsOnce } from "./migrations/041_shown_documents_once.js";
+import { crawlLinksByPage } from "./migrations/042_crawl_links_by_page.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -89,6 +90,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "039_crawl_announced": crawlAnnounced(dialect),
     "040_team_change_notices": teamChangeNotices(dialect),
     "041_shown_documents_once": shownDocumentsOnce(dialect),
+    "042_crawl_links_by_page": crawlLinksByPage(dialect),
   };
 }
 

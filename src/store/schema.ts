@@ -395,9 +395,13 @@ export interface CrawlPageInlinksTable {
   inlinks: number;
 }
 
+/**
+ * A crawl's internal link: its source by the id of the source's `crawl_pages` row (migration 042; the URL is the
+ * page's), its target by URL (a target need not be a page the crawl stored).
+ */
 export interface CrawlLinksTable {
   crawl_id: number;
-  from_url: string;
+  from_page: number;
   to_url: string;
   nofollow: number;
   /** The first non-empty text of the page's anchors to the target (migration 021); null before it. */

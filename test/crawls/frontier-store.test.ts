@@ -339,14 +339,22 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       ]);
       const recorded = await database.store.db
         .selectFrom("crawl_links")
-        .select(["from_url", "to_url", "nofollow"])
-        .where("crawl_id", "=", crawl.id)
+        .innerJoin("crawl_pages as source", "source.id", "crawl_links.from_page")
+        .select(["source.url as from_url", "to_url", "nofollow"])
+        .where("crawl_links.crawl_id", "=", crawl.id)
         .orderBy("to_url")
         .execute();
       expect(recorded).toEqual([
         { from_url: siteUrl, to_url: url("/a"), nofollow: 0 },
         { from_url: siteUrl, to_url: url("/b"), nofollow: 1 },
       ]);
+      // The links name their source by the page's id (migration 042); listed, the source is the page's URL.
+      const listed = await stores.links.list(crawl.id, {}, { limit: 10, offset: 0 });
+      expect(listed.map((link) => [link.from_url, link.to_url, link.status_code])).toEqual([
+        [siteUrl, url("/a"), null],
+        [siteUrl, url("/b"), null],
+      ]);
+      expect(await stores.links.list(crawl.id, { from: siteUrl }, { limit: 10, offset: 0 })).toEqual(listed);
       const row = await crawlRow(crawl);
       expect(row.links_offered).toBe(4);
       expect(row.links_dropped).toBe(2);
@@ -624,8 +632,9 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
         ]);
         const links = await database.store.db
           .selectFrom("crawl_links")
-          .select(["from_url", "to_url", "anchor"])
-          .where("crawl_id", "=", crawl.id)
+          .innerJoin("crawl_pages as source", "source.id", "crawl_links.from_page")
+          .select(["source.url as from_url", "to_url", "anchor"])
+          .where("crawl_links.crawl_id", "=", crawl.id)
           .execute();
         expect(links).toEqual([{ from_url: pageUrl, to_url: url("/z"), anchor: `to ${url("/z")}` }]);
         const checks = await namedPageChecks(database.store.db, crawl.id);

@@ -54,12 +54,27 @@ describe.each(databaseKinds)("the site issues export on %s", (kind) => {
     const crawl = await runningCrawl(stores, await crawlOwner(database.store));
     crawlId = crawl.id;
     const facts = site();
+    // The linking pages' rows: a link names its source by the page's id (migration 042).
+    const sources = await database.store.db
+      .insertInto("crawl_pages")
+      .values(
+        [...new Set(facts.links.map((link) => link.from))].map((from) => ({
+          crawl_id: crawlId,
+          url: from,
+          depth: 1,
+          state: "done",
+          status_code: 200,
+        })),
+      )
+      .returning(["id", "url"])
+      .execute();
+    const ids = new Map(sources.map((row) => [row.url, row.id]));
     await database.store.db
       .insertInto("crawl_links")
       .values(
         facts.links.map((link) => ({
           crawl_id: crawlId,
-          from_url: link.from,
+          from_page: ids.get(link.from) as number,
           to_url: link.to,
           nofollow: 0,
           anchor: null,

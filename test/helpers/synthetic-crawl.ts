@@ -180,27 +180,30 @@ export async function writeCrawl(
   let written = 0;
   for (let start = 0; start < count; start += 1000) {
     const pages: Insertable<Database["crawl_pages"]>[] = [];
-    const links: Insertable<Database["crawl_links"]>[] = [];
+    const outlinks: Array<{ from: string; link: SyntheticLink }> = [];
     for (let index = start; index < Math.min(count, start + 1000); index++) {
       const { page, links: out } = pageAt(index);
       pages.push(pageRow(crawlId, page));
-      for (const link of out) {
-        links.push({
-          crawl_id: crawlId,
-          from_url: page.url,
-          to_url: link.to,
-          nofollow: link.nofollow ? 1 : 0,
-        });
-      }
+      for (const link of out) outlinks.push({ from: page.url, link });
     }
-    written += links.length;
+    written += outlinks.length;
     await store.db.transaction().execute(async (trx) => {
+      // A link names its source by the page's id (migration 042).
+      const ids = new Map<string, number>();
       for (let at = 0; at < pages.length; at += 200) {
-        await trx
+        const rows = await trx
           .insertInto("crawl_pages")
           .values(pages.slice(at, at + 200))
+          .returning(["id", "url"])
           .execute();
+        for (const row of rows) ids.set(row.url, row.id);
       }
+      const links: Insertable<Database["crawl_links"]>[] = outlinks.map(({ from, link }) => ({
+        crawl_id: crawlId,
+        from_page: ids.get(from) as number,
+        to_url: link.to,
+        nofollow: link.nofollow ? 1 : 0,
+      }));
       for (let at = 0; at < links.length; at += 500) {
         await trx
           .insertInto("crawl_links")
