@@ -8,6 +8,7 @@ import { inWorkspace, type Owner } from "../store/owned-rows.js";
 import type { Database } from "../store/schema.js";
 import type { Dialect, Store } from "../store/store.js";
 import type { CrawlIssueRow, CrawlRow, ListedPageRow } from "./crawl-store.js";
+import { pageState } from "./page-state.js";
 
 export const crawlPageSorts = ["id", "url", "status_code", "depth", "inlinks", "score"] as const;
 export const crawlPageStates = ["ok", "redirect", "error", "excluded"] as const;
@@ -79,8 +80,8 @@ export class CrawlListings {
     if (query.status === "ok") pages = pages.where("status_code", ">=", 200).where("status_code", "<", 300);
     if (query.status === "redirect")
       pages = pages.where("status_code", ">=", 300).where("status_code", "<", 400);
-    if (query.status === "error") pages = pages.where("state", "=", "failed");
-    if (query.status === "excluded") pages = pages.where("state", "=", "excluded");
+    if (query.status === "error") pages = pages.where("state", "=", pageState("failed"));
+    if (query.status === "excluded") pages = pages.where("state", "=", pageState("excluded"));
     if (query.urls !== undefined) pages = pages.where(this.urlIn(query.urls));
     const [rows, counted] = await Promise.all([
       pages

@@ -11,6 +11,7 @@ import type { Database } from "../store/schema.js";
 import type { Dialect } from "../store/store.js";
 import type { CrawlPageRow } from "./crawl-store.js";
 import { claimReleased, type PageFacts } from "./page-completion-store.js";
+import { pageState } from "./page-state.js";
 
 /** What a part's claim got: a page to fetch, or why there is none (see `FrontierStore.claim`). */
 export type Claim = CrawlPageRow | "stopped" | "cancelled" | "spent" | undefined;
@@ -32,7 +33,7 @@ export class FrontierClaims {
         .updateTable("crawl_pages")
         .set({ state: "queued", claimed_by: null, lease_until: null })
         .where("crawl_id", "=", crawlId)
-        .where("state", "=", "fetching")
+        .where("state", "=", pageState("fetching"))
         .where((eb) => eb.or([eb("claimed_by", "=", part), eb("lease_until", "<", now)])),
     );
   }
@@ -95,7 +96,7 @@ export class FrontierClaims {
         .selectFrom("crawl_pages")
         .selectAll()
         .where("crawl_id", "=", crawlId)
-        .where("state", "=", "queued");
+        .where("state", "=", pageState("queued"));
       const next =
         (await queued
           .where("depth", "is not", null)
@@ -145,7 +146,7 @@ export class FrontierClaims {
           .selectFrom("crawl_pages")
           .select("id")
           .where("crawl_id", "=", crawlId)
-          .where("state", "=", "queued")
+          .where("state", "=", pageState("queued"))
           .$if(depth === "known", (query) =>
             query.where("depth", "is not", null).orderBy("depth").orderBy("id"),
           )
@@ -158,7 +159,7 @@ export class FrontierClaims {
                     selectFrom("crawl_pages as fetching")
                       .select("fetching.id")
                       .where("fetching.crawl_id", "=", crawlId)
-                      .where("fetching.state", "=", "fetching")
+                      .where("fetching.state", "=", pageState("fetching"))
                       .where("fetching.depth", "is not", null),
                   ),
                 ),
@@ -207,7 +208,7 @@ export class FrontierClaims {
       .updateTable("crawl_pages")
       .set({ lease_until: until })
       .where("id", "=", pageId)
-      .where("state", "=", "fetching")
+      .where("state", "=", pageState("fetching"))
       .where("claimed_by", "=", part)
       .execute();
   }
@@ -218,7 +219,7 @@ export class FrontierClaims {
       .selectFrom("crawl_pages")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("crawl_id", "=", crawlId)
-      .where("state", "in", ["queued", "fetching"])
+      .where("state", "in", [pageState("queued"), pageState("fetching")])
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
@@ -265,7 +266,7 @@ export class FrontierClaims {
         .updateTable("crawl_pages")
         .set({ state: "queued", attempts: sql<number>`attempts - 1` })
         .where("id", "=", pageId)
-        .where("state", "=", "fetching"),
+        .where("state", "=", pageState("fetching")),
     );
   }
 
@@ -305,7 +306,7 @@ export class FrontierClaims {
       .updateTable("crawl_pages")
       .set({ state: "excluded", excluded: "limit" })
       .where("crawl_id", "=", crawlId)
-      .where("state", "=", "queued")
+      .where("state", "=", pageState("queued"))
       .execute();
   }
 
@@ -335,7 +336,7 @@ async function fetchingWithDepth(trx: Kysely<Database>, crawlId: number): Promis
     .selectFrom("crawl_pages")
     .select("id")
     .where("crawl_id", "=", crawlId)
-    .where("state", "=", "fetching")
+    .where("state", "=", pageState("fetching"))
     .where("depth", "is not", null)
     .limit(1)
     .executeTakeFirst();

@@ -49,6 +49,7 @@ import { crawlAnnounced } from "./migrations/039_crawl_announced.js";
 import { teamChangeNotices } from "./migrations/040_team_change_notices.js";
 import { shownDocumentsOnce } from "./migrations/041_shown_documents_once.js";
 import { crawlLinksByPage } from "./migrations/042_crawl_links_by_page.js";
+import { unfinishedPagesIndex } from "./migrations/043_unfinished_pages_index.js";
 import type { Database } from "./schema.js";
 import type { Dialect, Store } from "./store.js";
 
@@ -91,6 +92,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     "040_team_change_notices": teamChangeNotices(dialect),
     "041_shown_documents_once": shownDocumentsOnce(dialect),
     "042_crawl_links_by_page": crawlLinksByPage(dialect),
+    "043_unfinished_pages_index": unfinishedPagesIndex(dialect),
   };
 }
 

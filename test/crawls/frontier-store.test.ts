@@ -134,6 +134,61 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
     });
 
     it.runIf(kind === "postgres")(
+      "claims through the index of pages not yet done, in a prepared statement's generic plan too",
+      async () => {
+        const crawl = await runningCrawl(stores, userId);
+        const paths = Array.from({ length: 400 }, (_, index) => `/page-${index}`);
+        await stores.frontier.discover(
+          crawl.id,
+          paths.map((path) => ({ url: url(path), depth: 1 })),
+          crawlBounds(10_000),
+        );
+        await database.store.db
+          .updateTable("crawl_pages")
+          .set({ state: "done" })
+          .where("crawl_id", "=", crawl.id)
+          .where("url", "not in", [url("/page-398"), url("/page-399")])
+          .execute();
+        // Migration 043: the index holds the pages not done only.
+        const definition = await sql<{
+          indexdef: string;
+        }>`select indexdef from pg_indexes where schemaname = current_schema() and indexname = 'crawl_pages_state'`.execute(
+          database.store.db,
+        );
+        expect(definition.rows[0]?.indexdef).toMatch(/WHERE \(state <> 'done'::text\)$/);
+        // The claim's search names its state as a literal (page-state.ts), so even a generic plan proves the
+        // index's condition; a parameter would not.
+        const plan = await database.store.db.transaction().execute(async (trx) => {
+          await sql`analyze crawl_pages`.execute(trx);
+          await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
+          await sql`set local enable_seqscan = off`.execute(trx);
+          await sql
+            .raw(`prepare claim_literal(integer) as select id from crawl_pages where crawl_id = $1
+            and state = 'queued' and depth is not null order by depth, id limit 1`)
+            .execute(trx);
+          await sql
+            .raw(`prepare claim_parameter(integer, text) as select id from crawl_pages where crawl_id = $1
+            and state = $2 and depth is not null order by depth, id limit 1`)
+            .execute(trx);
+          const explain = async (statement: string) =>
+            (await sql.raw<{ "QUERY PLAN": string }>(`explain execute ${statement}`).execute(trx)).rows
+              .map((row) => row["QUERY PLAN"])
+              .join("\n");
+          const plans = {
+            literal: await explain(`claim_literal(${crawl.id})`),
+            parameter: await explain(`claim_parameter(${crawl.id}, 'queued')`),
+          };
+          await sql`deallocate claim_literal`.execute(trx);
+          await sql`deallocate claim_parameter`.execute(trx);
+          return plans;
+        });
+        expect(plan.literal).toContain("crawl_pages_state");
+        expect(plan.parameter).not.toContain("crawl_pages_state");
+        expect(claimed(await stores.frontier.claim(crawl.id, 0, later(), true)).url).toBe(url("/page-398"));
+      },
+    );
+
+    it.runIf(kind === "postgres")(
       "passes over a queued page whose row another transaction holds, without waiting for it",
       async () => {
         const crawl = await runningCrawl(stores, userId);
