@@ -13,6 +13,8 @@
  * the baseline; what the command adds is the difference.
  */
 import { spawn } from "node:child_process";
+// @ts-expect-error: plain JavaScript without declarations, run by bin/pagegrade.js
+import { compiledIsCurrent } from "../bin/compiled.js";
 import { html, startServer } from "../test/helpers/local-server.js";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -72,10 +74,15 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 const baseline = median(times[0] ?? []);
-console.log(`pagegrade start-up, median of ${rounds} rounds (Node.js ${process.versions.node})`);
+const running = compiledIsCurrent()
+  ? "dist/ current: the compiled JavaScript runs"
+  : "dist/ stale or absent: the sources run through tsx";
+console.log(`pagegrade start-up, median of ${rounds} rounds (Node.js ${process.versions.node}; ${running})`);
 commands.forEach((command, index) => {
   const ms = median(times[index] ?? []);
   console.log(
     `  ${command.name.padEnd(32)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / baseline).toFixed(2)}× baseline  (+${(ms - baseline).toFixed(0)} ms)`,
   );
 });
+const help = median(times[commands.findIndex((command) => command.name === "pagegrade --help")] ?? []);
+console.log(`  --help in ${help.toFixed(0)} ms   target <= 250 ms: ${help <= 250 ? "ok" : "MISSED"}`);

@@ -264,7 +264,7 @@ export class FrontierClaims {
     await this.givingBackFetches(crawlId, (db) =>
       db
         .updateTable("crawl_pages")
-        .set({ state: "queued", attempts: sql<number>`attempts - 1` })
+        .set({ state: "queued", attempts: sql<number>`attempts - 1`, ...claimReleased })
         .where("id", "=", pageId)
         .where("state", "=", pageState("fetching")),
     );
@@ -304,7 +304,7 @@ export class FrontierClaims {
   async excludeQueued(crawlId: number): Promise<void> {
     await this.db
       .updateTable("crawl_pages")
-      .set({ state: "excluded", excluded: "limit" })
+      .set({ state: "excluded", excluded: "limit", ...claimReleased })
       .where("crawl_id", "=", crawlId)
       .where("state", "=", pageState("queued"))
       .execute();

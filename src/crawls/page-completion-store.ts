@@ -24,14 +24,13 @@ import {
 import { insertPageRow, PageCheckCodes, packChecks, pageCheckRow } from "./page-check-code-store.js";
 import { type PageCheck, urlTemplate } from "./page-checks.js";
 
-/** What became of a claimed page: the facts its row records. */
-
 /**
- * A finished page is no longer claimed: its part and lease are cleared as it is written, so a done page's row
- * does not keep 30 bytes of lease for the rest of the crawl's life.
+ * A page no longer claimed (settled, handed back, excluded): its part and lease are cleared as it is written, so
+ * a done page's row does not keep 30 bytes of lease for the rest of the crawl's life.
  */
 export const claimReleased = { claimed_by: null, lease_until: null } as const;
 
+/** What became of a claimed page: the facts its row records. */
 export type PageFacts = Partial<
   Omit<CrawlPageRow, "id" | "crawl_id" | "url" | "depth" | "in_sitemap" | "inlinks" | "attempts">
 >;

@@ -2,7 +2,7 @@
  * Migration 041: a report's summary and category scores are stored once, on the analysis it shows. The report
  * row held a copy of both (about 320 bytes of JSON a report, the same bytes as its shown analysis's), written
  * again with every analysis; reads now take them from the shown analysis through `report-rows.ts`
- * (`shownSummary`, `shownCategories`), the primary-key lookup the results already made. Issue "Grow without
+ * (`shownDocuments`, `shownDocument`, `shownDocumentBytes`), the primary-key lookup the results already made. Issue "Grow without
  * losing anything": storage per crawled page.
  *
  * A shown analysis missing either document (none should: migration 004 copied them into history) gets the
