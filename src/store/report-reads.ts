@@ -8,6 +8,7 @@ import { type Expression, type Kysely, type RawBuilder, type Selectable, type Sq
 import { unpackResults } from "./analysis-document.js";
 import { escapeLike } from "./like-pattern.js";
 import { inWorkspace, type Owner, type WorkspaceScope, workspaceOf } from "./owned-rows.js";
+import { plannedEachRun } from "./prepared-statements.js";
 import {
   type DisplayRow,
   type ReportListQuery,
@@ -107,8 +108,10 @@ export class ReportReads {
 
   /** The workspace's latest report of this URL (its id, score and result). */
   reportOfUrl(owner: Owner, url: string): Promise<Pick<ReportRow, "id" | "score" | "result"> | undefined> {
+    // Run once per crawled page, from a crawl's first page on: planned per run (see `plannedEachRun`).
     return this.db
       .selectFrom("reports")
+      .modifyFront(plannedEachRun)
       .select(["id", "score", "result"])
       .where(inWorkspace(owner))
       .where("url", "=", url)
