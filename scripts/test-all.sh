@@ -38,8 +38,14 @@ summary=$(mktemp)
 side_log=$(mktemp)
 side_pid=""
 cleanup() {
-  # A side lane still running (the main lane failed): stop it and everything it started.
-  if [ -n "$side_pid" ] && kill -0 "$side_pid" 2> /dev/null; then kill -TERM -- "-$side_pid" 2> /dev/null || true; fi
+  # A side lane still running (the main lane failed): stop it and everything it started. A stage the lane was
+  # forking as the signal went out escapes it, so the group is signalled until it is empty (at most 5 s), then
+  # killed.
+  if [ -n "$side_pid" ] && kill -0 "$side_pid" 2> /dev/null; then
+    local tries=0
+    while kill -TERM -- "-$side_pid" 2> /dev/null && ((tries++ < 50)); do sleep 0.1; done
+    kill -KILL -- "-$side_pid" 2> /dev/null || true
+  fi
   rm -f "$summary" "$side_log"
 }
 trap cleanup EXIT
