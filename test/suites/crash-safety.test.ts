@@ -49,6 +49,14 @@ async function crashRounds(databaseUrl: string, key: string, pageUrl: string) {
       }
     };
     const workers = Array.from({ length: clients }, worker);
+    // The kill comes at a random moment once the round's service has answered a first report: on a machine
+    // loaded by other suites a fresh process may take longer than the random delay to answer at all, and a
+    // round that acknowledged nothing tests nothing.
+    const before = acknowledged.length;
+    const answering = Date.now() + 60_000;
+    while (acknowledged.length === before && Date.now() < answering) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1500));
     service.child.kill("SIGKILL");
     running = false;
