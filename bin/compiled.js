@@ -7,7 +7,7 @@
 // `npm install` or `npm run build`. A half-built dist/ has no stamp yet, so it is never used.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const sourceDir = join(root, "src");
@@ -42,4 +42,15 @@ export function compiledIsCurrent(folder = sourceDir, stamp = stampFile) {
     return false;
   }
   return typeof built.sources === "number" && newestSourceTime(folder) <= built.sources;
+}
+
+/**
+ * Imports an entry module (`main`, `cli/main`): dist/'s JavaScript while it is current, else the TypeScript
+ * source through tsx's loader (registered first). What `bin/pagegrade.js` and `bin/start.js` run.
+ */
+export async function importCompiledOrSource(entry) {
+  if (compiledIsCurrent()) return import(pathToFileURL(join(compiledDir, `${entry}.js`)).href);
+  const { register } = await import("tsx/esm/api");
+  register();
+  return import(pathToFileURL(join(sourceDir, `${entry}.ts`)).href);
 }

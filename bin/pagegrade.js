@@ -6,7 +6,7 @@
 // command) prints the usage text, plain JavaScript, without starting the loader at all.
 import { fileURLToPath } from "node:url";
 import { helpArguments, usage } from "../src/cli/usage-text.mjs";
-import { compiledIsCurrent } from "./compiled.js";
+import { importCompiledOrSource } from "./compiled.js";
 import { followParent, hasMemorySettings, relaunchWithMemorySettings } from "./memory-settings.js";
 
 const args = process.argv.slice(2);
@@ -17,11 +17,5 @@ if (helpArguments.includes(args[0])) {
   relaunchWithMemorySettings(fileURLToPath(import.meta.url), args);
 } else {
   followParent();
-  if (compiledIsCurrent()) {
-    await import("../dist/cli/main.js");
-  } else {
-    const { register } = await import("tsx/esm/api");
-    register();
-    await import("../src/cli/main.ts");
-  }
+  await importCompiledOrSource("cli/main");
 }

@@ -3,12 +3,6 @@
 // checkout works right after `npm install` and after any edit. Compiled, the service starts without tsx's loader
 // and its module-hook thread (about 70 MB less resident memory, and no compilation at start-up). The memory
 // settings come from the start script in package.json (see memory-settings.js).
-import { compiledIsCurrent } from "./compiled.js";
+import { importCompiledOrSource } from "./compiled.js";
 
-if (compiledIsCurrent()) {
-  await import("../dist/main.js");
-} else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import("../src/main.ts");
-}
+await importCompiledOrSource("main");
