@@ -9,6 +9,7 @@ import { type Expression, type Kysely, type QueryCreator, type RawBuilder, sql }
 import { flushingLater } from "../store/flushes-later.js";
 import type { NewReportTables } from "../store/new-report-statement.js";
 import type { Database } from "../store/schema.js";
+import { StatisticsUpkeep } from "../store/statistics-upkeep.js";
 import type { Dialect, Store } from "../store/store.js";
 import { type BatchingOptions, TransactionBatcher } from "../store/transaction-batcher.js";
 import type { CrawlBounds } from "./crawl-bounds.js";
@@ -53,6 +54,11 @@ export class PageCompletions {
   private readonly checkCodes = new PageCheckCodes();
   /** How many of the pages waiting for that commit add URLs with a known depth. */
   private waitingPagesAddingDepths = 0;
+  /**
+   * PostgreSQL: the tables' statistics kept up while pages are stored faster than autovacuum analyses them
+   * (statistics-upkeep.ts); a failed upkeep is tried again a thousand pages later, so its error is dropped.
+   */
+  private readonly statistics: StatisticsUpkeep | undefined;
 
   constructor(
     store: Store,
@@ -62,6 +68,7 @@ export class PageCompletions {
     this.dialect = store.dialect;
     this.pageCommits =
       store.dialect === "sqlite" ? new TransactionBatcher(store.db, pageBatching) : undefined;
+    this.statistics = store.dialect === "postgres" ? new StatisticsUpkeep(store.db) : undefined;
   }
 
   /**
@@ -113,7 +120,7 @@ export class PageCompletions {
     if (admittedBefore && codesBefore && newReport) {
       const rows = { ...admittedBefore, checks: found.checks ?? [], codes: codesBefore };
       const oneStatement = () => this.completeInOneStatement(crawlId, page, facts, rows, newReport);
-      if (await writtenAgainOnDeadlock(oneStatement)) return;
+      if (await writtenAgainOnDeadlock(oneStatement)) return this.statistics?.wrote();
     }
     let codesRead: Map<string, number> | undefined;
     const write = async (trx: Kysely<Database>) => {
@@ -131,7 +138,10 @@ export class PageCompletions {
         .where("id", "=", page.id)
         .execute();
     };
-    if (!this.pageCommits) return writtenAgainOnDeadlock(() => this.db.transaction().execute(write));
+    if (!this.pageCommits) {
+      await writtenAgainOnDeadlock(() => this.db.transaction().execute(write));
+      return this.statistics?.wrote();
+    }
     const addsDepths = found.discovered.some((entry) => entry.depth !== null && !entry.beyondDepth);
     if (addsDepths) this.waitingPagesAddingDepths++;
     try {

@@ -16,19 +16,8 @@
  * change result type" (SQLSTATE 0A000, a `select *` after a column was added). Its text is then forgotten and
  * named afresh on its next uses, so the connection prepares it again.
  */
-import { type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, sql } from "kysely";
+import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import type pg from "pg";
-
-/**
- * Marks a query planned afresh on every run, never named: its best plan depends on the table's size, which a
- * generic plan made early does not follow. A connection that named the report read by URL while a fresh
- * install's reports table was nearly empty kept its generic plan, a sequential scan, until an ANALYZE happened
- * to invalidate it: on a first crawl of 100,000 pages that read became 76 % of PostgreSQL's time (18 ms a page
- * at the end). A plan made per run reads the table's current size and takes the (user, URL) index. Put in a
- * select's front (`.modifyFront(plannedEachRun)`); harmless on SQLite.
- */
-export const plannedEachRunMarker = "/* planned each run */";
-export const plannedEachRun = sql.raw(plannedEachRunMarker);
 
 /** Runs of a text before it is named. */
 const usesBeforeNaming = 3;
@@ -52,7 +41,6 @@ export class StatementNames {
   nameFor(text: string, parameterCount: number): string | undefined {
     const name = this.named.get(text);
     if (name !== undefined || parameterCount === 0 || parameterCount > parameterLimit) return name;
-    if (text.includes(plannedEachRunMarker)) return undefined;
     if (this.named.size >= namedLimit) return undefined;
     const used = (this.uses.get(text) ?? 0) + 1;
     this.uses.delete(text);

@@ -8,7 +8,6 @@ import { type Expression, type Kysely, type RawBuilder, type Selectable, type Sq
 import { unpackResults } from "./analysis-document.js";
 import { escapeLike } from "./like-pattern.js";
 import { inWorkspace, type Owner, type WorkspaceScope, workspaceOf } from "./owned-rows.js";
-import { plannedEachRun } from "./prepared-statements.js";
 import {
   type DisplayRow,
   type ReportListQuery,
@@ -108,10 +107,10 @@ export class ReportReads {
 
   /** The workspace's latest report of this URL (its id, score and result). */
   reportOfUrl(owner: Owner, url: string): Promise<Pick<ReportRow, "id" | "score" | "result"> | undefined> {
-    // Run once per crawled page, from a crawl's first page on: planned per run (see `plannedEachRun`).
+    // Run once per crawled page: its (user, URL) index is the plan only while the table's statistics are
+    // current, which a fast crawl's own upkeep sees to on PostgreSQL (statistics-upkeep.ts).
     return this.db
       .selectFrom("reports")
-      .modifyFront(plannedEachRun)
       .select(["id", "score", "result"])
       .where(inWorkspace(owner))
       .where("url", "=", url)

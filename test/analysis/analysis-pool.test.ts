@@ -243,6 +243,27 @@ describe("the analysis processes' limits", () => {
       await analyzer.close();
     }
   });
+
+  it("ends its idle processes when asked (before a crawl's judgement), and starts one again for the next page", {
+    timeout: 120_000,
+  }, async () => {
+    const analyzer = new Analyzer(
+      settings({ PAGEGRADE_ANALYSIS_THREADS: "1", PAGEGRADE_THREAD_MIN_BYTES: "0" }),
+    );
+    try {
+      await analyzer.analyse(`${server.url}/small`);
+      const [first] = analyzer.analysisPool?.processIds ?? [];
+      expect(first).toBeGreaterThan(0);
+      analyzer.analysisPool?.endIdle();
+      expect(analyzer.analysisPool?.processesRunning).toBe(0);
+      const report = (await analyzer.analyse(`${server.url}/small`)).report;
+      expect(report.results.title?.status).toBe("pass");
+      expect(analyzer.analysisPool?.processIds).not.toContain(first);
+      expect(analyzer.analysisPool?.processesRunning).toBe(1);
+    } finally {
+      await analyzer.close();
+    }
+  });
 });
 
 describe("closing the pool", () => {

@@ -1,5 +1,5 @@
 /**
- * `pagegrade worker` runs with the memory settings `npm start` applies (bin/memory-settings.js): started without
+ * `pagegrade worker` runs with its memory settings (bin/memory-settings.js; malloc as `npm start`): started without
  * them, the command starts the worker again as its child with MALLOC_ARENA_MAX and --max-semi-space-size (read
  * from the child's /proc environ and command line, and compared with package.json's start script), forwards
  * SIGTERM to it and ends as it ends, and takes it along when killed outright; started with them, it runs in its
@@ -113,8 +113,8 @@ describe("pagegrade worker's memory settings", () => {
     const environ = environOf(worker as number);
     const argv = argumentsOf(worker as number);
     expect(environ.MALLOC_ARENA_MAX).toBe("2");
-    expect(argv).toContain("--max-semi-space-size=16");
-    // The same settings as npm start's script.
+    expect(argv).toContain("--max-semi-space-size=8");
+    // npm start's malloc setting; its young generation is twice the worker's.
     expect(packageJson.scripts.start).toMatch(/MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-2\}/);
     expect(packageJson.scripts.start).toContain("--max-semi-space-size=16");
     // The command itself has neither: it only waits.
@@ -132,7 +132,7 @@ describe("pagegrade worker's memory settings", () => {
     const [worker] = pagegradeChildrenOf(child.pid as number);
     workers.push(worker as number);
     expect(environOf(worker as number).MALLOC_ARENA_MAX).toBe("4");
-    expect(argumentsOf(worker as number)).toContain("--max-semi-space-size=16");
+    expect(argumentsOf(worker as number)).toContain("--max-semi-space-size=8");
     child.kill("SIGTERM");
     expect((await exited).code).toBe(0);
   });

@@ -113,7 +113,7 @@ async function startServiceProcessOnce(
  */
 export function startWorkerProcess(env: Record<string, string>): ChildProcess {
   const script = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
-  return spawn(process.execPath, ["--max-semi-space-size=16", script, "worker"], {
+  return spawn(process.execPath, ["--max-semi-space-size=8", script, "worker"], {
     env: { ...process.env, MALLOC_ARENA_MAX: "2", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

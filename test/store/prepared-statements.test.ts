@@ -6,7 +6,7 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { plannedEachRunMarker, StatementNames } from "../../src/store/prepared-statements.js";
+import { StatementNames } from "../../src/store/prepared-statements.js";
 import { freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
 
 describe("statement names", () => {
@@ -21,15 +21,6 @@ describe("statement names", () => {
       expect(names.nameFor("begin", 0)).toBeUndefined();
       expect(names.nameFor("insert many", 129)).toBeUndefined();
     }
-  });
-
-  it("never names a text marked to be planned on every run", () => {
-    const names = new StatementNames();
-    const text = `select ${plannedEachRunMarker} "id" from "reports" where "url" = $1`;
-    for (let run = 0; run < 10; run++) expect(names.nameFor(text, 1)).toBeUndefined();
-    expect(names.nameFor(text.replace(plannedEachRunMarker, ""), 1)).toBeUndefined();
-    expect(names.nameFor(text.replace(plannedEachRunMarker, ""), 1)).toBeUndefined();
-    expect(names.nameFor(text.replace(plannedEachRunMarker, ""), 1)).toBeDefined();
   });
 
   it("names at most 200 texts, and names a forgotten text afresh", () => {
