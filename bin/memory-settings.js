@@ -1,7 +1,6 @@
 // The memory settings of `pagegrade worker`: glibc's malloc arenas capped at MALLOC_ARENA_MAX=2 (unless set), as
 // `npm start`'s script in package.json does, and V8's young generation at --max-semi-space-size=8, half the
-// service's 16: a worker's young objects are one page's at a time, and the smaller young generation took 15–25 MB
-// off its peak for no CPU a page that 2,000 pages in alternating rounds could tell apart (README, "Lean workers").
+// service's 16: a worker's young objects are one page's at a time (README, "The 100,000-page run on this code").
 // Both must be in place when Node.js starts (glibc reads the variable at its first allocation, V8 sizes its heap
 // at start-up), so `pagegrade worker` started without them starts itself again with them, as its only child:
 // the command forwards SIGTERM, SIGINT, SIGHUP and SIGQUIT to it and ends as it ends (the same exit code or
