@@ -1,7 +1,9 @@
 /**
  * A crawl's progress as one part sees it: the crawl's page counts refreshed at most a few times a second for
  * the whole crawl, and less often once counts grow slow (a count reads every row of the crawl's frontier); the
- * progress listeners of this process are told after each count.
+ * progress listeners of this process are told after each count. The interval a crawl's counts have earned is
+ * kept per process across its parts' turns (a turn lasts seconds; a part that started each turn at the shortest
+ * interval would count a 100,000-page crawl several times a second).
  */
 import { timestamp } from "../timestamps.js";
 import type { CrawlStore } from "./crawl-store.js";
@@ -22,17 +24,34 @@ export function countIntervalAfter(tookMs: number): number {
   return Math.min(countAtLeastEveryMs, Math.max(countEveryMs, tookMs * countCostFactor));
 }
 
+/** The crawls this process keeps an earned interval for, at most (the oldest is forgotten first). */
+const intervalsKept = 1_000;
+/** Per crawl, the least time between two counts its last count earned in this process. */
+const earnedIntervals = new Map<number, number>();
+
+/** Remembers a crawl's earned interval, forgetting the oldest crawl's beyond `intervalsKept`. */
+function keepInterval(crawlId: number, intervalMs: number): void {
+  earnedIntervals.delete(crawlId);
+  earnedIntervals.set(crawlId, intervalMs);
+  if (earnedIntervals.size > intervalsKept) {
+    const oldest = earnedIntervals.keys().next().value as number;
+    earnedIntervals.delete(oldest);
+  }
+}
+
 /** One part's counts of its crawl. */
 export class CrawlProgress {
   private countedAt = 0;
   /** The least time until this part counts again: `countEveryMs`, or longer once counts have become slow. */
-  private countIntervalMs = countEveryMs;
+  private countIntervalMs: number;
 
   constructor(
     private readonly crawls: CrawlStore,
     private readonly crawlId: number,
     private readonly onProgress?: (crawlId: number) => void,
-  ) {}
+  ) {
+    this.countIntervalMs = earnedIntervals.get(crawlId) ?? countEveryMs;
+  }
 
   /**
    * Counts the crawl's pages again (`now`: whatever the time since the last count); otherwise this part asks at
@@ -52,6 +71,7 @@ export class CrawlProgress {
       if (!turn) return;
     }
     this.countIntervalMs = countIntervalAfter(performance.now() - started);
+    keepInterval(this.crawlId, this.countIntervalMs);
     this.onProgress?.(this.crawlId);
   }
 }

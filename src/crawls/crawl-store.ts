@@ -268,11 +268,18 @@ export class CrawlStore {
       .executeTakeFirst();
   }
 
-  /** A queued crawl becomes running (a running one stays so); undefined when it has ended. */
+  /**
+   * A queued crawl becomes running (a running one stays so, its `updated_at` untouched: a part's new turn is
+   * no change, and the counts' turns go by `updated_at`); undefined when it has ended.
+   */
   markRunning(id: number, now: string): Promise<CrawlRow | undefined> {
     return this.db
       .updateTable("crawls")
-      .set({ status: "running", started_at: sql<string>`coalesce(started_at, ${now})`, updated_at: now })
+      .set({
+        status: "running",
+        started_at: sql<string>`coalesce(started_at, ${now})`,
+        updated_at: sql<string>`case when status = 'running' then updated_at else ${now} end`,
+      })
       .where("id", "=", id)
       .where("status", "in", ["queued", "running"])
       .returningAll()

@@ -130,6 +130,7 @@ class CrawlRun {
     if (!running) return; // cancelled before it started
     this.crawl = running;
     await frontier.requeueStale(this.crawl.id, this.part, timestamp());
+    const seededBefore = this.crawl.seeded === 1;
     const seeded = await seededCrawl({
       crawl: this.crawl,
       dependencies: this.dependencies,
@@ -144,7 +145,8 @@ class CrawlRun {
     this.crawl = seeded;
     this.robots = parseRobotsTxt(this.crawl.robots_txt ?? "");
     this.obey(this.robots);
-    await this.progress.count(true);
+    // Counted at once after the seeding; on later turns as the pages go (at the interval the counts earned).
+    if (!seededBefore) await this.progress.count(true);
     let turnEnded = false;
     try {
       turnEnded = (await this.work()) === "turn-ended";

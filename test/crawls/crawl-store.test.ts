@@ -1,7 +1,7 @@
 /**
  * CrawlStore on SQLite and on PostgreSQL: a crawl's row is reached for its owner only; the seed and finish leases
  * go to one part at a time until they run out; the counters are recounted from the pages, and at most once per
- * interval whoever asks; a failed start asks the crawl to stop.
+ * interval whoever asks (a part's new turn does not reset the interval); a failed start asks the crawl to stop.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlBounds } from "../../src/crawls/crawl-bounds.js";
@@ -106,6 +106,19 @@ describe.each(databaseKinds)("CrawlStore on %s", (kind) => {
       await stores.crawls.refreshCountersUnlessRecent(crawl.id, 250, new Date(now.getTime() + 300)),
     ).toBe(true);
     expect((await stores.crawls.find(userId, crawl.id))?.analysed).toBe(2);
+  });
+
+  it("leaves a running crawl's updated_at when a part starts its turn (the counts' turns go by it)", async () => {
+    const crawl = await runningCrawl(stores, userId);
+    const earlier = at(Date.now() - 60_000);
+    await stores.crawls.update(crawl.id, { updated_at: earlier });
+    const turn = await stores.crawls.markRunning(crawl.id, timestamp());
+    expect([turn?.status, turn?.updated_at]).toEqual(["running", earlier]);
+    const queued = await runningCrawl(stores, userId);
+    await stores.crawls.update(queued.id, { status: "queued", updated_at: earlier });
+    const started = await stores.crawls.markRunning(queued.id, at(Date.now()));
+    expect(started?.status).toBe("running");
+    expect(started?.updated_at).not.toBe(earlier);
   });
 
   it("asks a running crawl to stop when its start fails, keeping the reason", async () => {
