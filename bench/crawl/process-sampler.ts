@@ -116,6 +116,9 @@ export class ProcessSampler {
       };
       this.seen.set(pid, entry);
     }
+    // Read again while the process lives: a child seen between its fork and its exec shows its parent's
+    // command, or none, and would be counted as the wrong part.
+    entry.command = commandOf(pid) || entry.command;
     entry.peakRssMb = Math.max(entry.peakRssMb, rss);
     if (!this.halfway) entry.peakRssFirstHalfMb = entry.peakRssMb;
     entry.cpuSeconds = Math.max(entry.cpuSeconds, cpu);
