@@ -269,13 +269,16 @@ describe("moving a SQLite service to PostgreSQL", () => {
     const before = [...acknowledged];
     // The crawl's pages done, read from the live database (the crawl's counters are refreshed at an interval).
     const Database = sqliteDatabaseClass();
+    const doneIn = (database: InstanceType<typeof Database>) =>
+      (
+        database
+          .prepare("select count(*) as n from crawl_pages where crawl_id = ? and state = 'done'")
+          .get(writerCrawl.id) as { n: number }
+      ).n;
     const pagesDone = () => {
       const reader = new Database(live, { readonly: true, fileMustExist: true });
       try {
-        const done = reader
-          .prepare("select count(*) as n from crawl_pages where crawl_id = ? and state = 'done'")
-          .get(writerCrawl.id) as { n: number };
-        return done.n;
+        return doneIn(reader);
       } finally {
         reader.close();
       }
@@ -304,10 +307,7 @@ describe("moving a SQLite service to PostgreSQL", () => {
         (copy.prepare("select id from reports").all() as { id: number }[]).map((row) => row.id),
       );
       expect(before.filter((id) => !held.has(id))).toEqual([]);
-      const crawled = copy
-        .prepare("select count(*) as n from crawl_pages where crawl_id = ? and state = 'done'")
-        .get(writerCrawl.id) as { n: number };
-      expect(crawled.n).toBeGreaterThanOrEqual(crawledBefore);
+      expect(doneIn(copy)).toBeGreaterThanOrEqual(crawledBefore);
       versions = copy.prepare("select id, reports_version from users order by id").all();
       teamVersions = copy.prepare("select id, reports_version from teams order by id").all();
     } finally {
