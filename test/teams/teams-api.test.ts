@@ -6,6 +6,7 @@
  * and invitations.
  */
 import type { LightMyRequestResponse } from "fastify";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, databaseKinds, startApi, type TestApi } from "../helpers/api.js";
 import { startTestSmtp, type TestSmtp } from "../helpers/smtp.js";
@@ -247,6 +248,34 @@ describe.each(databaseKinds)("teams API on %s", (kind) => {
       "team.created",
     ]);
   });
+
+  it.runIf(kind === "postgres")(
+    "records a change in the activity before answering it, however slow the activity's write",
+    async () => {
+      const teamId = await newTeam();
+      // A real, slow write: each activity row now takes 300 ms to insert.
+      await sql`create or replace function pagegrade_test_slow_activity() returns trigger language plpgsql as
+        $$ begin perform pg_sleep(0.3); return new; end $$`.execute(api.database.store.db);
+      await sql`create trigger slow_activity before insert on team_activity
+        for each row execute function pagegrade_test_slow_activity()`.execute(api.database.store.db);
+      try {
+        const hook = await call(api, "POST", `/api/v1/webhooks?team=${teamId}`, {
+          key: owner,
+          json: { url: "http://127.0.0.1:9/pagegrade", events: ["report.completed"] },
+        });
+        expect(hook.statusCode, hook.body).toBe(201);
+        const activity = (await call(api, "GET", `/api/v1/teams/${teamId}/activity`, { key: owner })).json()
+          .data;
+        expect(activity[0]).toMatchObject({
+          action: "webhook.created",
+          target: "/api/v1/webhooks",
+          user_id: ids.owner,
+        });
+      } finally {
+        await sql`drop trigger slow_activity on team_activity`.execute(api.database.store.db);
+      }
+    },
+  );
 
   it("renames and deletes a team, owners only", async () => {
     const teamId = await newTeam("Old name");

@@ -42,17 +42,24 @@ export type ApiAccess = ReturnType<typeof apiAccess>;
 
 /**
  * The team's activity, kept in one place: every request that was allowed to change a team's workspace and
- * succeeded appends who did what to which path (`report.updated`, `/api/v1/reports/12`), after its response.
+ * succeeded appends who did what to which path (`report.updated`, `/api/v1/reports/12`) before its response is
+ * sent, so a client that reads the activity after its change's answer finds it there. An activity write that
+ * fails is logged and does not turn a change that was made into an error.
  */
 export function recordTeamChanges(app: FastifyInstance, access: ApiAccess, teams: TeamService): void {
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onSend", async (request, reply, payload) => {
     const workspace = access.written(request);
-    if (!workspace || workspace.teamId === null || reply.statusCode >= 400) return;
-    await teams.recordChange({
-      teamId: workspace.teamId,
-      userId: workspace.userId,
-      action: changeOf(request.method, request.routeOptions.url ?? request.url),
-      target: request.url.split("?")[0] ?? request.url,
-    });
+    if (!workspace || workspace.teamId === null || reply.statusCode >= 400) return payload;
+    try {
+      await teams.recordChange({
+        teamId: workspace.teamId,
+        userId: workspace.userId,
+        action: changeOf(request.method, request.routeOptions.url ?? request.url),
+        target: request.url.split("?")[0] ?? request.url,
+      });
+    } catch (error) {
+      request.log.error({ err: error }, "the team's activity entry could not be written");
+    }
+    return payload;
   });
 }
