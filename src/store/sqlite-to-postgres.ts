@@ -458,15 +458,22 @@ async function setSequences(source: SqliteDatabase, target: pg.Client, schema: s
   } catch {
     // A database without AUTOINCREMENT tables has no sqlite_sequence.
   }
-  const { rows } = await target.query<{ table: string; column: string; sequence: string | null }>(
-    `select table_name as table, column_name as column,
-            pg_get_serial_sequence(quote_ident(table_schema) || '.' || quote_ident(table_name), column_name) as sequence
-     from information_schema.columns
-     where table_schema = $1 and (is_identity = 'YES' or column_default like 'nextval(%')`,
+  // The sequences owned by the schema's columns, read from the catalogs alone: pg_get_serial_sequence over
+  // information_schema.columns takes a lock on every table it is evaluated for, other schemas' included, and two
+  // copies into two schemas, each holding its own tables' locks, deadlocked on each other's.
+  const { rows } = await target.query<{ table: string; column: string; sequence: string }>(
+    `select t.relname as table, a.attname as column,
+            quote_ident(n.nspname) || '.' || quote_ident(s.relname) as sequence
+     from pg_class t
+     join pg_namespace n on n.oid = t.relnamespace
+     join pg_depend d on d.refclassid = 'pg_class'::regclass and d.refobjid = t.oid
+       and d.classid = 'pg_class'::regclass and d.deptype in ('a', 'i')
+     join pg_class s on s.oid = d.objid and s.relkind = 'S'
+     join pg_attribute a on a.attrelid = t.oid and a.attnum = d.refobjsubid
+     where n.nspname = $1 and t.relkind in ('r', 'p')`,
     [schema],
   );
   for (const { table, column, sequence } of rows) {
-    if (!sequence) continue;
     const largest = await target.query<{ n: string | null }>(
       `select max(${quoted(column)})::text as n from ${quoted(table)}`,
     );
