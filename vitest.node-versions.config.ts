@@ -32,7 +32,8 @@ export const versionDependentFiles: Record<string, string> = {
   // Processes: analysis processes and their memory limits and nice values, the service, the worker, npm start.
   "test/analysis/analysis-pool.test.ts": "analysis processes: fork, IPC, memory limits, nice values, exits",
   "test/architecture/raw-process-modules.test.ts": "the modules a process of this major loads",
-  "test/cli/worker-memory-settings.test.ts": "V8's semi-space flag, NODE_OPTIONS, the relaunch and signals",
+  "test/cli/worker-memory-settings.test.ts":
+    "bin/pagegrade's exec of this major: V8's semi-space flag, malloc's setting, signals",
   "test/runtime/heap-growth.test.ts": "V8's heap growth flag, set at run time",
   "test/service.test.ts": "the service as a process: start, refusals, stop",
   "test/start-command.test.ts": "npm start and its signals, with this major's npm",

@@ -325,8 +325,8 @@ function printDistributed(results: MeasuredDistributedCrawl[], baseline: number)
 }
 
 /**
- * Per worker, the peak RSS of the process doing its work (the largest of its tree: `pagegrade worker` relaunches
- * itself, under npm's launcher) and of that process with its descendants (its analysis processes), summed in
+ * Per worker, the peak RSS of the process doing its work (the largest of its tree: the worker runs under npx and
+ * its shell) and of that process with its descendants (its analysis processes), summed in
  * one sample.
  */
 function workerPeaks(

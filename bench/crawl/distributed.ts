@@ -203,18 +203,24 @@ export async function crawlDistributed(options: DistributedCrawlOptions): Promis
     // The workers: `npx --no-install pagegrade worker`, each running its share of the parts.
     const ready: Array<Promise<void>> = [];
     for (let n = 1; n <= options.workers; n++) {
-      // Profiled, the worker is started as `node --cpu-prof bin/pagegrade.js worker`: the flag passes on to the
-      // process the command starts with the service's memory settings (bin/memory-settings.js).
+      // Profiled, the worker is started as bin/pagegrade starts it (its memory settings), with `--cpu-prof`.
       const [command, args] = options.cpuProfileDir
         ? [
             process.execPath,
-            ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`, "bin/pagegrade.js", "worker"],
+            [
+              "--max-semi-space-size=8",
+              "--cpu-prof",
+              `--cpu-prof-dir=${options.cpuProfileDir}`,
+              "bin/pagegrade.js",
+              "worker",
+            ],
           ]
         : ["npx", ["--no-install", "pagegrade", "worker"]];
       const worker = start(command, args, {
         cwd: root,
         env: {
           ...shared,
+          ...(options.cpuProfileDir ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" } : {}),
           PAGEGRADE_WORKERS: String(perWorker),
           PAGEGRADE_CRAWL_WORKERS: String(perWorker),
         },

@@ -1,6 +1,6 @@
 /**
  * Samples processes from /proc for the crawl benchmarks: each watched process and its descendants (a `npm start`
- * runs the service as npm's child; `pagegrade worker` relaunches itself as its own child), their resident memory
+ * runs the service as npm's child; `npx pagegrade worker` runs the worker as npm's grandchild), their resident memory
  * (VmRSS) and the CPU time they used (utime + stime). Keeps, per process, the peak RSS before and after a mark
  * (the crawl's half-way point, so a reader sees whether memory stays flat), the peak of its subtree's summed RSS
  * (itself and its descendants read in the same sample: a worker with its analysis processes) and the last CPU

@@ -1,86 +1,64 @@
 /**
- * `pagegrade worker` runs with its memory settings (bin/memory-settings.js; malloc as `npm start`): started without
- * them, the command starts the worker again as its child with MALLOC_ARENA_MAX and --max-semi-space-size (read
- * from the child's /proc environ and command line, and compared with package.json's start script), forwards
- * SIGTERM to it and ends as it ends, and takes it along when killed outright; started with them, it runs in its
- * own process. Real processes on the local PostgreSQL and Redis.
+ * `pagegrade worker` runs with its memory settings (bin/pagegrade, the installed command; malloc as `npm start`):
+ * the command replaces itself with Node.js, so the process started is the worker itself, with MALLOC_ARENA_MAX=2
+ * (or the operator's own) and --max-semi-space-size=8 (read from its /proc environ and command line, and compared
+ * with package.json's start script); SIGTERM reaches it directly and it stops as it should. Reached through a
+ * symbolic link, as npm links it, it still finds its entry; other commands run with Node.js's defaults. Real
+ * processes on the local PostgreSQL and Redis; `node` is this test's own Node.js (the Node.js 22 and 24 lanes).
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, postgresUrl, type TestDatabase } from "../helpers/api.js";
 import { eventually } from "../helpers/job-queues.js";
 import { dropRedisKeys, redisUrl } from "../helpers/redis.js";
 
-const bin = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
+const command = new URL("../../bin/pagegrade", import.meta.url).pathname;
+const entry = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
 const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  bin: { pagegrade: string };
   scripts: { start: string };
 };
-
-function childrenOf(pid: number): number[] {
-  try {
-    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
-      .split("\n")
-      .map((line) => Number.parseInt(line, 10))
-      .filter((child) => Number.isInteger(child));
-  } catch {
-    return []; // ps exits 1 when there are none
-  }
-}
-
-/** Whether a process still runs (a zombie, which has ended and waits to be reaped, does not). */
-function running(pid: number): boolean {
-  const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) return false;
-  const state = readFileSync(stat, "utf8").split(") ")[1]?.[0];
-  return state !== undefined && state !== "Z" && state !== "X";
-}
+/** The environment without the settings under test, `node` on the PATH being this test's Node.js. */
+const { MALLOC_ARENA_MAX: _unset, NODE_OPTIONS: _none, ...inherited } = process.env;
+const withThisNode = { ...inherited, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` };
 
 function environOf(pid: number): Record<string, string> {
   return Object.fromEntries(
     readFileSync(`/proc/${pid}/environ`, "utf8")
       .split("\0")
       .filter(Boolean)
-      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
   );
 }
 
-function argumentsOf(pid: number): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-  } catch {
-    return []; // it has ended since it was listed
-  }
-}
-
-/** The command's children that run pagegrade itself (not the start-up check of Chromium, a child of its own). */
-function pagegradeChildrenOf(pid: number): number[] {
-  return childrenOf(pid).filter((child) => argumentsOf(child).includes(bin));
-}
+const argumentsOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
 
 describe("pagegrade worker's memory settings", () => {
   let database: TestDatabase;
+  let links: string;
   const keyPrefix = `pagegrade-test:${randomBytes(6).toString("hex")}:`;
   const started: ChildProcess[] = [];
-  const workers: number[] = [];
 
   beforeAll(async () => {
     database = await freshDatabase("postgres");
+    links = mkdtempSync(join(tmpdir(), "pagegrade-bin-"));
   });
   afterAll(async () => {
     for (const child of started) if (child.exitCode === null) child.kill("SIGKILL");
-    for (const pid of workers) if (running(pid)) process.kill(pid, "SIGKILL");
+    rmSync(links, { recursive: true, force: true });
     await dropRedisKeys(keyPrefix);
     await database.drop();
   });
 
   /** Starts the command as an operator would, with a worker's settings; resolves once it runs jobs. */
-  async function startWorker(nodeArguments: string[], env: Record<string, string>) {
-    const { MALLOC_ARENA_MAX: _unset, NODE_OPTIONS: _none, ...inherited } = process.env;
-    const child = spawn(process.execPath, [...nodeArguments, bin, "worker"], {
+  async function startWorker(path: string, env: Record<string, string>) {
+    const child = spawn(path, ["worker"], {
       env: {
-        ...inherited,
+        ...withThisNode,
         PAGEGRADE_QUEUE_URL: redisUrl,
         PAGEGRADE_REDIS_KEY_PREFIX: keyPrefix,
         DATABASE_URL: `${postgresUrl}?options=-c%20search_path%3D${database.schema}`,
@@ -98,59 +76,46 @@ describe("pagegrade worker's memory settings", () => {
       child.on("exit", (code, signal) => resolve({ code, signal })),
     );
     await eventually(async () => stderr.includes("running up to"), "the worker to start", 60_000);
-    return { child, exited, stderr: () => stderr };
+    return { pid: child.pid as number, child, exited, stderr: () => stderr };
   }
 
-  it("starts its worker again with npm start's settings when started without them, and forwards SIGTERM", {
+  it("is the installed command, and is the worker itself with npm start's malloc setting and half its young generation", {
     timeout: 90_000,
   }, async () => {
-    const { child, exited, stderr } = await startWorker([], {});
-    const pid = child.pid as number;
-    const [worker, ...others] = pagegradeChildrenOf(pid);
-    expect(others).toEqual([]);
-    workers.push(worker as number);
-
-    const environ = environOf(worker as number);
-    const argv = argumentsOf(worker as number);
-    expect(environ.MALLOC_ARENA_MAX).toBe("2");
+    expect(new URL(`../../${packageJson.bin.pagegrade}`, import.meta.url).pathname).toBe(command);
+    const { pid, child, exited, stderr } = await startWorker(command, {});
+    const argv = argumentsOf(pid);
     expect(argv).toContain("--max-semi-space-size=8");
+    expect(argv.slice(-2)).toEqual([entry, "worker"]);
+    expect(readFileSync(`/proc/${pid}/exe`).equals(readFileSync(process.execPath))).toBe(true);
+    expect(environOf(pid).MALLOC_ARENA_MAX).toBe("2");
     // npm start's malloc setting; its young generation is twice the worker's.
     expect(packageJson.scripts.start).toMatch(/MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-2\}/);
     expect(packageJson.scripts.start).toContain("--max-semi-space-size=16");
-    // The command itself has neither: it only waits.
-    expect(environOf(pid).MALLOC_ARENA_MAX).toBeUndefined();
 
     child.kill("SIGTERM");
     expect(await exited).toEqual({ code: 0, signal: null });
     expect(stderr()).toContain("SIGTERM: finishing running jobs (at most 1 s)");
     expect(stderr()).toContain("stopped");
-    expect(running(worker as number)).toBe(false);
   });
 
-  it("keeps an operator's own MALLOC_ARENA_MAX", { timeout: 90_000 }, async () => {
-    const { child, exited } = await startWorker([], { MALLOC_ARENA_MAX: "4" });
-    const [worker] = pagegradeChildrenOf(child.pid as number);
-    workers.push(worker as number);
-    expect(environOf(worker as number).MALLOC_ARENA_MAX).toBe("4");
-    expect(argumentsOf(worker as number)).toContain("--max-semi-space-size=8");
-    child.kill("SIGTERM");
-    expect((await exited).code).toBe(0);
-  });
-
-  it("takes its worker along when it is killed outright", { timeout: 90_000 }, async () => {
-    const { child, exited } = await startWorker([], {});
-    const [worker] = pagegradeChildrenOf(child.pid as number);
-    workers.push(worker as number);
+  it("keeps an operator's own MALLOC_ARENA_MAX, and finds its entry through npm's symbolic link", {
+    timeout: 90_000,
+  }, async () => {
+    const link = join(links, "pagegrade");
+    symlinkSync(command, link);
+    const { pid, child, exited } = await startWorker(link, { MALLOC_ARENA_MAX: "4" });
+    expect(environOf(pid).MALLOC_ARENA_MAX).toBe("4");
+    expect(argumentsOf(pid)).toEqual(expect.arrayContaining(["--max-semi-space-size=8", entry]));
     child.kill("SIGKILL");
     expect((await exited).signal).toBe("SIGKILL");
-    await eventually(async () => !running(worker as number), "the worker to end", 5_000);
   });
 
-  it("runs in its own process when started with the settings", { timeout: 90_000 }, async () => {
-    const { child, exited } = await startWorker(["--max-semi-space-size=16"], { MALLOC_ARENA_MAX: "2" });
-    expect(pagegradeChildrenOf(child.pid as number)).toEqual([]);
-    expect(environOf(child.pid as number).MALLOC_ARENA_MAX).toBe("2");
-    child.kill("SIGTERM");
-    expect((await exited).code).toBe(0);
+  it("runs every other command with Node.js's defaults", () => {
+    const help = spawnSync(command, ["help"], { env: withThisNode, encoding: "utf8" });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage:\n {2}pagegrade analyze/);
+    const script = readFileSync(command, "utf8");
+    expect(script).toMatch(/^exec node "\$here\/pagegrade\.js" "\$@"$/m);
   });
 });

@@ -107,9 +107,9 @@ async function startServiceProcessOnce(
 }
 
 /**
- * Starts `pagegrade worker` with these settings over the test's environment; stderr shows in the test's. It starts
- * with the memory settings in place, so it runs in this one process (not relaunched as a child of its own), which
- * is what the fault tests SIGKILL.
+ * Starts `pagegrade worker` with these settings over the test's environment; stderr shows in the test's. It is
+ * started as bin/pagegrade starts it (its memory settings, one process, which is what the fault tests SIGKILL),
+ * with this test's Node.js (the Node.js 22 and 24 lanes).
  */
 export function startWorkerProcess(env: Record<string, string>): ChildProcess {
   const script = new URL("../../bin/pagegrade.js", import.meta.url).pathname;
