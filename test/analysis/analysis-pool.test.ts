@@ -9,7 +9,7 @@ import { PageCollector } from "../../src/analysis/collect.js";
 import type { CrawlAsk } from "../../src/analysis/crawled-page.js";
 import { FetchFailure } from "../../src/analysis/fetch/fetch-failure.js";
 import type { CollectedFacts, ParseInput } from "../../src/analysis/page-work.js";
-import { AnalysisPool } from "../../src/analysis/pool/analysis-pool.js";
+import { AnalysisPool, analysisSemiSpaceMb } from "../../src/analysis/pool/analysis-pool.js";
 import { FairQueue } from "../../src/analysis/pool/fair-queue.js";
 import { InThreadSession, type PageSession } from "../../src/analysis/pool/page-session.js";
 import { defaultScoring } from "../../src/analysis/scoring-config.js";
@@ -343,6 +343,51 @@ describe("a page's bytes on their way to a process", () => {
       expect(body.equals(page)).toBe(true);
     } finally {
       await pool.close();
+    }
+  });
+});
+
+describe.skipIf(process.platform !== "linux")("the analysis processes' memory settings", () => {
+  it("start with the young generation at analysisSemiSpaceMb and malloc's arenas capped, unless an operator set them", async () => {
+    const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    const argumentsOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    const started = async (semiSpaceMb?: number | null) => {
+      const pool = new AnalysisPool({
+        processes: 1,
+        timeLimitMs: 600_000,
+        memoryLimitMb: 512,
+        scoring: defaultScoring,
+        ...(semiSpaceMb === undefined ? {} : { semiSpaceMb }),
+      });
+      const session = await pool.session("");
+      await session.parse({
+        body: Buffer.from(heavyPage),
+        contentType: "text/html",
+        finalUrl: "https://example.com/",
+        renderedHtml: null,
+      });
+      session.release();
+      const [pid] = pool.processIds;
+      return { pool, pid: pid as number };
+    };
+    const operators = process.env.MALLOC_ARENA_MAX;
+    delete process.env.MALLOC_ARENA_MAX;
+    const byDefault = await started();
+    process.env.MALLOC_ARENA_MAX = "3";
+    const ownSize = await started(null);
+    if (operators === undefined) delete process.env.MALLOC_ARENA_MAX;
+    else process.env.MALLOC_ARENA_MAX = operators;
+    try {
+      expect(analysisSemiSpaceMb).toBe(8);
+      expect(argumentsOf(byDefault.pid)).toContain("--max-semi-space-size=8");
+      expect(environOf(byDefault.pid)).toContain("MALLOC_ARENA_MAX=2");
+      expect(argumentsOf(ownSize.pid).some((argument) => argument.startsWith("--max-semi-space-size"))).toBe(
+        false,
+      );
+      expect(environOf(ownSize.pid)).toContain("MALLOC_ARENA_MAX=3");
+    } finally {
+      await byDefault.pool.close();
+      await ownSize.pool.close();
     }
   });
 });
