@@ -43,17 +43,13 @@ export interface AnalysisPoolOptions {
   idleMs?: number;
   /** A process resident in more than this (MB) after a page is replaced by a new one; 0 or unset: never. */
   recycleMb?: number;
-  /** V8's semi-space (MB) in each process; unset: `analysisSemiSpaceMb`; null: Node.js's own (bench:analysis-memory). */
-  semiSpaceMb?: number | null;
+  /**
+   * V8's semi-space (MB) in each process; unset: Node.js's own (16 MB on Node.js 20 and 22). Smaller saves memory
+   * at a CPU cost that `npm run bench:analysis-memory` measures: at 8 MB, 15–20 MB less a process for 11–22 % more
+   * CPU a page, which took a 100,000-page crawl under its rate (README, "The 100,000-page run on this code").
+   */
+  semiSpaceMb?: number;
 }
-
-/**
- * The young generation of an analysis process: V8's semi-space at 8 MB (Node.js 20 and 22 let it grow to 16, 24
- * further). A page's parse and its facts live across the page's turns and are promoted either way, so the larger
- * space mostly holds garbage: at 8 MB each process peaks about 20 MB lower for about the same CPU a page
- * (`npm run bench:analysis-memory`; README, "Memory" in Configuration).
- */
-export const analysisSemiSpaceMb = 8;
 
 const entry = new URL("./analysis-process-entry.mjs", import.meta.url);
 /** Starting a process (loading the parser and the checks) is not the page's time. */
@@ -187,8 +183,6 @@ export class AnalysisPool {
   }
 
   private start(slot: Slot): ChildProcess {
-    const youngGeneration =
-      this.options.semiSpaceMb === undefined ? analysisSemiSpaceMb : this.options.semiSpaceMb;
     const { NODE_OPTIONS: _flags, ...inherited } = process.env;
     const env = {
       ...inherited,
@@ -199,11 +193,13 @@ export class AnalysisPool {
       } satisfies ProcessArguments),
     };
     const child = fork(entry, [], {
-      // Only the heap limit and the young generation: the service's own flags (its loader, its heap sizes) are not
+      // Only the heap limit (and a young generation if one is given): the service's own flags (its loader, its heap sizes) are not
       // the process's, and NODE_OPTIONS could raise the limit.
       execArgv: [
         `--max-old-space-size=${this.options.memoryLimitMb}`,
-        ...(youngGeneration === null ? [] : [`--max-semi-space-size=${youngGeneration}`]),
+        ...(this.options.semiSpaceMb === undefined
+          ? []
+          : [`--max-semi-space-size=${this.options.semiSpaceMb}`]),
       ],
       env,
       serialization: "advanced",
