@@ -347,34 +347,36 @@ describe("a page's bytes on their way to a process", () => {
   });
 });
 
+/** A pool of one process, started by parsing a large page in it (the page released): the pool and that process. */
+async function poolWithProcess(semiSpaceMb?: number): Promise<{ pool: AnalysisPool; pid: number }> {
+  const pool = new AnalysisPool({
+    processes: 1,
+    timeLimitMs: 600_000,
+    memoryLimitMb: 512,
+    scoring: defaultScoring,
+    ...(semiSpaceMb === undefined ? {} : { semiSpaceMb }),
+  });
+  const session = await pool.session("");
+  await session.parse({
+    body: Buffer.from(heavyPage),
+    contentType: "text/html",
+    finalUrl: "https://example.com/",
+    renderedHtml: null,
+  });
+  session.release();
+  const [pid] = pool.processIds;
+  return { pool, pid: pid as number };
+}
+
 describe.skipIf(process.platform !== "linux")("the analysis processes' memory settings", () => {
   it("cap malloc's arenas unless an operator set them, and size the young generation only when asked", async () => {
     const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
     const argumentsOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    const started = async (semiSpaceMb?: number) => {
-      const pool = new AnalysisPool({
-        processes: 1,
-        timeLimitMs: 600_000,
-        memoryLimitMb: 512,
-        scoring: defaultScoring,
-        ...(semiSpaceMb === undefined ? {} : { semiSpaceMb }),
-      });
-      const session = await pool.session("");
-      await session.parse({
-        body: Buffer.from(heavyPage),
-        contentType: "text/html",
-        finalUrl: "https://example.com/",
-        renderedHtml: null,
-      });
-      session.release();
-      const [pid] = pool.processIds;
-      return { pool, pid: pid as number };
-    };
     const operators = process.env.MALLOC_ARENA_MAX;
     delete process.env.MALLOC_ARENA_MAX;
-    const byDefault = await started();
+    const byDefault = await poolWithProcess();
     process.env.MALLOC_ARENA_MAX = "3";
-    const sized = await started(8);
+    const sized = await poolWithProcess(8);
     if (operators === undefined) delete process.env.MALLOC_ARENA_MAX;
     else process.env.MALLOC_ARENA_MAX = operators;
     try {
@@ -400,24 +402,10 @@ describe.skipIf(process.platform !== "linux")("the analysis processes' priority"
     });
 
   it("is 10 steps of nice below the process that started them, whatever that one's, on every thread", async () => {
-    const pool = new AnalysisPool({
-      processes: 1,
-      timeLimitMs: 600_000,
-      memoryLimitMb: 512,
-      scoring: defaultScoring,
-    });
+    const { pool, pid } = await poolWithProcess();
     try {
-      const session = await pool.session("");
-      await session.parse({
-        body: Buffer.from(heavyPage),
-        contentType: "text/html",
-        finalUrl: "https://example.com/",
-        renderedHtml: null,
-      });
-      const [pid] = pool.processIds;
       expect(pid).toBeDefined();
-      const nice = niceValues(pid as number);
-      session.release();
+      const nice = niceValues(pid);
       expect(nice.length).toBeGreaterThan(1);
       expect(new Set(nice)).toEqual(new Set([Math.min(19, getPriority() + 10)]));
       // This process's own threads are left as they were.
