@@ -1,7 +1,8 @@
 /**
  * The `crawl` job: one part of a crawl, from its frontier in the database to its site findings. The first run
  * seeds the frontier from robots.txt and the sitemaps, or the list in list mode (`crawl-seeding.ts`); every part
- * then claims queued pages one at a time and crawls each (`page-crawl.ts`: paced by the crawl's politeness gate,
+ * then claims queued pages (on PostgreSQL a few at once: `part-claims.ts`) and crawls them one at a time
+ * (`page-crawl.ts`: paced by the crawl's politeness gate,
  * analysed through the Analyzer, so through the address guard, and stored in one transaction while the part goes
  * on). A run cut off by a crash or shutdown leaves its pages `fetching`, and the next run puts them back: a page
  * whose analysis was already stored (its request id is the crawl and page) is not analysed again. When the
@@ -25,6 +26,7 @@ import type { CrawlRow } from "./crawl-store.js";
 import type { CrawlerDependencies } from "./crawler-dependencies.js";
 import { PageCommits } from "./page-commits.js";
 import { PageCrawler } from "./page-crawl.js";
+import { PartClaims } from "./part-claims.js";
 
 export { countIntervalAfter } from "./crawl-progress.js";
 export type { CrawlerDependencies } from "./crawler-dependencies.js";
@@ -169,10 +171,10 @@ class CrawlRun {
   /**
    * Claims and crawls pages until none is left to any part, the budget is spent or the crawl must stop (then
    * "done"), or until this part's turn is over ("turn-ended": `slice` spent, checked after each page or idle
-   * wait, so a run always gets one go at the frontier).
+   * wait, so a run always gets one go at the frontier). Pages claimed ahead and not crawled go back to the
+   * queue when the run ends (unless it was aborted: the part's next run, or the lease's end, puts them back).
    */
   private async work(): Promise<"done" | "turn-ended"> {
-    const { frontier } = this.dependencies.stores;
     const pages = new PageCrawler({
       crawl: this.crawl,
       dependencies: this.dependencies,
@@ -182,17 +184,26 @@ class CrawlRun {
       listed: this.listed,
       commits: this.commits,
     });
+    const claims = new PartClaims(this.dependencies.stores.frontier, this.crawl, this.part, pages);
+    try {
+      return await this.crawlClaimed(claims, pages);
+    } finally {
+      if (!this.signal.aborted) await claims.handBackHeld();
+    }
+  }
+
+  private async crawlClaimed(claims: PartClaims, pages: PageCrawler): Promise<"done" | "turn-ended"> {
+    const { frontier } = this.dependencies.stores;
     let pagesThisTurn = 0;
     const turnOver = () => Date.now() >= this.turnEndsAt || pagesThisTurn >= this.turnPages;
     for (;;) {
       if (this.signal.aborted) return "done";
       this.commits.throwIfFailed();
-      const leaseUntil = timestamp(new Date(Date.now() + pageLeaseMs));
       // A page with a depth goes before one known only from a sitemap (it gives the pages it links to a depth).
       // While waiting commits will add pages with a depth, only those are claimed; with none queued, the
       // waiting pages are committed first.
       const addingDepths = frontier.pagesAddingDepthsWait();
-      const page = await frontier.claim(this.crawl.id, this.part, leaseUntil, !addingDepths);
+      const page = await claims.next(!addingDepths);
       if (page === undefined && addingDepths) {
         await frontier.commitWaitingPages();
         continue;
@@ -217,7 +228,7 @@ class CrawlRun {
       }
       await renewingWhile(
         pageLeaseMs / 3,
-        () => frontier.renewClaim(page.id, this.part, timestamp(new Date(Date.now() + pageLeaseMs))),
+        () => claims.renew(page),
         () => pages.crawlPage(page),
       );
       await this.progress.count();

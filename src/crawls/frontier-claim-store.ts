@@ -5,7 +5,14 @@
  * `delay` apart across parts, a pause after a 429 or 503). Each write that PostgreSQL runs as one statement of
  * its own stands beside the SQLite transaction that does the same.
  */
-import { type Kysely, type QueryCreator, sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
+import {
+  type Kysely,
+  type QueryCreator,
+  type RawBuilder,
+  sql,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from "kysely";
 import { flushingLater } from "../store/flushes-later.js";
 import type { Database } from "../store/schema.js";
 import type { Dialect } from "../store/store.js";
@@ -85,11 +92,34 @@ export class FrontierClaims {
    * (`claimInOneStatement`); on SQLite one transaction.
    */
   async claim(crawlId: number, part: number, leaseUntil: string, unknownDepth: boolean): Promise<Claim> {
+    const claimed = await this.claimSome(crawlId, part, leaseUntil, unknownDepth, 1);
+    return Array.isArray(claimed) ? claimed[0] : claimed;
+  }
+
+  /**
+   * `claim` of up to `atMost` pages at once, in the order they are to be crawled, each a fetch from the budget
+   * (never more than the budget has left), and no more than this part's share of the queue (`parts` parts
+   * sharing it; one page at least). On PostgreSQL, where each claim is a statement and a round trip, a part
+   * claims a few pages ahead (`claimAhead` in part-claims.ts); on SQLite one page, whatever is asked. Several
+   * pages come only with a known depth: pages known only from a sitemap are claimed one at a time, as they wait
+   * for every page with a depth.
+   */
+  async claimSome(
+    crawlId: number,
+    part: number,
+    leaseUntil: string,
+    unknownDepth: boolean,
+    atMost: number,
+    parts = 1,
+  ): Promise<CrawlPageRow[] | Exclude<Claim, CrawlPageRow>> {
     if (this.dialect === "postgres") {
-      const claimed =
-        (await this.claimInOneStatement(crawlId, part, leaseUntil, "known")) ??
-        (unknownDepth ? await this.claimInOneStatement(crawlId, part, leaseUntil, "unknown") : undefined);
-      return claimed ?? this.whyNoClaim(this.db, crawlId);
+      const share = { atMost, parts };
+      const known = await this.claimInOneStatement(crawlId, part, leaseUntil, "known", share);
+      if (known.length > 0) return known;
+      const unknown = unknownDepth
+        ? await this.claimInOneStatement(crawlId, part, leaseUntil, "unknown", { atMost: 1, parts })
+        : [];
+      return unknown.length > 0 ? unknown : this.whyNoClaim(this.db, crawlId);
     }
     return this.db.transaction().execute(async (trx) => {
       const queued = trx
@@ -108,7 +138,7 @@ export class FrontierClaims {
           ? await queued.where("depth", "is", null).orderBy("id").limit(1).executeTakeFirst()
           : undefined);
       const reserved = next
-        ? Number((await takingAFetch(trx, crawlId).executeTakeFirst()).numUpdatedRows)
+        ? Number((await takingFetches(trx, crawlId, 1).executeTakeFirst()).numUpdatedRows)
         : 0;
       if (reserved === 0) return this.whyNoClaim(trx, crawlId);
       const page = next as CrawlPageRow;
@@ -119,7 +149,7 @@ export class FrontierClaims {
         lease_until: leaseUntil,
       };
       await trx.updateTable("crawl_pages").set(claimed).where("id", "=", page.id).execute();
-      return { ...page, ...claimed };
+      return [{ ...page, ...claimed }];
     });
   }
 
@@ -130,17 +160,31 @@ export class FrontierClaims {
    * in between. In the statement, the page's row is locked first (`for update skip locked`: a queued row that
    * another transaction holds, a page's transaction lowering its depth, is passed over rather than waited for),
    * and the budget is taken only if there is one (the update of the crawl's row reads the chosen page); then the
-   * page is marked. Never the other order, so no claim waits for a page while holding the crawl's row. A page
+   * page is marked. Never the other order, so no claim waits for a page while holding the crawl's row. Pages
    * with a depth (`known`), or one known only from a sitemap while no part fetches a page with a depth
-   * (`unknown`). Undefined when nothing was claimed (`whyNoClaim` says why).
+   * (`unknown`). Up to `share.atMost` pages, no more than a `share.parts`th of the queued pages (an estimate)
+   * but one at least, and no more than the budget had left when the statement began; the budget takes one fetch per page chosen or, should another part have taken some of what was left
+   * meanwhile, none (nothing claimed, at the budget's very end only: the part looks again shortly). Empty when
+   * nothing was claimed (`whyNoClaim` says why).
    */
   private async claimInOneStatement(
     crawlId: number,
     part: number,
     leaseUntil: string,
     depth: "known" | "unknown",
-  ): Promise<CrawlPageRow | undefined> {
-    return this.db
+    share: { atMost: number; parts: number },
+  ): Promise<CrawlPageRow[]> {
+    // What the budget has left and, claiming ahead, this part's share of the queue: estimated from the crawl's
+    // own counts (URLs admitted to the frontier less the fetches taken; pages excluded once claimed are counted
+    // as queued), one read of the crawl's row by its key where counting queued pages would scan the frontier.
+    const parts = Math.max(1, share.parts);
+    const limit =
+      share.atMost > 1
+        ? sql<number>`(select greatest(0, least(max_pages - reserved, ${share.atMost}::integer,
+            greatest(1, (urls_offered - urls_dropped - reserved) / ${parts}::integer)))
+            from crawls where id = ${crawlId})`
+        : sql<number>`(select greatest(0, least(max_pages - reserved, 1)) from crawls where id = ${crawlId})`;
+    const rows = await this.db
       .with("next", (db) =>
         db
           .selectFrom("crawl_pages")
@@ -166,12 +210,12 @@ export class FrontierClaims {
               )
               .orderBy("id"),
           )
-          .limit(1)
+          .limit(limit)
           .forUpdate()
           .skipLocked(),
       )
       .with("budget", (db) =>
-        takingAFetch(db, crawlId)
+        takingFetches(db, crawlId, sql<number>`(select count(*) from "next")::integer`)
           .where(sql<boolean>`exists (select "next"."id" from "next")`)
           .where(flushingLater())
           .returning("crawls.id"),
@@ -183,14 +227,15 @@ export class FrontierClaims {
         claimed_by: part,
         lease_until: leaseUntil,
       })
-      .where("id", "=", (eb) => eb.selectFrom("next").select("next.id"))
+      .where("id", "in", (eb) => eb.selectFrom("next").select("next.id"))
       .where(({ exists, selectFrom }) => exists(selectFrom("budget").select("budget.id")))
       .returningAll()
-      .executeTakeFirst();
+      .execute();
+    return rows.sort(inClaimOrder);
   }
 
   /** Why a claim got no page: the crawl stopped, was asked to stop or spent its budget, or nothing is queued. */
-  private async whyNoClaim(db: Kysely<Database>, crawlId: number): Promise<Claim> {
+  private async whyNoClaim(db: Kysely<Database>, crawlId: number): Promise<Exclude<Claim, CrawlPageRow>> {
     const crawl = await db
       .selectFrom("crawls")
       .select(["status", "cancel_requested", "reserved", "max_pages"])
@@ -202,15 +247,21 @@ export class FrontierClaims {
     return undefined; // nothing queued
   }
 
-  /** Extends this part's claim on a page it is still working on. */
-  async renewClaim(pageId: number, part: number, until: string): Promise<void> {
-    await this.db
+  /**
+   * Extends this part's claim on pages it is still working on or holds to crawl next; returns the ids of those
+   * it still had (a page whose lease ran out may have been put back and claimed by another part).
+   */
+  async renewClaim(pageIds: readonly number[], part: number, until: string): Promise<number[]> {
+    if (pageIds.length === 0) return [];
+    const rows = await this.db
       .updateTable("crawl_pages")
       .set({ lease_until: until })
-      .where("id", "=", pageId)
+      .where("id", "in", pageIds)
       .where("state", "=", pageState("fetching"))
       .where("claimed_by", "=", part)
+      .returning("id")
       .execute();
+    return rows.map((row) => row.id);
   }
 
   /** Pages queued or being fetched by some part. */
@@ -317,17 +368,23 @@ export class FrontierClaims {
 }
 
 /**
- * Takes one fetch from the crawl's budget, only from a running crawl not asked to stop and while fewer than
- * `max_pages` fetches are taken: the one update of the budget that both dialects' claims make.
+ * Takes `count` fetches from the crawl's budget, only from a running crawl not asked to stop and only if the
+ * budget has that many left (`max_pages` fetches at most): the one update of the budget that both dialects'
+ * claims make.
  */
-function takingAFetch(db: QueryCreator<Database>, crawlId: number) {
+function takingFetches(db: QueryCreator<Database>, crawlId: number, count: number | RawBuilder<number>) {
   return db
     .updateTable("crawls")
-    .set({ reserved: sql<number>`reserved + 1` })
+    .set({ reserved: sql<number>`reserved + ${count}` })
     .where("id", "=", crawlId)
     .where("status", "=", "running")
     .where("cancel_requested", "=", 0)
-    .where(sql<boolean>`reserved < max_pages`);
+    .where(sql<boolean>`reserved + ${count} <= max_pages`);
+}
+
+/** The order a part crawls the pages it claimed at once: shallowest first, then in discovery order. */
+function inClaimOrder(a: CrawlPageRow, b: CrawlPageRow): number {
+  return (a.depth ?? Number.MAX_SAFE_INTEGER) - (b.depth ?? Number.MAX_SAFE_INTEGER) || a.id - b.id;
 }
 
 /** Whether a part is fetching a page of the crawl with a known depth (its links may give queued URLs a depth). */

@@ -48,6 +48,11 @@ export class FrontierStore {
     return this.claims.claim(...args);
   }
 
+  /** See `FrontierClaims.claimSome`. */
+  claimSome(...args: Parameters<FrontierClaims["claimSome"]>) {
+    return this.claims.claimSome(...args);
+  }
+
   /** See `FrontierClaims.renewClaim`. */
   renewClaim(...args: Parameters<FrontierClaims["renewClaim"]>) {
     return this.claims.renewClaim(...args);

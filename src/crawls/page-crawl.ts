@@ -51,6 +51,11 @@ export class PageCrawler {
     this.extract = JSON.parse(this.part.crawl.extract) as ExtractionRule[];
   }
 
+  /** These pages were claimed to be crawled next: their reports are looked up together (see `CrawlPageReports`). */
+  expect(pages: readonly CrawlPageRow[]): Promise<void> {
+    return this.pageReports.expect(pages);
+  }
+
   /** Crawls one claimed page; returns once it is settled or on its way to its commit. */
   async crawlPage(page: CrawlPageRow): Promise<void> {
     const { frontier } = this.part.dependencies.stores;

@@ -40,6 +40,9 @@ export function crawlPageRequestId(crawlId: number, pageId: number): string {
 }
 
 export class CrawlPageReports {
+  /** The reports of claimed pages' URLs, looked up together (`expect`) and each taken once (`earlierOutcome`). */
+  private readonly expected = new Map<string, Awaited<ReturnType<ReportStore["reportOfUrl"]>>>();
+
   constructor(
     private readonly reports: ReportStore,
     private readonly crawl: Pick<CrawlRow, "id" | "user_id" | "team_id" | "mode" | "privacy">,
@@ -50,11 +53,27 @@ export class CrawlPageReports {
     return crawlPageRequestId(this.crawl.id, pageId);
   }
 
+  /**
+   * Looks up the reports of these claimed pages' URLs in one read, for their `earlierOutcome`. A report of a
+   * URL made in the moments between this read and the page's store is not seen, as one made during the page's
+   * analysis is not: the page then adds a report of its own.
+   */
+  async expect(pages: readonly { url: string }[]): Promise<void> {
+    const found = await this.reports.reportsOfUrls(
+      workspaceOf(this.crawl),
+      pages.map((page) => page.url),
+    );
+    for (const page of pages) this.expected.set(page.url, found.get(page.url));
+  }
+
   /** What a run cut off before this one recorded of the page, and the report its analysis goes to. */
   async earlierOutcome(page: { id: number; url: string }): Promise<EarlierOutcome> {
     const userId = this.crawl.user_id;
     // The crawl's workspace's report of the URL: a team's crawl analyses the team's reports.
-    const existing = await this.reports.reportOfUrl(workspaceOf(this.crawl), page.url);
+    const existing = this.expected.has(page.url)
+      ? this.expected.get(page.url)
+      : await this.reports.reportOfUrl(workspaceOf(this.crawl), page.url);
+    this.expected.delete(page.url);
     if (!existing) return { stored: "nothing", reportId: undefined };
     const before = await this.reports.analysisOfRequest(userId, existing.id, this.requestIdOf(page.id));
     if (!before) return { stored: "nothing", reportId: existing.id };

@@ -119,6 +119,28 @@ export class ReportReads {
       .executeTakeFirst();
   }
 
+  /**
+   * `reportOfUrl` of several URLs in one read (a crawl's part looks up the pages it claimed at once): the
+   * workspace's latest report of each URL that has one.
+   */
+  async reportsOfUrls(
+    owner: Owner,
+    urls: readonly string[],
+  ): Promise<Map<string, Pick<ReportRow, "id" | "score" | "result">>> {
+    const latest = new Map<string, Pick<ReportRow, "id" | "score" | "result">>();
+    if (urls.length === 0) return latest;
+    const rows = await this.db
+      .selectFrom("reports")
+      .select(["id", "url", "score", "result"])
+      .where(inWorkspace(owner))
+      .where("url", "in", urls)
+      .execute();
+    for (const { url, ...report } of rows) {
+      if ((latest.get(url)?.id ?? 0) < report.id) latest.set(url, report);
+    }
+    return latest;
+  }
+
   /** The id of the workspace's newest report of exactly this URL, if any. */
   async newestIdForUrl(owner: Owner, url: string): Promise<number | undefined> {
     const found = await this.db

@@ -307,6 +307,11 @@ export class ReportStore {
     return this.reads.reportOfUrl(...args);
   }
 
+  /** See `ReportReads.reportsOfUrls`. */
+  reportsOfUrls(...args: Parameters<ReportReads["reportsOfUrls"]>) {
+    return this.reads.reportsOfUrls(...args);
+  }
+
   /** See `ReportReads.newestIdForUrl`. */
   newestIdForUrl(...args: Parameters<ReportReads["newestIdForUrl"]>) {
     return this.reads.newestIdForUrl(...args);

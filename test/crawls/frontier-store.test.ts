@@ -111,6 +111,53 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       expect(await stores.frontier.claim(crawl.id, 0, later(), true)).toBe("stopped");
     });
 
+    it("claims pages ahead on PostgreSQL within the budget and the part's share of the queue; one on SQLite", async () => {
+      const crawl = await runningCrawl(stores, userId, { max_pages: 6, parts: 2 });
+      await stores.frontier.discover(
+        crawl.id,
+        [
+          ...Array.from({ length: 8 }, (_, n) => ({ url: url(`/ahead/deep-${n}`), depth: 2 })),
+          { url: url("/ahead/near"), depth: 1 },
+          { url: url("/ahead/start"), depth: 0 },
+        ],
+        crawlBounds(crawl.max_pages),
+      );
+      const paths = (claim: unknown) => (claim as CrawlPageRow[]).map((page) => new URL(page.url).pathname);
+      // Ten queued, two parts: a share of five, four at most.
+      const first = await stores.frontier.claimSome(crawl.id, 0, later(), true, 4, 2);
+      const expectedFirst =
+        kind === "postgres"
+          ? ["/ahead/start", "/ahead/near", "/ahead/deep-0", "/ahead/deep-1"]
+          : ["/ahead/start"];
+      expect(paths(first)).toEqual(expectedFirst);
+      expect((await crawlRow(crawl)).reserved).toBe(expectedFirst.length);
+      const fetching = (await rows(crawl.id)).filter((row) => row.state === "fetching");
+      expect(fetching).toHaveLength(expectedFirst.length);
+      expect(fetching.every((row) => row.claimed_by === 0 && row.attempts === 1)).toBe(true);
+      if (kind === "postgres") {
+        // Two fetches left in the budget: two pages, then none.
+        expect(paths(await stores.frontier.claimSome(crawl.id, 1, later(), true, 4, 2))).toEqual([
+          "/ahead/deep-2",
+          "/ahead/deep-3",
+        ]);
+        expect(await stores.frontier.claimSome(crawl.id, 1, later(), true, 4, 2)).toBe("spent");
+        expect((await crawlRow(crawl)).reserved).toBe(6);
+        // Renewed together; a hand-back returns each fetch.
+        const ids = (first as CrawlPageRow[]).map((page) => page.id);
+        expect((await stores.frontier.renewClaim(ids, 0, later())).sort()).toEqual([...ids].sort());
+        for (const id of ids.slice(1)) await stores.frontier.handBack(id, crawl.id);
+        expect((await crawlRow(crawl)).reserved).toBe(3);
+      }
+      // Few queued for many parts: one page each, so a small frontier still spreads over every part.
+      const small = await runningCrawl(stores, userId, { max_pages: 100, parts: 8 });
+      await stores.frontier.discover(
+        small.id,
+        Array.from({ length: 10 }, (_, n) => ({ url: url(`/few/${n}`), depth: 1 })),
+        crawlBounds(small.max_pages),
+      );
+      expect(paths(await stores.frontier.claimSome(small.id, 0, later(), true, 4, 8))).toEqual(["/few/0"]);
+    });
+
     it("never claims a page twice nor more than max_pages when parts claim at once", async () => {
       const crawl = await runningCrawl(stores, userId, { max_pages: 7 });
       await stores.frontier.discover(
@@ -237,9 +284,9 @@ describe.each(databaseKinds)("FrontierStore on %s", (kind) => {
       await stores.frontier.discover(crawl.id, [{ url: siteUrl, depth: 0 }], crawlBounds(crawl.max_pages));
       const page = claimed(await stores.frontier.claim(crawl.id, 3, later(), true));
       const until = timestamp(new Date(Date.now() + 90_000));
-      await stores.frontier.renewClaim(page.id, 4, until);
+      expect(await stores.frontier.renewClaim([page.id], 4, until)).toEqual([]);
       expect((await rows(crawl.id))[0]?.lease_until).toBe(page.lease_until);
-      await stores.frontier.renewClaim(page.id, 3, until);
+      expect(await stores.frontier.renewClaim([page.id], 3, until)).toEqual([page.id]);
       expect((await rows(crawl.id))[0]?.lease_until).toBe(until);
       await stores.frontier.handBack(page.id, crawl.id);
       expect((await rows(crawl.id))[0]).toMatchObject({ state: "queued", attempts: 0 });
