@@ -227,7 +227,9 @@ export class FrontierClaims {
         claimed_by: part,
         lease_until: leaseUntil,
       })
-      .where("id", "in", (eb) => eb.selectFrom("next").select("next.id"))
+      // `= any(array(…))`, not `in (select …)`: the planner, expecting many rows from a limit it cannot read,
+      // joined `in` by hashing the whole crawl's pages (a sequential scan per claim); an array is looked up by key.
+      .where(sql<boolean>`"id" = any(array(select "next"."id" from "next"))`)
       .where(({ exists, selectFrom }) => exists(selectFrom("budget").select("budget.id")))
       .returningAll()
       .execute();
