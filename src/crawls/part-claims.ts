@@ -4,7 +4,8 @@
  * (which every part writes) are paid once for several pages. The pages held ahead keep their leases: renewed with
  * the page in hand, and before one is taken when a third of the lease has passed. What the part has not crawled
  * when its run ends goes back to the queue (`handBackHeld`). The reports of the claimed pages' URLs are looked up
- * together, in one read (`PageCrawler.expect`).
+ * together, in one read (`PageCrawler.expect`). A cancelled or ended crawl is seen at the next claim, so the part
+ * crawls the pages it holds first (`claimAhead` − 1 at most).
  */
 import { timestamp } from "../timestamps.js";
 import { pageLeaseMs } from "./crawl-part-leases.js";
