@@ -163,9 +163,10 @@ export class FrontierClaims {
    * page is marked. Never the other order, so no claim waits for a page while holding the crawl's row. Pages
    * with a depth (`known`), or one known only from a sitemap while no part fetches a page with a depth
    * (`unknown`). Up to `share.atMost` pages, no more than a `share.parts`th of the queued pages (an estimate)
-   * but one at least, and no more than the budget had left when the statement began; the budget takes one fetch per page chosen or, should another part have taken some of what was left
-   * meanwhile, none (nothing claimed, at the budget's very end only: the part looks again shortly). Empty when
-   * nothing was claimed (`whyNoClaim` says why).
+   * but one at least, and no more than the budget had left when the statement began; the budget takes one fetch
+   * per page chosen or, should another part have taken some of what was left meanwhile, none (nothing claimed,
+   * at the budget's very end only: the part looks again shortly). Empty when nothing was claimed (`whyNoClaim`
+   * says why).
    */
   private async claimInOneStatement(
     crawlId: number,
